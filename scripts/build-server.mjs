@@ -1,0 +1,15 @@
+// Compiles the server and the CLI to plain JavaScript in dist/ (dependencies stay external),
+// so production runs with `node` alone and no dev dependency (Dockerfile CMD).
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { 'server/index': 'server/index.ts', 'cli/register-user': 'cli/register-user.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});

@@ -1,0 +1,24 @@
+// `npm start`: builds when the build is missing or older than the sources, then serves.
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const outputs = ['build/index.js', 'dist/server/index.js', 'public/build'];
+const sources = ['app', 'server', 'cli', 'remix.config.js', 'package.json'];
+
+function newestMtime(entry) {
+  if (!fs.existsSync(entry)) return 0;
+  const stat = fs.statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs
+    .readdirSync(entry)
+    .reduce((newest, name) => Math.max(newest, newestMtime(path.join(entry, name))), stat.mtimeMs);
+}
+
+const builtAt = Math.min(...outputs.map((output) => (fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0)));
+const changedAt = Math.max(...sources.map(newestMtime));
+if (builtAt === 0 || changedAt > builtAt) {
+  console.error('Building (the build is missing or older than the sources)…');
+  execSync('npm run build', { stdio: 'inherit' });
+}
+await import('../dist/server/index.js');

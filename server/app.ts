@@ -1,0 +1,64 @@
+// Builds the Express app; never listens (tests drive it on port 0, index.ts in production).
+import path from 'node:path';
+import { createRequestHandler } from '@remix-run/express';
+import type { ServerBuild } from '@remix-run/node';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { AppDeps } from './context';
+import { crossSiteGuard } from './http/cross-site-guard';
+import { healthCheck } from './http/health';
+import { rawFile } from './http/raw-file';
+import { requestContext } from './http/request-context';
+import { securityHeaders } from './http/security-headers';
+import { sessionRecognition } from './http/session';
+import { sendJsonError } from './rest/json-errors';
+import { apiV1Router } from './rest/v1';
+import { AppError } from './errors';
+import { loadContextFor } from './remix-context';
+
+export interface CreateAppOptions extends AppDeps {
+  /** The Remix server build; without it only the API and raw files are served. */
+  build?: ServerBuild;
+  /** Folder of the browser assets built by Remix (public/build). */
+  assetsDir?: string;
+}
+
+export function createApp(options: CreateAppOptions): Express {
+  const { config, build } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
+
+  app.use(securityHeaders(config));
+  // Fingerprinted browser assets: immutable, served before any per-request work.
+  if (build && options.assetsDir) {
+    app.use('/build', express.static(options.assetsDir, { immutable: true, maxAge: '1y', index: false }));
+  }
+  app.use(requestContext(options));
+  app.get('/healthz', healthCheck(options));
+  app.use(crossSiteGuard(config, refuseCrossSite));
+  app.use(sessionRecognition());
+
+  app.use('/api/v1', apiV1Router());
+  app.get('/f/:id/raw', rawFile());
+
+  if (build) {
+    app.all('*', createRequestHandler({ build, getLoadContext: (_req, res) => loadContextFor(res) }));
+  } else {
+    app.use((_req, res) => res.status(404).type('text/plain').send('Not found'));
+  }
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    res.locals.ctx?.log.error({ err: error, path: req.path }, 'request failed');
+    if (res.headersSent) return res.destroy();
+    res.status(500).type('text/plain').send('Internal server error');
+  });
+  return app;
+}
+
+function refuseCrossSite(req: Request, res: Response): void {
+  const error = new AppError('FORBIDDEN', 'Cross-site request refused');
+  if (req.path.startsWith('/api/') || req.path.startsWith('/trpc')) return sendJsonError(res, error);
+  res.status(403).type('text/plain').send('Cross-site request refused');
+}
+
+export const DEFAULT_ASSETS_DIR = path.resolve('public/build');

@@ -1,0 +1,40 @@
+// Session tokens: HS256 JWTs (CONTRACT §3). Only HS256 is accepted, and sub, iat and exp
+// are required: jose would otherwise accept any HMAC algorithm and tokens without exp.
+import { SignJWT, jwtVerify } from 'jose';
+
+export interface SessionClaims {
+  /** User id. */
+  sub: string;
+  /** Session id: the row that logout deletes, revoking the token server-side. */
+  sid: string;
+  iat: number;
+  exp: number;
+}
+
+export async function signSessionToken(
+  claims: { sub: string; sid: string },
+  ttlSeconds: number,
+  secret: Uint8Array,
+  now = Math.floor(Date.now() / 1000),
+): Promise<string> {
+  return new SignJWT({ sid: claims.sid })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.sub)
+    .setIssuedAt(now)
+    .setExpirationTime(now + ttlSeconds)
+    .sign(secret);
+}
+
+/** The claims of a valid token; null for anything else (tampered, expired, other algorithm…). */
+export async function verifySessionToken(token: string, secret: Uint8Array): Promise<SessionClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, secret, {
+      algorithms: ['HS256'],
+      requiredClaims: ['sub', 'iat', 'exp'],
+    });
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+    return { sub: payload.sub, sid: payload.sid, iat: payload.iat!, exp: payload.exp! };
+  } catch {
+    return null;
+  }
+}

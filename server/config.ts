@@ -1,0 +1,197 @@
+// The only reader of process.env (CONTRACT §1). Everything is validated once at start;
+// a bad value throws a ConfigError whose message is one line naming the variable.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SESSION_TTL_SECONDS } from './auth/session-constants';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Public base address without a trailing slash. */
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  readonly uploadDir: string;
+  readonly databasePath: string;
+  readonly sessionSecret: Uint8Array;
+  readonly sessionTtlSeconds: number;
+  /** Cookies get `Secure` when the public address is https. */
+  readonly secureCookies: boolean;
+  readonly maxUploadBytes: number;
+  readonly trustProxy: boolean | number | string | undefined;
+  readonly logLevel: LogLevel;
+  /** Node's request timeout; 0 disables it so multi-GB uploads on slow links are not cut. */
+  readonly requestTimeoutMs: number;
+  /** Things worth telling the operator once the logger exists. */
+  readonly startupWarnings: readonly string[];
+}
+
+/** Every variable the config reads; `.env.example` must document exactly these. */
+export const CONFIG_VARIABLES = [
+  'PORT',
+  'HOST',
+  'BASE_URL',
+  'DATA_DIR',
+  'UPLOAD_DIR',
+  'DATABASE_URL',
+  'SESSION_SECRET',
+  'MAX_UPLOAD_BYTES',
+  'TRUST_PROXY',
+  'LOG_LEVEL',
+  'REQUEST_TIMEOUT_MS',
+  'JWT_EXPIRES_IN',
+] as const;
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = (name: (typeof CONFIG_VARIABLES)[number]) => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const warnings: string[] = [];
+
+  const port = parseInteger('PORT', read('PORT') ?? '3000', 0, 65535);
+  const host = read('HOST') ?? '0.0.0.0';
+  const baseUrl = parseBaseUrl(read('BASE_URL') ?? `http://localhost:${port}`);
+
+  const dataDir = path.resolve(read('DATA_DIR') ?? './data');
+  ensureWritableDir('DATA_DIR', dataDir);
+  const uploadDir = path.resolve(read('UPLOAD_DIR') ?? path.join(dataDir, 'uploads'));
+  ensureWritableDir('UPLOAD_DIR', uploadDir);
+  const databasePath = parseDatabaseUrl(read('DATABASE_URL') ?? `file:${path.join(dataDir, 'app.db')}`);
+
+  const secretText = read('SESSION_SECRET');
+  let sessionSecret: Uint8Array;
+  if (secretText !== undefined) {
+    if (secretText.length < 32) {
+      throw new ConfigError('SESSION_SECRET must be at least 32 characters long');
+    }
+    sessionSecret = new TextEncoder().encode(secretText);
+  } else {
+    sessionSecret = loadOrCreateSecret(dataDir);
+    warnings.push(
+      `SESSION_SECRET is not set: using the generated secret stored in ${path.join(dataDir, 'session-secret')}`,
+    );
+  }
+
+  let sessionTtlSeconds = SESSION_TTL_SECONDS;
+  const legacyExpiry = read('JWT_EXPIRES_IN');
+  if (legacyExpiry !== undefined) {
+    sessionTtlSeconds = parseDuration('JWT_EXPIRES_IN', legacyExpiry);
+    warnings.push(
+      'JWT_EXPIRES_IN is deprecated and will be removed: sessions last 30 days by default; unset it to use the default',
+    );
+  }
+
+  const maxUploadBytes = parseInteger('MAX_UPLOAD_BYTES', read('MAX_UPLOAD_BYTES') ?? '1073741824', 1);
+  const requestTimeoutMs = parseInteger('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS') ?? '0', 0);
+
+  const logLevel = (read('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  return Object.freeze({
+    port,
+    host,
+    baseUrl,
+    dataDir,
+    uploadDir,
+    databasePath,
+    sessionSecret,
+    sessionTtlSeconds,
+    secureCookies: baseUrl.startsWith('https:'),
+    maxUploadBytes,
+    trustProxy: parseTrustProxy(read('TRUST_PROXY')),
+    logLevel,
+    requestTimeoutMs,
+    startupWarnings: Object.freeze(warnings),
+  });
+}
+
+function parseInteger(name: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(text)) throw new ConfigError(`${name} must be a whole number, got "${text}"`);
+  const value = Number(text);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${text}`);
+  return value;
+}
+
+function parseBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`BASE_URL must be an absolute http(s) URL, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`BASE_URL must start with http:// or https://, got "${text}"`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function parseDatabaseUrl(text: string): string {
+  const match = /^file:(.+)$/.exec(text);
+  if (!match) throw new ConfigError(`DATABASE_URL must look like file:/path/to/app.db, got "${text}"`);
+  const file = path.resolve(match[1]);
+  ensureWritableDir('DATABASE_URL', path.dirname(file));
+  return file;
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+function parseDuration(name: string, text: string): number {
+  const match = /^(\d+)\s*([smhd]?)$/.exec(text);
+  const seconds = match ? Number(match[1]) * DURATION_UNITS[match[2] || 's'] : 0;
+  if (!match || seconds <= 0) {
+    throw new ConfigError(`${name} must be seconds or a number with a unit s, m, h or d (e.g. 3600, 12h, 30d), got "${text}"`);
+  }
+  return seconds;
+}
+
+function parseTrustProxy(text: string | undefined): Config['trustProxy'] {
+  if (text === undefined) return undefined;
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text;
+}
+
+function ensureWritableDir(name: string, dir: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'not writable';
+    throw new ConfigError(`${name}: directory ${dir} is not writable (${reason})`);
+  }
+}
+
+/** A generated secret is kept in the data dir (mode 0600) so sessions survive restarts. */
+function loadOrCreateSecret(dataDir: string): Uint8Array {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return new TextEncoder().encode(existing);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new ConfigError(`SESSION_SECRET: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
+    }
+  }
+  const secret = randomBytes(48).toString('base64url');
+  try {
+    // 'wx' so two processes starting at once (server and CLI) never overwrite each other.
+    fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateSecret(dataDir);
+    throw new ConfigError(`SESSION_SECRET: cannot write ${file} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return new TextEncoder().encode(secret);
+}

@@ -1,0 +1,31 @@
+import type { EntityManager } from '@mikro-orm/sqlite';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { ContentStore } from './storage/content-store';
+
+/** The signed-in user as every door sees it. */
+export interface AuthUser {
+  id: string;
+  username: string;
+}
+
+/** What every service function gets: one unit of work per request (a forked EntityManager). */
+export interface ServiceContext {
+  em: EntityManager;
+  config: Config;
+  store: ContentStore;
+  log: Logger;
+  user: AuthUser | null;
+}
+
+/** The long-lived parts a request context is made from. */
+export interface AppDeps {
+  config: Config;
+  orm: import('./db/orm').Orm;
+  store: ContentStore;
+  log: Logger;
+}
+
+export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
+  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, user: null };
+}

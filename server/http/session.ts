@@ -1,0 +1,28 @@
+// Recognises the session cookie on every request and renews it when it is close to expiry
+// (CONTRACT §3). Which routes require a user is decided by the doors; this only identifies.
+import type { NextFunction, Request, Response } from 'express';
+import { readSessionToken, sessionCookie } from '../auth/cookie';
+import { LOGOUT_PATHS } from '../auth/session-constants';
+import { recogniseSession } from '../services/sessions';
+
+export function sessionRecognition() {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const ctx = res.locals.ctx;
+      const token = readSessionToken(req.headers.cookie);
+      res.locals.sessionToken = token;
+      if (token) {
+        const session = await recogniseSession(ctx, token, { allowRenewal: !LOGOUT_PATHS.includes(req.path) });
+        if (session) {
+          ctx.user = session.user;
+          if (session.renewed) {
+            res.append('Set-Cookie', sessionCookie(ctx.config, session.renewed.token, session.renewed.maxAgeSeconds));
+          }
+        }
+      }
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}

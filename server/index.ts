@@ -1,0 +1,70 @@
+// The process: config → database → app → listen, and a graceful close (CONTRACT §7).
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerBuild } from '@remix-run/node';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { initOrm } from './db/orm';
+import { createLogger } from './logger';
+import { reconcileStorage } from './services/maintenance';
+import { LocalDiskStore } from './storage/local-disk-store';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  for (const warning of config.startupWarnings) log.warn(warning);
+
+  const orm = await initOrm(config.databasePath);
+  const store = new LocalDiskStore(config.uploadDir);
+  await reconcileStorage({ em: orm.em.fork(), store, log });
+
+  const buildPath = path.resolve(process.env.REMIX_BUILD_PATH ?? 'build/index.js');
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const app = createApp({ config, orm, store, log, build, assetsDir: path.resolve('public/build') });
+
+  const server = app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    log.info({ port, host: config.host, baseUrl: config.baseUrl }, 'listening');
+  });
+  // Large uploads on slow links take longer than Node's 300 s default (0 = no limit).
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = 60_000;
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const forced = setTimeout(() => {
+      log.warn('grace period over: closing remaining connections');
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    forced.unref();
+    server.close(async () => {
+      clearTimeout(forced);
+      await orm.close();
+      log.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+// What Remix loaders and actions get as `context`. They reach the services through it rather
+// than importing them, so the Remix bundle never carries a second copy of the server
+// (entities, errors) and the UI stays a thin door over the same functions as the API.
+import type { Response } from 'express';
+import { clearedSessionCookie, sessionCookie } from './auth/cookie';
+import { isAppError } from './errors';
+import { withFirstUploadedFile } from './http/multipart';
+import { previewKind } from './services/content-policy';
+import * as files from './services/files';
+import * as sessions from './services/sessions';
+
+export function loadContextFor(res: Response) {
+  return {
+    ctx: res.locals.ctx,
+    sessionToken: res.locals.sessionToken,
+    requestId: res.locals.requestId,
+    services: { files, sessions, previewKind },
+    http: { sessionCookie, clearedSessionCookie, withFirstUploadedFile, isAppError },
+  };
+}
+
+export type RemixLoadContext = ReturnType<typeof loadContextFor>;

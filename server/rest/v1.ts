@@ -1,0 +1,90 @@
+// The JSON API, /api/v1 (CONTRACT §4). Each handler parses, calls a service, shapes JSON.
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
+import { AppError } from '../errors';
+import { withFirstUploadedFile } from '../http/multipart';
+import { deleteFile, listFiles, shareUrl, uploadFile } from '../services/files';
+import { login, logout, requireUser } from '../services/sessions';
+import { sendJsonError } from './json-errors';
+
+/** Express 4 does not forward rejected promises: this does. */
+const handler =
+  (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+  (req, res, next) =>
+    fn(req, res).catch(next);
+
+/** Services throw UNAUTHORIZED too; checking at the door first avoids reading a body for nothing. */
+const requireSession: RequestHandler = (_req, res, next) => {
+  if (!res.locals.ctx.user) return sendJsonError(res, new AppError('UNAUTHORIZED', 'Unauthorized'));
+  next();
+};
+
+export function apiV1Router(): Router {
+  const router = Router();
+  // Body parsers are scoped to the one route that takes a small body (never global: remix#3616).
+  const loginBody = [express.json({ limit: '16kb' }), express.urlencoded({ extended: false, limit: '16kb' })];
+
+  router.post(
+    '/auth/login',
+    ...loginBody,
+    handler(async (req, res) => {
+      const ctx = res.locals.ctx;
+      const session = await login(ctx, req.body ?? {});
+      res.append('Set-Cookie', sessionCookie(ctx.config, session.token, session.maxAgeSeconds));
+      res.status(200).json({ user: session.user });
+    }),
+  );
+
+  router.post(
+    '/auth/logout',
+    handler(async (_req, res) => {
+      const ctx = res.locals.ctx;
+      await logout(ctx, res.locals.sessionToken);
+      res.append('Set-Cookie', clearedSessionCookie(ctx.config));
+      res.status(200).json({ ok: true });
+    }),
+  );
+
+  router.get(
+    '/files',
+    requireSession,
+    handler(async (_req, res) => {
+      res.status(200).json({ files: await listFiles(res.locals.ctx) });
+    }),
+  );
+
+  router.post(
+    '/files',
+    requireSession,
+    handler(async (req, res) => {
+      const ctx = res.locals.ctx;
+      const file = await withFirstUploadedFile(req.headers, req, { maxFileBytes: ctx.config.maxUploadBytes }, (upload) =>
+        uploadFile(ctx, upload),
+      );
+      res.status(201).json({ file, url: shareUrl(ctx, file.id) });
+    }),
+  );
+
+  router.delete(
+    '/files/:id',
+    requireSession,
+    handler(async (req, res) => {
+      await deleteFile(res.locals.ctx, req.params.id);
+      res.status(200).json({ ok: true });
+    }),
+  );
+
+  router.use((_req, res) => sendJsonError(res, new AppError('NOT_FOUND', 'Not found')));
+  router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (isBodyParserError(error)) {
+      const tooLarge = error.type === 'entity.too.large';
+      return sendJsonError(res, new AppError(tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', tooLarge ? 'Request body too large' : 'Malformed request body'));
+    }
+    sendJsonError(res, error, req);
+  });
+  return router;
+}
+
+function isBodyParserError(error: unknown): error is { type: string; status: number } {
+  return typeof error === 'object' && error !== null && 'type' in error && 'status' in error && typeof (error as { type: unknown }).type === 'string';
+}

@@ -1,0 +1,173 @@
+// Every rule about files: who may see, add and remove them, how they are named and stored.
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { ServiceContext } from '../context';
+import { FileSchema, type StoredFile } from '../db/entities/file.entity';
+import { AppError } from '../errors';
+import { fileIdSchema } from '../schemas';
+import { ContentTooLargeError, StorageFullError, type ByteRange } from '../storage/content-store';
+import { requireUser } from './sessions';
+
+/** The file object of the API (CONTRACT §4). */
+export interface FileDto {
+  id: string;
+  userId: string;
+  originalName: string;
+  mimeType: string;
+  size: number;
+  storedName: string;
+  createdAt: string;
+}
+
+export interface NewUpload {
+  /** The name as the uploader sent it. */
+  originalName: string;
+  /** The content type as the uploader sent it. */
+  mimeType: string;
+  content: Readable;
+}
+
+export function toFileDto(file: StoredFile): FileDto {
+  return {
+    id: file.id,
+    userId: file.userId,
+    originalName: file.originalName,
+    mimeType: file.mimeType,
+    size: file.size,
+    storedName: file.storedName,
+    createdAt: file.createdAt.toISOString(),
+  };
+}
+
+/** The public share address of a file. */
+export function shareUrl(ctx: Pick<ServiceContext, 'config'>, fileId: string): string {
+  return `${ctx.config.baseUrl}/f/${fileId}`;
+}
+
+/**
+ * Stores an upload: content first (atomically, streamed), the record only once the content
+ * is in place, and the content removed again if the record cannot be written (CONTRACT §7).
+ */
+export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promise<FileDto> {
+  const owner = requireUser(ctx);
+  const originalName = cleanFileName(upload.originalName);
+  const id = newFileId();
+  const storedName = id + storedExtension(originalName);
+
+  let size: number;
+  try {
+    ({ size } = await ctx.store.write(storedName, upload.content, { maxBytes: ctx.config.maxUploadBytes }));
+  } catch (error) {
+    if (error instanceof ContentTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
+    if (error instanceof StorageFullError) throw new AppError('INSUFFICIENT_STORAGE', 'Not enough storage space');
+    throw error;
+  }
+
+  const file = ctx.em.create(FileSchema, {
+    id,
+    userId: owner.id,
+    originalName,
+    mimeType: cleanMimeType(upload.mimeType),
+    size,
+    storedName,
+    createdAt: new Date(),
+  });
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    await ctx.store.delete(storedName);
+    throw error;
+  }
+  ctx.log.info({ fileId: id, size }, 'file uploaded');
+  return toFileDto(file);
+}
+
+/** The caller's files, newest first. */
+export async function listFiles(ctx: ServiceContext): Promise<FileDto[]> {
+  const owner = requireUser(ctx);
+  const files = await ctx.em.find(FileSchema, { userId: owner.id }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+  return files.map(toFileDto);
+}
+
+/** Deletes one of the caller's files: the record, then the content (an orphan is swept at start). */
+export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<void> {
+  const owner = requireUser(ctx);
+  const file = await findFile(ctx, fileId);
+  if (!file) throw new AppError('NOT_FOUND', 'File not found');
+  if (file.userId !== owner.id) throw new AppError('FORBIDDEN', 'Forbidden');
+  // A concurrent delete of the same file may have won: only the one that removed the row succeeds.
+  const removed = await ctx.em.nativeDelete(FileSchema, { id: file.id, userId: owner.id });
+  if (removed === 0) throw new AppError('NOT_FOUND', 'File not found');
+  await ctx.store.delete(file.storedName);
+  ctx.log.info({ fileId: file.id }, 'file deleted');
+}
+
+/** Any file by id, for the public share page and raw link; null when there is none. */
+export async function getSharedFile(ctx: ServiceContext, fileId: string): Promise<FileDto | null> {
+  const file = await findFile(ctx, fileId);
+  return file ? toFileDto(file) : null;
+}
+
+async function findFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
+  if (!fileIdSchema.safeParse(fileId).success) return null;
+  return ctx.em.findOne(FileSchema, { id: fileId });
+}
+
+/** 128 random bits, URL-safe: share links are public, so they must not be guessable. */
+function newFileId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * The extension kept in the stored name: a dot followed by ASCII letters and digits only
+ * (case kept); anything else is dropped, so a name can never climb out of the upload dir.
+ */
+export function storedExtension(originalName: string): string {
+  const match = /\.([A-Za-z0-9]+)$/.exec(originalName);
+  return match ? `.${match[1]}` : '';
+}
+
+// C0/C1 controls, and the bidi overrides that make "evil‮gpj.exe" look like "evilexe.jpg".
+const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+const MAX_NAME_LENGTH = 255;
+
+/** The uploader's name without control or bidi characters, capped; never empty. */
+export function cleanFileName(name: string): string {
+  const cleaned = name.replace(UNSAFE_NAME_CHARS, '').trim();
+  const capped = Array.from(cleaned).slice(0, MAX_NAME_LENGTH).join('');
+  return capped || 'file';
+}
+
+const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
+
+/** The declared type when it is a well-formed type/subtype; octet-stream otherwise. */
+function cleanMimeType(mimeType: string): string {
+  const bare = mimeType.split(';')[0].trim().toLowerCase();
+  return MIME_TYPE.test(bare) ? bare : 'application/octet-stream';
+}
+
+export interface SharedContent {
+  file: FileDto;
+  size: number;
+  /** Opens the content, or one byte range of it. */
+  open(range?: ByteRange): Readable;
+}
+
+/**
+ * A file's content for the public raw link. Null when the id is unknown, and also when the
+ * record exists but its content is missing (logged: that is a fault to look into, not a 500).
+ */
+export async function openSharedContent(ctx: ServiceContext, fileId: string): Promise<SharedContent | null> {
+  const file = await findFile(ctx, fileId);
+  if (!file) return null;
+  const stat = await ctx.store.stat(file.storedName);
+  if (!stat) {
+    ctx.log.warn({ fileId: file.id, storedName: file.storedName }, 'content missing for an existing file record');
+    return null;
+  }
+  return {
+    file: toFileDto(file),
+    size: stat.size,
+    open: (range) => ctx.store.read(file.storedName, range),
+  };
+}

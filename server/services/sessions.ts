@@ -1,0 +1,93 @@
+// Logging in and out, and recognising a session token (CONTRACT §3, §7).
+import { randomBytes } from 'node:crypto';
+import { burnPasswordCheck, verifyPassword } from '../auth/passwords';
+import { SESSION_RENEW_THRESHOLD_SECONDS } from '../auth/session-constants';
+import { signSessionToken, verifySessionToken } from '../auth/tokens';
+import type { AuthUser, ServiceContext } from '../context';
+import { SessionSchema } from '../db/entities/session.entity';
+import { UserSchema } from '../db/entities/user.entity';
+import { AppError } from '../errors';
+import { firstIssue, loginSchema } from '../schemas';
+import { findUserByUsername } from './users';
+
+export const INVALID_CREDENTIALS = 'Invalid username or password';
+
+export interface IssuedSession {
+  user: AuthUser;
+  token: string;
+  /** Lifetime of the token; the cookie's Max-Age must equal it. */
+  maxAgeSeconds: number;
+}
+
+export async function login(ctx: ServiceContext, input: unknown): Promise<IssuedSession> {
+  const parsed = loginSchema.safeParse(input);
+  if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
+  const { username, password } = parsed.data;
+
+  const user = await findUserByUsername(ctx, username);
+  // Same answer and the same bcrypt work whether the user is unknown or the password wrong.
+  const valid = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
+  if (!user || !valid) throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+
+  const now = Math.floor(Date.now() / 1000);
+  const ttl = ctx.config.sessionTtlSeconds;
+  const session = ctx.em.create(SessionSchema, {
+    id: randomBytes(16).toString('base64url'),
+    userId: user.id,
+    expiresAt: new Date((now + ttl) * 1000),
+    createdAt: new Date(now * 1000),
+  });
+  await ctx.em.flush();
+  // Housekeeping: sessions that expired are of no use to anyone.
+  await ctx.em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date() } });
+
+  const token = await signSessionToken({ sub: user.id, sid: session.id }, ttl, ctx.config.sessionSecret, now);
+  return { user: { id: user.id, username: user.username }, token, maxAgeSeconds: ttl };
+}
+
+export interface RecognisedSession {
+  user: AuthUser;
+  /** A fresh full-lifetime session when the presented one was close to expiry. */
+  renewed: IssuedSession | null;
+}
+
+/**
+ * The user a token belongs to, or null for any token that is not valid: bad signature,
+ * expired, revoked by logout, or whose user no longer exists.
+ */
+export async function recogniseSession(
+  ctx: ServiceContext,
+  token: string,
+  options: { allowRenewal: boolean },
+): Promise<RecognisedSession | null> {
+  const claims = await verifySessionToken(token, ctx.config.sessionSecret);
+  if (!claims) return null;
+  const session = await ctx.em.findOne(SessionSchema, { id: claims.sid, userId: claims.sub });
+  if (!session) return null;
+  const user = await ctx.em.findOne(UserSchema, { id: claims.sub });
+  if (!user) return null;
+  const authUser = { id: user.id, username: user.username };
+
+  const now = Math.floor(Date.now() / 1000);
+  if (!options.allowRenewal || claims.exp - now >= SESSION_RENEW_THRESHOLD_SECONDS) {
+    return { user: authUser, renewed: null };
+  }
+  const ttl = ctx.config.sessionTtlSeconds;
+  session.expiresAt = new Date((now + ttl) * 1000);
+  await ctx.em.flush();
+  const renewedToken = await signSessionToken({ sub: user.id, sid: session.id }, ttl, ctx.config.sessionSecret, now);
+  return { user: authUser, renewed: { user: authUser, token: renewedToken, maxAgeSeconds: ttl } };
+}
+
+/** Revokes the session the token names, if any. Always succeeds (CONTRACT §3). */
+export async function logout(ctx: ServiceContext, token: string | null): Promise<void> {
+  if (!token) return;
+  const claims = await verifySessionToken(token, ctx.config.sessionSecret);
+  if (claims) await ctx.em.nativeDelete(SessionSchema, { id: claims.sid });
+}
+
+/** Throws UNAUTHORIZED unless a user is signed in; the one guard every protected service uses. */
+export function requireUser(ctx: ServiceContext): AuthUser {
+  if (!ctx.user) throw new AppError('UNAUTHORIZED', 'Unauthorized');
+  return ctx.user;
+}

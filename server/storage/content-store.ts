@@ -1,0 +1,45 @@
+// The content store: where file bytes live, addressed by key (a file's storedName).
+// Services only talk to this interface, so a move to object storage is a new implementation,
+// not a rewrite (STYLE: "Built to grow past one machine").
+import type { Readable } from 'node:stream';
+
+export interface ByteRange {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, inclusive. */
+  end: number;
+}
+
+export interface ContentStat {
+  size: number;
+  modifiedAt: Date;
+}
+
+export interface ContentStore {
+  /**
+   * Writes `content` under `key` atomically: readers see either nothing or the whole content.
+   * Rejects with ContentTooLargeError as soon as more than `maxBytes` arrive, and with
+   * StorageFullError when the disk is full; in every failure nothing is left behind.
+   */
+  write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }>;
+  /** A stream of the content (or of one range of it). */
+  read(key: string, range?: ByteRange): Readable;
+  /** Null when there is no content under `key`. */
+  stat(key: string): Promise<ContentStat | null>;
+  /** Removes the content; removing a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** Every key with content. */
+  list(): Promise<string[]>;
+  /** Removes leftovers of writes that never completed (a crash mid-upload); returns how many. */
+  sweepIncomplete(): Promise<number>;
+  /** Throws when content cannot be written (health check). */
+  checkWritable(): Promise<void>;
+}
+
+export class ContentTooLargeError extends Error {
+  override name = 'ContentTooLargeError';
+}
+
+export class StorageFullError extends Error {
+  override name = 'StorageFullError';
+}
