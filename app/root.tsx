@@ -1,6 +1,60 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
+import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import {
+  Form,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { httpBatchLink } from '@trpc/client';
+import { useState, type ReactNode } from 'react';
+import stylesHref from '~/styles.css';
+import { trpc } from '~/utils/trpc';
 
-export default function App() {
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesHref },
+  { rel: 'icon', href: 'data:,' },
+];
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  return json({ user: context.ctx.user });
+}
+
+function Header() {
+  const data = useRouteLoaderData<typeof loader>('root');
+  const user = data?.user;
+  return (
+    <header className="site-header">
+      <nav aria-label="Main">
+        <Link to="/" className="brand">
+          File sharing
+        </Link>
+        {user ? (
+          <>
+            <Link to="/upload">Upload</Link>
+            <Link to="/files">My files</Link>
+            <Form method="post" action="/logout" className="inline">
+              <button type="submit" className="link-button" title={`Logged in as ${user.username}`}>
+                Log out
+              </button>
+            </Form>
+          </>
+        ) : (
+          <Link to="/login">Log in</Link>
+        )}
+      </nav>
+    </header>
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <head>
@@ -10,10 +64,55 @@ export default function App() {
         <Links />
       </head>
       <body>
-        <Outlet />
+        <Header />
+        {children}
         <ScrollRestoration />
         <Scripts />
       </body>
     </html>
+  );
+}
+
+export default function App() {
+  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1 } } }));
+  const [trpcClient] = useState(() => trpc.createClient({ links: [httpBatchLink({ url: '/trpc' })] }));
+  return (
+    <trpc.Provider client={trpcClient} queryClient={queryClient}>
+      <QueryClientProvider client={queryClient}>
+        <Outlet />
+      </QueryClientProvider>
+    </trpc.Provider>
+  );
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Please log in',
+  403: 'Not allowed',
+  404: 'Not found',
+  413: 'File too large',
+  429: 'Too many attempts',
+};
+
+// Every error as a page with its status; a fault shows a generic message, never a stack trace.
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message =
+    isRouteErrorResponse(error) && typeof error.data?.message === 'string'
+      ? error.data.message
+      : status === 404
+        ? 'Page not found'
+        : 'Something went wrong on our side. Please try again.';
+  return (
+    <main className="narrow error-page">
+      <title>{`${TITLES[status] ?? 'Error'} · File sharing`}</title>
+      <p className="status">{status}</p>
+      <h1>{TITLES[status] ?? 'Something went wrong'}</h1>
+      <p>{message}</p>
+      <p>
+        <Link to="/">Go to the home page</Link>
+      </p>
+    </main>
   );
 }

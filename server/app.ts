@@ -12,6 +12,7 @@ import { securityHeaders } from './http/security-headers';
 import { sessionRecognition } from './http/session';
 import { sendJsonError } from './rest/json-errors';
 import { apiV1Router } from './rest/v1';
+import { trpcMiddleware } from './trpc/middleware';
 import { AppError } from './errors';
 import { loadContextFor } from './remix-context';
 
@@ -39,6 +40,7 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(sessionRecognition());
 
   app.use('/api/v1', apiV1Router());
+  app.use('/trpc', trpcMiddleware());
   app.get('/f/:id/raw', rawFile());
 
   if (build) {

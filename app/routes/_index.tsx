@@ -1,7 +1,41 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+
+export const meta: MetaFunction = () => [
+  { title: 'File sharing' },
+  { name: 'description', content: 'Upload files and share them with a link.' },
+];
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  return json({ username: context.ctx.user?.username ?? null });
+}
+
 export default function Home() {
+  const { username } = useLoaderData<typeof loader>();
   return (
-    <main>
-      <h1>File sharing</h1>
+    <main className="narrow">
+      <h1>Share files with a link</h1>
+      <p className="lead">
+        Upload a file of any size and get a link anyone can open: they see a preview and can download it. You keep
+        the list of what you shared, and can delete a file whenever you like.
+      </p>
+      {username ? (
+        <p className="actions">
+          <Link className="button" to="/upload">
+            Upload a file
+          </Link>
+          <Link className="button secondary" to="/files">
+            My files
+          </Link>
+        </p>
+      ) : (
+        <p className="actions">
+          <Link className="button" to="/login">
+            Log in
+          </Link>
+        </p>
+      )}
     </main>
   );
 }

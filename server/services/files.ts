@@ -171,3 +171,22 @@ export async function openSharedContent(ctx: ServiceContext, fileId: string): Pr
     open: (range) => ctx.store.read(file.storedName, range),
   };
 }
+
+export const TEXT_PREVIEW_BYTES = 64 * 1024;
+
+/** The start of a text file for the share page, capped; null when there is no such content. */
+export async function readTextPreview(
+  ctx: ServiceContext,
+  fileId: string,
+  maxBytes = TEXT_PREVIEW_BYTES,
+): Promise<{ text: string; truncated: boolean } | null> {
+  const shared = await openSharedContent(ctx, fileId);
+  if (!shared) return null;
+  if (shared.size === 0) return { text: '', truncated: false };
+  const chunks: Buffer[] = [];
+  for await (const chunk of shared.open({ start: 0, end: Math.min(shared.size, maxBytes) - 1 })) chunks.push(chunk as Buffer);
+  // A multi-byte character cut by the cap decodes to U+FFFD at the very end: drop it.
+  const text = new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+  const truncated = shared.size > maxBytes;
+  return { text: truncated ? text.replace(/\uFFFD$/, '') : text, truncated };
+}

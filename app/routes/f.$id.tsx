@@ -1,0 +1,103 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { CopyButton } from '~/components/copy-button';
+import { LocalTime } from '~/components/local-time';
+import { formatBytes } from '~/utils/format';
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const { ctx, services } = context;
+  const file = await services.files.getSharedFile(ctx, params.id ?? '');
+  if (!file) throw json({ message: 'This file does not exist, or it was deleted.' }, { status: 404 });
+  const preview = services.previewKind(file.mimeType);
+  const textPreview = preview === 'text' ? await services.files.readTextPreview(ctx, file.id) : null;
+  const shareUrl = services.files.shareUrl(ctx, file.id);
+  return json({
+    file: { id: file.id, originalName: file.originalName, mimeType: file.mimeType, size: file.size, createdAt: file.createdAt },
+    preview,
+    textPreview,
+    shareUrl,
+    rawUrl: `${shareUrl}/raw`,
+    isOwner: ctx.user?.id === file.userId,
+  });
+}
+
+// OpenGraph and Twitter cards, so a pasted link unfurls in chat apps.
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [{ title: 'File not found · File sharing' }];
+  const { file, preview, shareUrl, rawUrl } = data;
+  const description = `${formatBytes(file.size)} · ${file.mimeType}`;
+  const tags = [
+    { title: `${file.originalName} · File sharing` },
+    { name: 'description', content: description },
+    { property: 'og:title', content: file.originalName },
+    { property: 'og:description', content: description },
+    { property: 'og:url', content: shareUrl },
+    { property: 'og:site_name', content: 'File sharing' },
+    { property: 'og:type', content: preview === 'video' ? 'video.other' : 'website' },
+    { name: 'twitter:title', content: file.originalName },
+    { name: 'twitter:card', content: preview === 'image' ? 'summary_large_image' : 'summary' },
+  ];
+  if (preview === 'image') {
+    tags.push({ property: 'og:image', content: rawUrl }, { name: 'twitter:image', content: rawUrl });
+  }
+  if (preview === 'video') {
+    tags.push({ property: 'og:video', content: rawUrl }, { property: 'og:video:type', content: file.mimeType });
+  }
+  if (preview === 'audio') tags.push({ property: 'og:audio', content: rawUrl });
+  return tags;
+};
+
+export default function FileView() {
+  const { file, preview, textPreview, shareUrl, rawUrl } = useLoaderData<typeof loader>();
+  return (
+    <main>
+      <h1 className="file-name">{file.originalName}</h1>
+      <dl className="facts">
+        <div>
+          <dt>Size</dt>
+          <dd>{formatBytes(file.size)}</dd>
+        </div>
+        <div>
+          <dt>Type</dt>
+          <dd>{file.mimeType}</dd>
+        </div>
+        <div>
+          <dt>Uploaded</dt>
+          <dd>
+            <LocalTime iso={file.createdAt} />
+          </dd>
+        </div>
+      </dl>
+      <p className="actions">
+        <a className="button" href={`${rawUrl}?download=1`} download>
+          Download
+        </a>
+        <CopyButton text={shareUrl} label="Copy share link" />
+      </p>
+      <section className="preview" aria-label="Preview">
+        {preview === 'image' ? <img src={rawUrl} alt={file.originalName} /> : null}
+        {preview === 'video' ? (
+          <video src={rawUrl} controls preload="metadata">
+            <a href={rawUrl}>Open the video</a>
+          </video>
+        ) : null}
+        {preview === 'audio' ? <audio src={rawUrl} controls preload="metadata" /> : null}
+        {preview === 'pdf' ? (
+          <object data={rawUrl} type="application/pdf" aria-label={file.originalName}>
+            <p>
+              <a href={rawUrl}>Open the PDF</a>
+            </p>
+          </object>
+        ) : null}
+        {preview === 'text' && textPreview ? (
+          <>
+            <pre className="text-preview">{textPreview.text}</pre>
+            {textPreview.truncated ? <p className="muted">Only the beginning is shown; download the file for the rest.</p> : null}
+          </>
+        ) : null}
+        {preview === 'none' ? <p className="muted">No preview for this type of file. Download it to open it.</p> : null}
+      </section>
+    </main>
+  );
+}

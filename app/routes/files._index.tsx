@@ -1,0 +1,110 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { useState, type FormEvent } from 'react';
+import { CopyButton } from '~/components/copy-button';
+import { LocalTime } from '~/components/local-time';
+import { formatBytes } from '~/utils/format';
+import { requireUserPage } from '~/utils/session.server';
+import { trpc } from '~/utils/trpc';
+
+export const meta: MetaFunction = () => [{ title: 'My files · File sharing' }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireUserPage(context, request);
+  const { ctx, services } = context;
+  const files = await services.files.listFiles(ctx);
+  return json({ files: files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })) });
+}
+
+export default function Files() {
+  const { files: initialFiles } = useLoaderData<typeof loader>();
+  // With JavaScript the list lives in the tRPC query cache, so deleting needs no reload.
+  const utils = trpc.useUtils();
+  const list = trpc.files.list.useQuery(undefined, { initialData: initialFiles, staleTime: 30_000 });
+  const [error, setError] = useState<string | null>(null);
+  const remove = trpc.files.delete.useMutation({
+    onSuccess: () => utils.files.list.invalidate(),
+    onError: (e) => setError(e.message),
+  });
+  const files = list.data ?? initialFiles;
+
+  const onDelete = (event: FormEvent<HTMLFormElement>, id: string, name: string) => {
+    event.preventDefault();
+    if (!window.confirm(`Delete “${name}”? Its share link will stop working.`)) return;
+    setError(null);
+    remove.mutate({ id });
+  };
+
+  return (
+    <main>
+      <div className="heading-row">
+        <h1>My files</h1>
+        <Link to="/upload" className="button">
+          Upload a file
+        </Link>
+      </div>
+      {error ? (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {files.length === 0 ? (
+        <p className="card empty">
+          No files yet. <Link to="/upload">Upload your first file</Link>.
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="files">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Size</th>
+                <th scope="col">Type</th>
+                <th scope="col">Uploaded</th>
+                <th scope="col">Share link</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {files.map((file) => (
+                <tr key={file.id} data-file-id={file.id}>
+                  <td className="name">
+                    <Link to={`/f/${file.id}`}>{file.originalName}</Link>
+                  </td>
+                  <td>{formatBytes(file.size)}</td>
+                  <td className="type">{file.mimeType}</td>
+                  <td>
+                    <LocalTime iso={file.createdAt} />
+                  </td>
+                  <td className="share">
+                    <input
+                      readOnly
+                      value={file.url}
+                      aria-label={`Share link for ${file.originalName}`}
+                      onFocus={(e) => e.currentTarget.select()}
+                    />
+                    <CopyButton text={file.url} />
+                  </td>
+                  <td>
+                    <form
+                      method="post"
+                      action={`/files/${file.id}/delete`}
+                      onSubmit={(e) => onDelete(e, file.id, file.originalName)}
+                    >
+                      <button type="submit" className="danger small" aria-label={`Delete ${file.originalName}`}>
+                        Delete
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  );
+}

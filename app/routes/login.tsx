@@ -1,0 +1,72 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
+import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { pageErrorFrom } from '~/utils/errors.server';
+import { safeRedirect } from '~/utils/safe-redirect';
+
+export const meta: MetaFunction = () => [{ title: 'Log in · File sharing' }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (context.ctx.user) {
+    throw redirect(safeRedirect(new URL(request.url).searchParams.get('redirectTo')));
+  }
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const redirectTo = safeRedirect(form.get('redirectTo'));
+  const username = form.get('username');
+  try {
+    const session = await context.services.sessions.login(context.ctx, { username, password: form.get('password') });
+    return redirect(redirectTo, {
+      headers: { 'Set-Cookie': context.http.sessionCookie(context.ctx.config, session.token, session.maxAgeSeconds) },
+    });
+  } catch (error) {
+    const { status, message } = pageErrorFrom(context, error);
+    const headers: HeadersInit = {};
+    if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined) {
+      headers['Retry-After'] = String(error.retryAfterSeconds);
+    }
+    return json({ error: message, username: typeof username === 'string' ? username : '' }, { status, headers });
+  }
+}
+
+export default function Login() {
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle';
+  return (
+    <main className="narrow">
+      <h1>Log in</h1>
+      <Form method="post" className="card stack" aria-describedby={actionData?.error ? 'login-error' : undefined}>
+        {actionData?.error ? (
+          <p id="login-error" className="alert" role="alert">
+            {actionData.error}
+          </p>
+        ) : null}
+        <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/files'} />
+        <label>
+          Username
+          <input
+            name="username"
+            autoComplete="username"
+            required
+            autoFocus
+            defaultValue={actionData?.username ?? ''}
+            maxLength={64}
+          />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
+        </button>
+      </Form>
+      <p className="muted">Accounts are created by the administrator of this service.</p>
+    </main>
+  );
+}

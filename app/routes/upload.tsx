@@ -1,0 +1,44 @@
+import { Readable } from 'node:stream';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
+import { useActionData } from '@remix-run/react';
+import { UploadForm } from '~/components/upload-form';
+import { pageErrorFrom } from '~/utils/errors.server';
+import { requireUserPage } from '~/utils/session.server';
+
+export const meta: MetaFunction = () => [{ title: 'Upload · File sharing' }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireUserPage(context, request);
+  return null;
+}
+
+// Without JavaScript the form posts here: the body is streamed through busboy into the
+// same upload service as the API, never buffered whole.
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireUserPage(context, request);
+  const { ctx, http, services } = context;
+  if (!request.body) return json({ error: 'No file uploaded' }, { status: 400 });
+  try {
+    const file = await http.withFirstUploadedFile(
+      Object.fromEntries(request.headers),
+      Readable.fromWeb(request.body as import('node:stream/web').ReadableStream),
+      { maxFileBytes: ctx.config.maxUploadBytes },
+      (upload) => services.files.uploadFile(ctx, upload),
+    );
+    return redirect(`/f/${file.id}`);
+  } catch (error) {
+    const { status, message } = pageErrorFrom(context, error);
+    return json({ error: message }, { status });
+  }
+}
+
+export default function Upload() {
+  const actionData = useActionData<typeof action>();
+  return (
+    <main className="narrow">
+      <h1>Upload a file</h1>
+      <UploadForm serverError={actionData?.error ?? null} />
+    </main>
+  );
+}

@@ -1,0 +1,5 @@
+import { createTRPCReact } from '@trpc/react-query';
+import type { AppRouter } from '../../server/trpc/router';
+
+/** The UI's client of the internal /trpc router (types only come from the server). */
+export const trpc = createTRPCReact<AppRouter>();

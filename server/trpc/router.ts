@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { deleteFile, listFiles, shareUrl } from '../services/files';
+import { publicProcedure, router } from './trpc';
+
+// Procedures call the same services as the REST API; the services check the session.
+export const appRouter = router({
+  files: router({
+    list: publicProcedure.query(async ({ ctx }) =>
+      (await listFiles(ctx)).map((file) => ({ ...file, url: shareUrl(ctx, file.id) })),
+    ),
+    delete: publicProcedure.input(z.object({ id: z.string().max(64) })).mutation(async ({ ctx, input }) => {
+      await deleteFile(ctx, input.id);
+      return { ok: true as const };
+    }),
+  }),
+});
+
+export type AppRouter = typeof appRouter;

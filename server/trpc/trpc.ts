@@ -1,0 +1,34 @@
+// The base procedures of the internal tRPC router (CONTRACT §6: used by our UI only).
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { ServiceContext } from '../context';
+import { isAppError, type ErrorCode } from '../errors';
+
+const t = initTRPC.context<ServiceContext>().create();
+
+const TRPC_CODES: Record<ErrorCode, TRPCError['code']> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  INSUFFICIENT_STORAGE: 'INTERNAL_SERVER_ERROR',
+};
+
+/** Maps service errors to tRPC errors once, for every procedure; others become a bare 500. */
+const mapErrors = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause;
+    if (isAppError(cause)) throw new TRPCError({ code: TRPC_CODES[cause.code], message: cause.message });
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') {
+      ctx.log.error({ err: cause ?? result.error }, 'trpc procedure failed');
+      throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' });
+    }
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(mapErrors);
