@@ -1,0 +1,32 @@
+// Debian's Chromium driven by playwright-core (never a downloaded browser). Tests that need
+// it skip with a visible reason when it is not installed; .ci/run installs it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { ROOT } from './app';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasChromium = fs.existsSync(CHROMIUM_PATH);
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  // playwright gives every launch a fresh temporary profile (the --user-data-dir of STACK.md).
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
+}
+
+export function screenshotPath(name: string): string {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return path.join(SCREENSHOT_DIR, `${name}.png`);
+}
