@@ -16,6 +16,8 @@ export interface ServiceContext {
   store: ContentStore;
   log: Logger;
   user: AuthUser | null;
+  /** The caller's network address (behind a proxy: as TRUST_PROXY allows); null outside HTTP. */
+  clientAddress: string | null;
 }
 
 /** The long-lived parts a request context is made from. */
@@ -27,5 +29,5 @@ export interface AppDeps {
 }
 
 export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
-  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, user: null };
+  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, user: null, clientAddress: null };
 }

@@ -1,10 +1,16 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 
 export const meta: MetaFunction = () => [{ title: 'Log in · File sharing' }];
+
+// A document render takes its headers from here: pass the action's Retry-After on (429).
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get('Retry-After');
+  return retryAfter ? { 'Retry-After': retryAfter } : {};
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (context.ctx.user) {

@@ -8,6 +8,7 @@ import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema } from '../db/entities/user.entity';
 import { AppError } from '../errors';
 import { firstIssue, loginSchema } from '../schemas';
+import { loginThrottleFor } from './login-throttle';
 import { findUserByUsername } from './users';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
@@ -23,11 +24,17 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
   const parsed = loginSchema.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   const { username, password } = parsed.data;
+  const throttle = loginThrottleFor(ctx.em);
+  await throttle.check(username, ctx.clientAddress);
 
   const user = await findUserByUsername(ctx, username);
   // Same answer and the same bcrypt work whether the user is unknown or the password wrong.
   const valid = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
-  if (!user || !valid) throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+  if (!user || !valid) {
+    await throttle.recordFailure(username, ctx.clientAddress);
+    throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+  }
+  await throttle.recordSuccess(username);
 
   const now = Math.floor(Date.now() / 1000);
   const ttl = ctx.config.sessionTtlSeconds;
