@@ -16,6 +16,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { httpBatchLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
 import stylesHref from '~/styles.css';
+import { useNonce } from '~/utils/nonce';
 import { trpc } from '~/utils/trpc';
 
 export const links: LinksFunction = () => [
@@ -55,6 +56,7 @@ function Header() {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -66,8 +68,8 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <Header />
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -14,6 +14,7 @@ export function loadContextFor(res: Response) {
     ctx: res.locals.ctx,
     sessionToken: res.locals.sessionToken,
     requestId: res.locals.requestId,
+    cspNonce: res.locals.cspNonce,
     services: { files, sessions, previewKind },
     http: { sessionCookie, clearedSessionCookie, withFirstUploadedFile, isAppError },
   };

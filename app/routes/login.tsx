@@ -8,8 +8,10 @@ export const meta: MetaFunction = () => [{ title: 'Log in · File sharing' }];
 
 // A document render takes its headers from here: pass the action's Retry-After on (429).
 export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers();
   const retryAfter = actionHeaders.get('Retry-After');
-  return retryAfter ? { 'Retry-After': retryAfter } : {};
+  if (retryAfter) headers.set('Retry-After', retryAfter);
+  return headers;
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

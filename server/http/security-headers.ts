@@ -1,9 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** Allows our own inline scripts (Remix's hydration data) and no one else's. */
+      cspNonce: string;
+    }
+  }
+}
 import type { Config } from '../config';
 
 /** Headers every response carries (CONTRACT §7); routes may tighten them (the raw file route does). */
 export function securityHeaders(config: Config) {
   return (_req: Request, res: Response, next: NextFunction) => {
+    const nonce = randomBytes(16).toString('base64');
+    res.locals.cspNonce = nonce;
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'same-origin');
@@ -11,7 +24,7 @@ export function securityHeaders(config: Config) {
     res.setHeader(
       'Content-Security-Policy',
       "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
-        "script-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+        `script-src 'self' 'nonce-${nonce}'; object-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`,
     );
     if (config.secureCookies) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     next();
