@@ -5,19 +5,27 @@ import { CopyButton } from '~/components/copy-button';
 import { LocalTime } from '~/components/local-time';
 import { formatBytes } from '~/utils/format';
 
+/** The share page shows at most this much of a text file (the loader reads no more). */
+const TEXT_PREVIEW_BYTES = 64 * 1024;
+
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const { ctx, services } = context;
-  const file = await services.files.getSharedFile(ctx, params.id ?? '');
-  if (!file) throw json({ message: 'This file does not exist, or it was deleted.' }, { status: 404 });
+  // Like the raw link: a record whose content is gone is as missing as an unknown id.
+  const shared = await services.files.openSharedContent(ctx, params.id ?? '');
+  if (!shared) throw json({ message: 'This file does not exist, or it was deleted.' }, { status: 404 });
+  const { file } = shared;
   const preview = services.previewKind(file.mimeType);
-  const textPreview = preview === 'text' ? await services.files.readTextPreview(ctx, file.id) : null;
+  const textPreview = preview === 'text' ? await services.files.readTextPreview(ctx, file.id, TEXT_PREVIEW_BYTES) : null;
   const shareUrl = services.files.shareUrl(ctx, file.id);
   return json({
     file: { id: file.id, originalName: file.originalName, mimeType: file.mimeType, size: file.size, createdAt: file.createdAt },
     preview,
     textPreview,
     shareUrl,
+    // Absolute for link previews (OpenGraph wants absolute URLs); the page itself uses a path,
+    // so media still load (CSP 'self') when the site is reached by another name than BASE_URL.
     rawUrl: `${shareUrl}/raw`,
+    rawPath: `/f/${encodeURIComponent(file.id)}/raw`,
     isOwner: ctx.user?.id === file.userId,
   });
 }
@@ -49,7 +57,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 export default function FileView() {
-  const { file, preview, textPreview, shareUrl, rawUrl } = useLoaderData<typeof loader>();
+  const { file, preview, textPreview, shareUrl, rawPath } = useLoaderData<typeof loader>();
   return (
     <main>
       <h1 className="file-name">{file.originalName}</h1>
@@ -70,30 +78,43 @@ export default function FileView() {
         </div>
       </dl>
       <p className="actions">
-        <a className="button" href={`${rawUrl}?download=1`} download>
+        <a className="button" href={`${rawPath}?download=1`} download>
           Download
         </a>
         <CopyButton text={shareUrl} label="Copy share link" />
       </p>
       <section className="preview" aria-label="Preview">
-        {preview === 'image' ? <img src={rawUrl} alt={file.originalName} /> : null}
+        {preview === 'image' ? <img src={rawPath} alt={file.originalName} /> : null}
         {preview === 'video' ? (
-          <video src={rawUrl} controls preload="metadata">
-            <a href={rawUrl}>Open the video</a>
+          // Full width (letterboxed by the browser): a small clip keeps usable controls.
+          <video src={rawPath} controls preload="metadata" style={{ width: '100%', background: '#000' }}>
+            <a href={rawPath}>Open the video</a>
           </video>
         ) : null}
-        {preview === 'audio' ? <audio src={rawUrl} controls preload="metadata" /> : null}
+        {preview === 'audio' ? <audio src={rawPath} controls preload="metadata" /> : null}
         {preview === 'pdf' ? (
-          <object data={rawUrl} type="application/pdf" aria-label={file.originalName}>
+          <>
+            {/* An iframe, not <object>: the pages' CSP has object-src 'none'. */}
+            <iframe
+              src={rawPath}
+              title={`PDF preview of ${file.originalName}`}
+              style={{ width: '100%', height: '75vh', border: '1px solid var(--border)', borderRadius: 'var(--radius)' }}
+            />
             <p>
-              <a href={rawUrl}>Open the PDF</a>
+              <a href={rawPath} target="_blank" rel="noopener noreferrer">
+                Open the PDF in a new tab
+              </a>
             </p>
-          </object>
+          </>
         ) : null}
         {preview === 'text' && textPreview ? (
           <>
             <pre className="text-preview">{textPreview.text}</pre>
-            {textPreview.truncated ? <p className="muted">Only the beginning is shown; download the file for the rest.</p> : null}
+            {textPreview.truncated ? (
+              <p className="muted">
+                {`Preview truncated: only the first ${formatBytes(TEXT_PREVIEW_BYTES)} are shown. Download the file for the rest.`}
+              </p>
+            ) : null}
           </>
         ) : null}
         {preview === 'none' ? <p className="muted">No preview for this type of file. Download it to open it.</p> : null}

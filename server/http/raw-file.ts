@@ -1,15 +1,23 @@
 // GET/HEAD /f/:id/raw — the shared content, served like a good static server: streamed,
 // single byte ranges, conditional requests, and never active content inline (CONTRACT §5).
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import contentDisposition from 'content-disposition';
 import type { NextFunction, Request, Response } from 'express';
-import fresh from 'fresh';
-import parseRange from 'range-parser';
-import { pipeline } from 'node:stream/promises';
 import { isInlineSafe } from '../services/content-policy';
 import { openSharedContent } from '../services/files';
+import type { ByteRange } from '../storage/content-store';
+import { evaluatePreconditions, ifRangeHolds, parseRange } from './conditional-requests';
+
+/** The policy of inline content: it may show itself and same-origin media, never run script. */
+const INLINE_CSP =
+  "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; object-src 'self'; " +
+  "frame-ancestors 'self'";
 
 export function rawFile() {
   return async (req: Request, res: Response, next: NextFunction) => {
+    let body: Readable | undefined;
     try {
       const shared = await openSharedContent(res.locals.ctx, req.params.id);
       // Unknown id or missing content: fall through to the not-found page.
@@ -18,59 +26,73 @@ export function rawFile() {
 
       const inline = isInlineSafe(file.mimeType) && req.query.download === undefined;
       const etag = `"${file.id}-${size.toString(36)}"`;
-      const lastModified = new Date(file.createdAt).toUTCString();
+      // HTTP dates have whole seconds: compare at that precision.
+      const lastModifiedMs = Math.floor(new Date(file.createdAt).getTime() / 1000) * 1000;
 
+      const precondition = evaluatePreconditions(req, etag, lastModifiedMs);
+      const range = precondition === 'none' && ifRangeHolds(req, etag, lastModifiedMs) ? parseRange(req.headers.range, size) : null;
+
+      let status: number;
+      let contentRange: string | undefined;
+      let length = 0;
+      if (precondition === 'not-modified') status = 304;
+      else if (precondition === 'failed') status = 412;
+      else if (range === 'unsatisfiable') {
+        status = 416;
+        contentRange = `bytes */${size}`;
+      } else if (range) {
+        status = 206;
+        contentRange = `bytes ${range.start}-${range.end}/${size}`;
+        length = range.end - range.start + 1;
+      } else {
+        status = 200;
+        length = size;
+      }
+
+      // Open the content before committing to any header: if it vanished since the stat (a
+      // concurrent delete), this is still a plain 404 and not a broken 200.
+      if (req.method !== 'HEAD' && length > 0) {
+        body = shared.open(status === 206 ? (range as ByteRange) : undefined);
+        try {
+          await opened(body);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return next();
+          throw error;
+        }
+      }
+
+      res.status(status);
       res.setHeader('Content-Type', inline ? contentTypeOf(file.mimeType) : 'application/octet-stream');
-      res.setHeader('Content-Disposition', contentDisposition(file.originalName, {
-        type: inline ? 'inline' : 'attachment',
-        fallback: asciiFallback(file.originalName),
-      }));
+      res.setHeader(
+        'Content-Disposition',
+        contentDisposition(downloadName(file.originalName), {
+          type: inline ? 'inline' : 'attachment',
+          fallback: asciiFallback(downloadName(file.originalName)),
+        }),
+      );
       res.setHeader('X-Content-Type-Options', 'nosniff');
       // A shared file may be deleted at any time: caches must check back (cheap, thanks to the ETag).
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('ETag', etag);
-      res.setHeader('Last-Modified', lastModified);
+      res.setHeader('Last-Modified', new Date(lastModifiedMs).toUTCString());
       res.setHeader('Accept-Ranges', 'bytes');
       res.setHeader('X-Frame-Options', 'SAMEORIGIN');
-      res.setHeader(
-        'Content-Security-Policy',
-        inline
-          ? "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; object-src 'self'; frame-ancestors 'self'"
-          : 'sandbox',
-      );
+      // Downloads get an opaque origin and no script, should a browser render them anyway.
+      res.setHeader('Content-Security-Policy', inline ? INLINE_CSP : 'sandbox');
+      if (contentRange) res.setHeader('Content-Range', contentRange);
 
-      if (fresh(req.headers, { etag, 'last-modified': lastModified })) {
-        res.status(304).end();
-        return;
-      }
-
-      let range: { start: number; end: number } | undefined;
-      const rangeHeader = req.headers.range;
-      if (rangeHeader && ifRangeMatches(req, etag, lastModified)) {
-        const parsed = parseRange(size, rangeHeader, { combine: true });
-        if (parsed === -1) {
-          res.setHeader('Content-Range', `bytes */${size}`);
-          res.status(416).end();
-          return;
-        }
-        // Malformed (-2) or several ranges: answer with the whole content, as RFC 9110 allows.
-        if (parsed !== -2 && parsed.type === 'bytes' && parsed.length === 1) range = parsed[0];
-      }
-
-      if (range) {
-        res.status(206);
-        res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-        res.setHeader('Content-Length', String(range.end - range.start + 1));
-      } else {
-        res.status(200);
-        res.setHeader('Content-Length', String(size));
-      }
-      if (req.method === 'HEAD' || size === 0) {
+      if (status === 304) {
         res.end();
         return;
       }
-      await pipeline(shared.open(range), res);
+      res.setHeader('Content-Length', String(length));
+      if (!body) {
+        res.end();
+        return;
+      }
+      await pipeline(body, res);
     } catch (error) {
+      body?.destroy();
       // A client that goes away mid-download is not a fault.
       if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
       next(error);
@@ -82,16 +104,23 @@ function contentTypeOf(mimeType: string): string {
   return mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : mimeType;
 }
 
-/** If-Range: a range applies only to the representation the client already has. */
-function ifRangeMatches(req: Request, etag: string, lastModified: string): boolean {
-  const ifRange = req.headers['if-range'];
-  if (!ifRange) return true;
-  return ifRange.includes('"') ? ifRange === etag : ifRange === lastModified;
+/** Resolves once a file stream has its file open; rejects with the open error (ENOENT…). */
+async function opened(stream: Readable): Promise<void> {
+  if ((stream as Readable & { pending?: boolean }).pending) await once(stream, 'ready');
+}
+
+/**
+ * The name offered for saving: the last segment of the original name, which may carry the
+ * uploader's folders (`photos/a.jpg`, or `C:\Users\me\a.jpg` from old Windows browsers);
+ * never empty. content-disposition would cut at `/` and `\` alike, possibly down to nothing.
+ */
+function downloadName(name: string): string {
+  return name.split(/[/\\]/).filter((segment) => segment.trim() !== '').pop() ?? 'download';
 }
 
 /**
  * An ASCII rendering of the name for the `filename=` fallback: accents stripped, anything
- * else non-ASCII, quotes, backslashes and controls replaced (CONTRACT §5, RFC 6266).
+ * else non-ASCII, quotes, backslashes, percent signs and controls replaced (CONTRACT §5, RFC 6266).
  */
 export function asciiFallback(name: string): string {
   const ascii = name

@@ -30,14 +30,32 @@ export function isInlineSafe(mimeType: string): boolean {
   return INLINE_SAFE_TYPES.has(mimeType.toLowerCase());
 }
 
+// Text the share page may show as escaped text even though the raw link only downloads it:
+// the page renders it as text, never as markup. Markup and script types get no preview.
+const TEXT_PREVIEW_TYPES = new Set(['application/json', 'application/x-ndjson', 'application/x-yaml', 'application/yaml']);
+const ACTIVE_TEXT_TYPES = new Set([
+  'text/html',
+  'text/xml',
+  'text/xsl',
+  'text/javascript',
+  'text/ecmascript',
+  'text/x-javascript',
+  'text/jscript',
+  'text/livescript',
+  'text/vbscript',
+]);
+
 export type PreviewKind = 'image' | 'video' | 'audio' | 'text' | 'pdf' | 'none';
 
-/** How the share page previews a file; only inline-safe types get a preview. */
+/** How the share page previews a file: inline-safe media, and text that is not markup or script. */
 export function previewKind(mimeType: string): PreviewKind {
-  if (!isInlineSafe(mimeType)) return 'none';
-  if (mimeType.startsWith('image/')) return 'image';
-  if (mimeType.startsWith('video/')) return 'video';
-  if (mimeType.startsWith('audio/')) return 'audio';
-  if (mimeType === 'application/pdf') return 'pdf';
-  return 'text';
+  const type = mimeType.toLowerCase();
+  if (type.startsWith('text/')) return ACTIVE_TEXT_TYPES.has(type) ? 'none' : 'text';
+  if (TEXT_PREVIEW_TYPES.has(type)) return 'text';
+  if (!isInlineSafe(type)) return 'none';
+  if (type.startsWith('image/')) return 'image';
+  if (type.startsWith('video/')) return 'video';
+  if (type.startsWith('audio/')) return 'audio';
+  if (type === 'application/pdf') return 'pdf';
+  return 'none';
 }

@@ -127,13 +127,16 @@ export function storedExtension(originalName: string): string {
   return match ? `.${match[1]}` : '';
 }
 
-// C0/C1 controls, and the bidi overrides that make "evil‮gpj.exe" look like "evilexe.jpg".
-const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+// C0/C1 controls, the line and paragraph separators, and the bidi overrides that make
+// "evil\u202egpj.exe" look like "evilexe.jpg".
+const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const MAX_NAME_LENGTH = 255;
 
 /** The uploader's name without control or bidi characters, capped; never empty. */
 export function cleanFileName(name: string): string {
-  const cleaned = name.replace(UNSAFE_NAME_CHARS, '').trim();
+  // A lone surrogate cannot be encoded in UTF-8 (nor in a Content-Disposition header).
+  const cleaned = name.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE_NAME_CHARS, '').trim();
   const capped = Array.from(cleaned).slice(0, MAX_NAME_LENGTH).join('');
   return capped || 'file';
 }

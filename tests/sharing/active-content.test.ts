@@ -1,0 +1,143 @@
+// Which content the raw link lets a browser render on our origin (CONTRACT §5): types that
+// can run script, and types we do not know, are only ever downloaded, as opaque bytes in a
+// sandbox; plain media, PDF and text are shown inline; ?download=1 downloads anything.
+import contentDisposition from 'content-disposition';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, startSharingApp, type SharingApp } from './support';
+
+let app: SharingApp;
+
+beforeAll(async () => {
+  app = await startSharingApp();
+});
+afterAll(() => app.close());
+
+const SCRIPT = '<script>document.title = "pwned"; fetch("/api/v1/files")</script>';
+
+async function expectDownloadOnly(rawUrl: string, what: string) {
+  for (const method of ['GET', 'HEAD']) {
+    const res = await request(rawUrl, { method });
+    expect(res.status, `${what} ${method}`).toBe(200);
+    expect(res.headers['content-type'], what).toBe('application/octet-stream');
+    expect(contentDisposition.parse(res.headers['content-disposition']!).type, what).toBe('attachment');
+    expect(res.headers['content-security-policy'], what).toBe('sandbox');
+    expect(res.headers['x-content-type-options'], what).toBe('nosniff');
+  }
+}
+
+describe('active and unknown types', () => {
+  const active: Array<[string, string]> = [
+    ['text/html', 'page.html'],
+    ['application/xhtml+xml', 'page.xhtml'],
+    ['image/svg+xml', 'drawing.svg'],
+    ['text/xml', 'data.xml'],
+    ['application/xml', 'feed.xml'],
+    ['application/javascript', 'app.js'],
+    ['text/javascript', 'module.mjs'],
+    ['text/xsl', 'style.xsl'],
+    ['application/x-shockwave-flash', 'old.swf'],
+  ];
+  for (const [type, name] of active) {
+    it(`when a ${type} file is opened by its raw link, then it is an attachment of type application/octet-stream in a CSP sandbox`, async () => {
+      const { rawUrl, file } = await app.upload(SCRIPT, name, type);
+      expect(file.mimeType).toBe(type);
+      await expectDownloadOnly(rawUrl, type);
+      const res = await request(rawUrl);
+      // The bytes themselves are untouched.
+      expect(res.body.toString('utf8')).toBe(SCRIPT);
+    });
+  }
+
+  it('when a .png is declared as text/html, then the declared type decides and it is only downloaded', async () => {
+    const { rawUrl } = await app.upload(SCRIPT, 'innocent.png', 'text/html');
+    await expectDownloadOnly(rawUrl, 'png declared as html');
+  });
+
+  it('when the declared type has odd case and parameters, then it is still recognised as HTML', async () => {
+    const { rawUrl, file } = await app.upload(SCRIPT, 'shouty.html', 'TEXT/HTML; charset=UTF-8');
+    expect(file.mimeType).toBe('text/html');
+    await expectDownloadOnly(rawUrl, 'TEXT/HTML');
+  });
+
+  for (const type of ['application/octet-stream', 'application/x-made-up', 'foo/bar', 'application/json', 'text/css', 'multipart/x-mixed-replace']) {
+    it(`when a file of type ${type} is opened by its raw link, then it is only downloaded`, async () => {
+      const { rawUrl } = await app.upload(SCRIPT, 'thing.dat', type);
+      await expectDownloadOnly(rawUrl, type);
+    });
+  }
+
+  it('when the part declares a malformed type, then it is taken as text/plain (the multipart default, RFC 7578) and served as such with nosniff', async () => {
+    const { rawUrl, file } = await app.upload(SCRIPT, 'weird.html', 'not a type');
+    expect(file.mimeType).toBe('text/plain');
+    const res = await request(rawUrl);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('inline-safe types', () => {
+  const inline: Array<[string, string, string]> = [
+    ['image/png', 'photo.png', 'image/png'],
+    ['image/jpeg', 'photo.jpg', 'image/jpeg'],
+    ['image/gif', 'anim.gif', 'image/gif'],
+    ['image/webp', 'photo.webp', 'image/webp'],
+    ['audio/mpeg', 'song.mp3', 'audio/mpeg'],
+    ['audio/ogg', 'song.ogg', 'audio/ogg'],
+    ['audio/wav', 'sound.wav', 'audio/wav'],
+    ['video/mp4', 'clip.mp4', 'video/mp4'],
+    ['video/webm', 'clip.webm', 'video/webm'],
+    ['application/pdf', 'paper.pdf', 'application/pdf'],
+    ['text/plain', 'notes.txt', 'text/plain; charset=utf-8'],
+  ];
+  for (const [type, name, served] of inline) {
+    it(`when a ${type} file is opened by its raw link, then it is shown inline as ${served}, with nosniff and a script-free CSP`, async () => {
+      const { rawUrl } = await app.upload('content', name, type);
+      const res = await request(rawUrl);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe(served);
+      const disposition = contentDisposition.parse(res.headers['content-disposition']!);
+      expect(disposition.type).toBe('inline');
+      expect(disposition.parameters.filename).toBe(name);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      const csp = res.headers['content-security-policy']!;
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).not.toMatch(/script-src/);
+    });
+
+    it(`when a ${type} file is fetched with ?download=1, then it is an attachment`, async () => {
+      const { rawUrl } = await app.upload('content', name, type);
+      const res = await request(`${rawUrl}?download=1`);
+      expect(res.status).toBe(200);
+      expect(contentDisposition.parse(res.headers['content-disposition']!).type).toBe('attachment');
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    });
+  }
+
+  it('when a text/plain file contains HTML, then it is served as text/plain with nosniff (never sniffed into HTML)', async () => {
+    const { rawUrl } = await app.upload(`<!doctype html>${SCRIPT}`, 'looks-like.html.txt', 'text/plain');
+    const res = await request(rawUrl);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('when an active type is fetched with ?download=1, then it stays an attachment in a sandbox', async () => {
+    const { rawUrl } = await app.upload(SCRIPT, 'page.html', 'text/html');
+    await expectDownloadOnly(`${rawUrl}?download=1`, 'html download');
+  });
+});
+
+describe('nosniff everywhere on the raw link', () => {
+  it('when the raw link answers 206, 304, 416 or 404, then it carries X-Content-Type-Options: nosniff', async () => {
+    const { rawUrl } = await app.upload('0123456789', 'digits.txt', 'text/plain');
+    const full = await request(rawUrl);
+    const answers = await Promise.all([
+      request(rawUrl, { headers: { range: 'bytes=0-1' } }),
+      request(rawUrl, { headers: { 'if-none-match': full.headers.etag! } }),
+      request(rawUrl, { headers: { range: 'bytes=100-' } }),
+      request(`${app.url}/f/AAAAAAAAAAAAAAAAAAAAAA/raw`),
+    ]);
+    expect(answers.map((res) => res.status)).toEqual([206, 304, 416, 404]);
+    for (const res of answers) expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});

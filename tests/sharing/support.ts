@@ -1,0 +1,73 @@
+// Shared by the tests of the share page and the raw link: one app, one logged-in uploader.
+import http from 'node:http';
+import { fileForm, startApp, type TestApp } from '../helpers/app';
+import type { FileDto } from '../../server/services/files';
+
+export interface Uploaded {
+  file: FileDto;
+  url: string;
+  rawUrl: string;
+}
+
+export interface SharingApp extends TestApp {
+  cookie: string;
+  upload(content: string | Uint8Array, filename: string, type?: string): Promise<Uploaded>;
+}
+
+export async function startSharingApp(env: Record<string, string> = {}): Promise<SharingApp> {
+  const app = await startApp(env);
+  await app.createUser('sharer');
+  const cookie = await app.login('sharer');
+  return Object.assign(app, {
+    cookie,
+    async upload(content: string | Uint8Array, filename: string, type = 'application/octet-stream') {
+      const res = await fetch(`${app.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie },
+        body: fileForm(content, filename, type),
+      });
+      if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+      const body = (await res.json()) as { file: FileDto; url: string };
+      return { ...body, rawUrl: `${body.url}/raw` };
+    },
+  });
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Every header line exactly as it came over the wire. */
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+/**
+ * One request with Node's http client: unlike fetch, it shows HEAD bodies, 304s and raw
+ * header lines as they are, and never adds headers of its own beyond Host.
+ */
+export function request(url: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url} within 10 s`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A multipart body written byte by byte, for part headers no FormData can produce. */
+export function handMadeMultipart(partHeaders: string[], content: string | Buffer) {
+  const boundary = '----sharing-test-boundary-7MA4YWxkTrZu0gW';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\n${partHeaders.join('\r\n')}\r\n\r\n`, 'utf8'),
+    Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'),
+    Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}

@@ -1,0 +1,244 @@
+// The public share page /f/:id (CONTRACT §5): facts, download button, a preview chosen by
+// type, escaped text capped at 64 KiB, and OpenGraph/Twitter tags with absolute URLs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, startSharingApp, type SharingApp, type Uploaded } from './support';
+
+let app: SharingApp;
+
+beforeAll(async () => {
+  app = await startSharingApp();
+});
+afterAll(() => app.close());
+
+async function page(url: string) {
+  const res = await request(url);
+  return { status: res.status, html: res.body.toString('utf8'), headers: res.headers };
+}
+
+/** The content of <meta property|name="key" content="…">, decoded, or undefined. */
+function meta(html: string, key: string): string | undefined {
+  const tag = new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)"`).exec(html);
+  return tag ? decode(tag[1]) : undefined;
+}
+
+function decode(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+/** The HTML of the preview section only. */
+function previewOf(html: string): string {
+  const match = /<section class="preview"[^>]*>([\s\S]*?)<\/section>/.exec(html);
+  expect(match, 'a preview section').not.toBeNull();
+  return match![1];
+}
+
+const rawPath = (uploaded: Uploaded) => `/f/${uploaded.file.id}/raw`;
+
+describe('the facts and the download button', () => {
+  it('when a share page is opened, then it shows the name, the human size, the type, the upload date and a download button', async () => {
+    const uploaded = await app.upload('x'.repeat(1536), 'Quarterly report.txt', 'text/plain');
+    const { status, html } = await page(uploaded.url);
+    expect(status).toBe(200);
+    expect(html).toContain('<h1 class="file-name">Quarterly report.txt</h1>');
+    expect(html).toMatch(/<dt>Size<\/dt><dd>1\.5 KB<\/dd>/);
+    expect(html).toMatch(/<dt>Type<\/dt><dd>text\/plain<\/dd>/);
+    expect(html).toContain(`<time dateTime="${uploaded.file.createdAt}">`);
+    const download = /<a class="button" href="([^"]+)" download="">Download<\/a>/.exec(html);
+    expect(download).not.toBeNull();
+    expect(decode(download![1])).toBe(`${rawPath(uploaded)}?download=1`);
+    // The download link really downloads the bytes.
+    const res = await request(new URL(decode(download![1]), app.url).href);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/^attachment;/);
+    expect(res.body.toString()).toBe('x'.repeat(1536));
+  });
+
+  it('when the file is large, then its size reads in MB', async () => {
+    const uploaded = await app.upload(Buffer.alloc(3 * 1024 * 1024 + 300 * 1024), 'zeros.bin');
+    const { html } = await page(uploaded.url);
+    expect(html).toMatch(/<dd>3\.3 MB<\/dd>/);
+  });
+
+  it('when the name holds markup, then the page escapes it everywhere (heading, title, meta tags)', async () => {
+    const name = '"><script>alert(1)</script><img src=x onerror=alert(2)>.png';
+    const uploaded = await app.upload('not really a png', name, 'image/png');
+    const { html } = await page(uploaded.url);
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    // FormData sends `"` as %22 (HTML multipart encoding), so the stored name is what to expect.
+    expect(uploaded.file.originalName).toBe(name.replace('"', '%22'));
+    expect(meta(html, 'og:title')).toBe(uploaded.file.originalName);
+    expect(meta(html, 'twitter:title')).toBe(uploaded.file.originalName);
+  });
+
+  it('when the id is unknown, then the not-found page answers with status 404', async () => {
+    for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'nope', '%3Cscript%3E']) {
+      const { status, html } = await page(`${app.url}/f/${id}`);
+      expect(status, id).toBe(404);
+      expect(html).toContain('Not found');
+      expect(html).not.toContain('<script>');
+    }
+  });
+
+  it('when the record exists but its content is gone from disk, then the page answers 404 like the raw link', async () => {
+    const uploaded = await app.upload('bye', 'vanished.txt', 'text/plain');
+    fs.rmSync(path.join(app.config.uploadDir, uploaded.file.storedName));
+    expect((await page(uploaded.url)).status).toBe(404);
+    expect((await request(uploaded.rawUrl)).status).toBe(404);
+  });
+});
+
+describe('the preview', () => {
+  it('when the file is an image, then the page shows an <img> of the raw link', async () => {
+    const uploaded = await app.upload('png bytes', 'cat.png', 'image/png');
+    const preview = previewOf((await page(uploaded.url)).html);
+    expect(preview).toContain(`<img src="${rawPath(uploaded)}" alt="cat.png"/>`);
+  });
+
+  it('when the file is a video, then the page shows <video controls> on the raw link', async () => {
+    const uploaded = await app.upload('webm bytes', 'clip.webm', 'video/webm');
+    const preview = previewOf((await page(uploaded.url)).html);
+    expect(preview).toMatch(new RegExp(`<video src="${rawPath(uploaded)}" controls=""`));
+  });
+
+  it('when the file is audio, then the page shows <audio controls> on the raw link', async () => {
+    const uploaded = await app.upload('ogg bytes', 'song.ogg', 'audio/ogg');
+    const preview = previewOf((await page(uploaded.url)).html);
+    expect(preview).toMatch(new RegExp(`<audio src="${rawPath(uploaded)}" controls=""`));
+  });
+
+  it('when the file is a PDF, then the page embeds it and links to it', async () => {
+    const uploaded = await app.upload('%PDF-1.4', 'paper.pdf', 'application/pdf');
+    const preview = previewOf((await page(uploaded.url)).html);
+    expect(preview).toMatch(new RegExp(`<iframe src="${rawPath(uploaded)}"`));
+    expect(preview).toMatch(new RegExp(`<a href="${rawPath(uploaded)}"[^>]*>Open the PDF`));
+  });
+
+  it('when the file is short text, then the page shows all of it and does not say it is truncated', async () => {
+    const uploaded = await app.upload('line one\nline two\n', 'short.txt', 'text/plain');
+    const preview = previewOf((await page(uploaded.url)).html);
+    expect(preview).toContain('<pre class="text-preview">line one\nline two\n</pre>');
+    expect(preview).not.toMatch(/truncated/i);
+  });
+
+  it('when a text file is 100 KiB, then the page shows its start, not its end, and says the preview is truncated', async () => {
+    const filler = 'All work and no play makes Jack a dull boy.\n';
+    const text = `START-OF-FILE\n${filler.repeat(Math.ceil((100 * 1024) / filler.length))}END-OF-FILE\n`;
+    expect(text.length).toBeGreaterThan(100 * 1024);
+    const uploaded = await app.upload(text, 'jack.txt', 'text/plain');
+    const { html } = await page(uploaded.url);
+    const preview = previewOf(html);
+    expect(preview).toContain('START-OF-FILE');
+    expect(html).not.toContain('END-OF-FILE');
+    expect(preview).toMatch(/Preview truncated: only the first 64 KB are shown/);
+    const pre = /<pre class="text-preview">([\s\S]*?)<\/pre>/.exec(preview)![1];
+    expect(Buffer.byteLength(decode(pre))).toBeLessThanOrEqual(64 * 1024);
+    expect(Buffer.byteLength(decode(pre))).toBeGreaterThan(60 * 1024);
+  });
+
+  it('when the cap cuts a multi-byte character, then the preview holds no broken character', async () => {
+    const text = 'é'.repeat(40 * 1024); // 80 KiB of 2-byte characters; 64 KiB cuts none of them in half
+    const odd = `x${text}`; // now the cap falls in the middle of one
+    const uploaded = await app.upload(odd, 'accents.txt', 'text/plain');
+    const pre = /<pre class="text-preview">([\s\S]*?)<\/pre>/.exec((await page(uploaded.url)).html)![1];
+    expect(pre).not.toContain('\uFFFD');
+    expect(pre.startsWith('xé')).toBe(true);
+  });
+
+  it('when a text file contains a script tag, then the page shows it as escaped text and never as markup', async () => {
+    const uploaded = await app.upload('before <script>alert(1)</script> after & "quotes"', 'xss.txt', 'text/plain');
+    const { html } = await page(uploaded.url);
+    const preview = previewOf(html);
+    expect(preview).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).not.toContain('<script>alert(1)');
+  });
+
+  it('when the file is Markdown, CSV or JSON, then the page previews it as escaped text (the raw link still only downloads it)', async () => {
+    for (const [name, type] of [
+      ['readme.md', 'text/markdown'],
+      ['table.csv', 'text/csv'],
+      ['data.json', 'application/json'],
+    ]) {
+      const uploaded = await app.upload(`content of ${name} <b>bold</b>`, name, type);
+      const preview = previewOf((await page(uploaded.url)).html);
+      expect(preview, type).toContain(`<pre class="text-preview">content of ${name} &lt;b&gt;bold&lt;/b&gt;</pre>`);
+      expect((await request(uploaded.rawUrl)).headers['content-disposition'], type).toMatch(/^attachment;/);
+    }
+  });
+
+  it('when the file is an active type, then the page shows no preview of it, only a note and the download button', async () => {
+    for (const [name, type] of [
+      ['page.html', 'text/html'],
+      ['drawing.svg', 'image/svg+xml'],
+      ['feed.xml', 'application/xml'],
+      ['app.js', 'text/javascript'],
+      ['archive.zip', 'application/zip'],
+    ]) {
+      const uploaded = await app.upload('<script>alert(1)</script>', name, type);
+      const { html } = await page(uploaded.url);
+      const preview = previewOf(html);
+      expect(preview, type).not.toMatch(/<(img|video|audio|iframe|object|embed|pre)\b/);
+      expect(preview, type).toContain('No preview for this type of file');
+      expect(html, type).toContain(`href="${rawPath(uploaded)}?download=1"`);
+      expect(html, type).not.toContain('<script>alert(1)');
+    }
+  });
+});
+
+describe('OpenGraph and Twitter tags', () => {
+  it('when an image is shared, then og:title, og:type, og:url and og:image (absolute raw URL) are set, with a large Twitter card', async () => {
+    const uploaded = await app.upload('png', 'sunset.png', 'image/png');
+    const { html } = await page(uploaded.url);
+    expect(meta(html, 'og:title')).toBe('sunset.png');
+    expect(meta(html, 'og:type')).toBe('website');
+    expect(meta(html, 'og:url')).toBe(`${app.url}/f/${uploaded.file.id}`);
+    expect(meta(html, 'og:image')).toBe(`${app.url}/f/${uploaded.file.id}/raw`);
+    expect(meta(html, 'twitter:card')).toBe('summary_large_image');
+    expect(meta(html, 'twitter:image')).toBe(`${app.url}/f/${uploaded.file.id}/raw`);
+    expect(meta(html, 'og:video')).toBeUndefined();
+  });
+
+  it('when a video is shared, then og:video is the absolute raw URL and og:type is video', async () => {
+    const uploaded = await app.upload('webm', 'clip.webm', 'video/webm');
+    const { html } = await page(uploaded.url);
+    expect(meta(html, 'og:title')).toBe('clip.webm');
+    expect(meta(html, 'og:type')).toBe('video.other');
+    expect(meta(html, 'og:url')).toBe(`${app.url}/f/${uploaded.file.id}`);
+    expect(meta(html, 'og:video')).toBe(`${app.url}/f/${uploaded.file.id}/raw`);
+    expect(meta(html, 'og:video:type')).toBe('video/webm');
+    expect(meta(html, 'og:image')).toBeUndefined();
+  });
+
+  it('when another file is shared, then it has og:title, og:type and og:url but no og:image', async () => {
+    const uploaded = await app.upload('text', 'notes.txt', 'text/plain');
+    const { html } = await page(uploaded.url);
+    expect(meta(html, 'og:title')).toBe('notes.txt');
+    expect(meta(html, 'og:type')).toBe('website');
+    expect(meta(html, 'og:url')).toBe(`${app.url}/f/${uploaded.file.id}`);
+    expect(meta(html, 'og:image')).toBeUndefined();
+    expect(meta(html, 'twitter:card')).toBe('summary');
+  });
+
+  it('when BASE_URL is a public https address with a trailing slash, then the tags use it and the page still loads media by path', async () => {
+    const other = await startSharingApp({ BASE_URL: 'https://files.example.com/' });
+    try {
+      const uploaded = await other.upload('png', 'public.png', 'image/png');
+      expect(uploaded.url).toBe(`https://files.example.com/f/${uploaded.file.id}`);
+      const { status, html } = await page(`${other.url}/f/${uploaded.file.id}`);
+      expect(status).toBe(200);
+      expect(meta(html, 'og:url')).toBe(`https://files.example.com/f/${uploaded.file.id}`);
+      expect(meta(html, 'og:image')).toBe(`https://files.example.com/f/${uploaded.file.id}/raw`);
+      expect(previewOf(html)).toContain(`<img src="/f/${uploaded.file.id}/raw"`);
+    } finally {
+      await other.close();
+    }
+  });
+});
