@@ -1,4 +1,5 @@
 // The process: config → database → app → listen, and a graceful close (CONTRACT §7).
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
@@ -29,7 +30,8 @@ async function main(): Promise<void> {
   const store = new LocalDiskStore(config.uploadDir);
   await reconcileStorage({ em: orm.em.fork(), store, log });
 
-  const buildPath = path.resolve(process.env.REMIX_BUILD_PATH ?? 'build/index.js');
+  // config.ts is the only reader of the environment (CONTRACT §1): the build sits in ./build.
+  const buildPath = path.resolve('build/index.js');
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const app = createApp({ config, orm, store, log, build, assetsDir: path.resolve('public/build') });
 
@@ -42,11 +44,25 @@ async function main(): Promise<void> {
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = 60_000;
 
+  // Keep-alive connections must not hold the exit up for their idle timeout once their last
+  // answer is out: while closing, every answer closes its connection (`Connection: close`).
   let closing = false;
+  const inFlight = new Set<ServerResponse>();
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    if (closing) res.shouldKeepAlive = false;
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
+
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    log.info({ signal, inFlight: inFlight.size }, 'shutting down: finishing in-flight requests');
+    for (const res of inFlight) {
+      if (!res.headersSent) res.shouldKeepAlive = false;
+      // Already answering as keep-alive (a long download): close the connection once it is idle.
+      else res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
+    }
     const forced = setTimeout(() => {
       log.warn('grace period over: closing remaining connections');
       server.closeAllConnections();

@@ -75,8 +75,15 @@ export class LocalDiskStore implements ContentStore {
     return leftovers.length;
   }
 
+  /**
+   * Really writes and removes a tiny probe file where uploads are written: access(W_OK) alone
+   * says yes to root on a read-only mode, and to a `.incomplete` that is no longer a folder.
+   * A probe left by a crash is swept at the next start like any other leftover.
+   */
   async checkWritable(): Promise<void> {
-    await fsp.access(this.incompleteDir, fs.constants.W_OK);
+    const probe = path.join(this.incompleteDir, `healthz-${randomBytes(6).toString('hex')}.probe`);
+    await fsp.writeFile(probe, '', { flag: 'wx', mode: 0o600 });
+    await fsp.rm(probe, { force: true });
   }
 
   private pathOf(key: string): string {
