@@ -20,8 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function Files() {
   const { files: initialFiles } = useLoaderData<typeof loader>();
   // With JavaScript the list lives in the tRPC query cache, so deleting needs no reload.
+  // The cache lives only while this page is shown (gcTime 0): the next visit starts again
+  // from its loader's fresh list, never from what a previous session saw in this tab.
   const utils = trpc.useUtils();
-  const list = trpc.files.list.useQuery(undefined, { initialData: initialFiles, staleTime: 30_000 });
+  const list = trpc.files.list.useQuery(undefined, { initialData: initialFiles, staleTime: 30_000, gcTime: 0 });
   const [error, setError] = useState<string | null>(null);
   const remove = trpc.files.delete.useMutation({
     onSuccess: () => utils.files.list.invalidate(),
@@ -74,9 +76,9 @@ export default function Files() {
                   <td className="name">
                     <Link to={`/f/${file.id}`}>{file.originalName}</Link>
                   </td>
-                  <td>{formatBytes(file.size)}</td>
+                  <td className="size">{formatBytes(file.size)}</td>
                   <td className="type">{file.mimeType}</td>
-                  <td>
+                  <td className="date">
                     <LocalTime iso={file.createdAt} />
                   </td>
                   <td className="share">

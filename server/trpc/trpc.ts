@@ -3,7 +3,9 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { ServiceContext } from '../context';
 import { isAppError, type ErrorCode } from '../errors';
 
-const t = initTRPC.context<ServiceContext>().create();
+// isDev false: tRPC otherwise puts the stack trace in every error it sends whenever NODE_ENV is
+// not "production" (the built server does not set it) — never a stack trace (CONTRACT §4).
+const t = initTRPC.context<ServiceContext>().create({ isDev: false });
 
 const TRPC_CODES: Record<ErrorCode, TRPCError['code']> = {
   BAD_REQUEST: 'BAD_REQUEST',

@@ -1,0 +1,313 @@
+// The pages in a real browser (Debian's Chromium through playwright-core), CONTRACT §5:
+// the whole journey of a user with JavaScript on (progress, delete without reload), then
+// the same journey with JavaScript off (plain forms). One browser for the file; a
+// screenshot of every page goes to test-output/screenshots/.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
+import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { snap, waitForHydration } from '../helpers/pages-browser';
+import { makePng } from '../helpers/pages-fixtures';
+
+const SKIP_REASON = `skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+if (!hasChromium) console.warn(`tests/e2e/pages.test.ts ${SKIP_REASON}`);
+
+const STEP_TIMEOUT = 120_000; // two shared cores: other suites run at the same time
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  await app.createUser('erin');
+  await app.createUser('frank');
+  await app.createUser('gina');
+}, STEP_TIMEOUT);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function fileIdsOf(username: string): Promise<string[]> {
+  const rows = await app.rows('select f.id from files f join users u on u.id = f.user_id where u.username = ?', [username]);
+  return rows.map((row) => String(row.id));
+}
+
+/** The id in a /f/<id> address. */
+function fileIdFrom(url: string): string {
+  const id = /\/f\/([A-Za-z0-9_-]+)$/.exec(new URL(url).pathname)?.[1];
+  if (!id) throw new Error(`not a share page: ${url}`);
+  return id;
+}
+
+async function fillLogin(page: Page, username: string, password: string) {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.locator('main').getByRole('button', { name: 'Log in' }).click();
+}
+
+describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages in Chromium (${SKIP_REASON})`, () => {
+  describe('with JavaScript on', () => {
+    let context: BrowserContext;
+    let page: Page;
+    let bigId: string;
+    let imageId: string;
+    const big = randomBytes(3 * 1024 * 1024);
+    const png = makePng(320, 200);
+
+    beforeAll(async () => {
+      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(60_000);
+    });
+    afterAll(() => context?.close());
+
+    it('when a visitor opens the home page, then it explains the service and offers to log in', async () => {
+      const res = await page.goto(`${app.url}/`);
+      expect(res?.status()).toBe(200);
+      await expect(page.title()).resolves.toBe('File sharing');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Share files with a link');
+      expect(await page.locator('main').getByRole('link', { name: 'Log in' }).isVisible()).toBe(true);
+      await snap(page, 'home');
+    }, STEP_TIMEOUT);
+
+    it('when they log in with a wrong password, then the form says so; with the right one, they land on their files', async () => {
+      await page.locator('main').getByRole('link', { name: 'Log in' }).click();
+      await page.waitForURL(`${app.url}/login`);
+      await waitForHydration(page, 'main form');
+      await snap(page, 'login');
+
+      await fillLogin(page, 'erin', 'definitely wrong');
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toBe('Invalid username or password');
+      expect(await page.getByLabel('Username').inputValue()).toBe('erin');
+      await snap(page, 'login-error');
+
+      await fillLogin(page, 'erin', DEFAULT_PASSWORD);
+      await page.waitForURL(`${app.url}/files`);
+      await page.getByRole('heading', { name: 'My files' }).waitFor();
+      expect(await page.getByText('No files yet').isVisible()).toBe(true);
+      const cookie = (await context.cookies()).find((c) => c.name === 'token');
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    }, STEP_TIMEOUT);
+
+    it('when they upload a few MB through the page, then a progress bar counts up and they land on the file page', async () => {
+      await page.getByRole('navigation').getByRole('link', { name: 'Upload' }).click();
+      await page.waitForURL(`${app.url}/upload`);
+      await waitForHydration(page, 'main form');
+      await snap(page, 'upload');
+
+      await page.locator('input[type=file]').setInputFiles({ name: 'holiday-video.bin', mimeType: 'application/octet-stream', buffer: big });
+      expect(await page.getByText('holiday-video.bin · 3 MB').isVisible()).toBe(true);
+
+      // Slow the upload down (about 1 MB/s) so the progress can be seen.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 20,
+        downloadThroughput: -1,
+        uploadThroughput: 1024 * 1024,
+      });
+      try {
+        await page.locator('main').getByRole('button', { name: 'Upload' }).click();
+        const progress = page.locator('progress');
+        await progress.waitFor();
+        // The whole request is counted: at least the file's bytes.
+        expect(Number(await progress.getAttribute('max'))).toBeGreaterThanOrEqual(big.length);
+        // A percentage between the first and the last byte: the bar really moves.
+        await page.waitForFunction(() => {
+          const match = /\((\d+)%\)/.exec(document.querySelector('.progress')?.textContent ?? '');
+          return !!match && Number(match[1]) > 0 && Number(match[1]) < 100;
+        });
+        expect(await page.locator('main').getByRole('button', { name: 'Uploading…' }).isDisabled()).toBe(true);
+        await snap(page, 'upload-progress');
+        await page.waitForURL(/\/f\/[A-Za-z0-9_-]+$/, { timeout: 90_000 });
+      } finally {
+        await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+        await cdp.detach();
+      }
+
+      bigId = fileIdFrom(page.url());
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('holiday-video.bin');
+      expect(await page.getByText('3 MB', { exact: true }).isVisible()).toBe(true);
+      expect(await page.getByText('No preview for this type of file').isVisible()).toBe(true);
+      const [row] = await app.rows('select size, stored_name from files where id = ?', [bigId]);
+      expect(row).toEqual({ size: big.length, stored_name: `${bigId}.bin` });
+      expect(app.storedFiles()).toContain(`${bigId}.bin`);
+    }, STEP_TIMEOUT);
+
+    it('when they upload an image, then its share link shows the picture to someone with no session', async () => {
+      await page.goto(`${app.url}/upload`);
+      await waitForHydration(page, 'main form');
+      await page.locator('input[type=file]').setInputFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: png });
+      await page.locator('main').getByRole('button', { name: 'Upload' }).click();
+      await page.waitForURL(/\/f\/[A-Za-z0-9_-]+$/, { timeout: 60_000 });
+      imageId = fileIdFrom(page.url());
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('sunset.png');
+
+      const stranger = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const view = await stranger.newPage();
+        const res = await view.goto(`${app.url}/f/${imageId}`);
+        expect(res?.status()).toBe(200);
+        await view.waitForFunction(() => {
+          const img = document.querySelector<HTMLImageElement>('.preview img');
+          return !!img && img.complete && img.naturalWidth > 0;
+        });
+        const size = await view.locator('.preview img').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
+        expect(size).toEqual([320, 200]);
+        expect(await view.getByRole('img', { name: 'sunset.png' }).isVisible()).toBe(true);
+        const download = await view.getByRole('link', { name: 'Download' }).getAttribute('href');
+        expect(new URL(download!, view.url()).href).toBe(`${app.url}/f/${imageId}/raw?download=1`);
+        // A stranger is offered to log in, not the owner's menu.
+        expect(await view.getByRole('navigation').getByRole('link', { name: 'Log in' }).isVisible()).toBe(true);
+        await snap(view, 'file-view-image');
+        await view.setViewportSize({ width: 390, height: 844 });
+        await snap(view, 'file-view-image-phone');
+      } finally {
+        await stranger.close();
+      }
+    }, STEP_TIMEOUT);
+
+    it('when they delete a file on /files and confirm, then its row goes away without reloading the page', async () => {
+      await page.getByRole('navigation').getByRole('link', { name: 'My files' }).click();
+      await page.waitForURL(`${app.url}/files`);
+      await waitForHydration(page, 'main form');
+      const row = page.locator(`tr[data-file-id="${bigId}"]`);
+      expect(await row.isVisible()).toBe(true);
+      expect(await page.locator('tbody tr').count()).toBe(2);
+      expect(await row.getByRole('textbox').inputValue()).toBe(`${app.url}/f/${bigId}`);
+      await snap(page, 'files');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await snap(page, 'files-phone');
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      // A marker on window survives only if the page is not reloaded.
+      await page.evaluate(() => ((window as unknown as { pagesTestMarker: string }).pagesTestMarker = 'still here'));
+
+      // Cancelling the confirmation deletes nothing.
+      page.once('dialog', (dialog) => void dialog.dismiss());
+      await row.getByRole('button', { name: 'Delete holiday-video.bin' }).click();
+      await page.waitForTimeout(300);
+      expect(await row.isVisible()).toBe(true);
+      expect(await fileIdsOf('erin')).toContain(bigId);
+
+      let question = '';
+      page.once('dialog', (dialog) => {
+        question = dialog.message();
+        void dialog.accept();
+      });
+      await row.getByRole('button', { name: 'Delete holiday-video.bin' }).click();
+      await row.waitFor({ state: 'detached' });
+      expect(question).toContain('holiday-video.bin');
+      expect(page.url()).toBe(`${app.url}/files`);
+      expect(await page.evaluate(() => (window as unknown as { pagesTestMarker?: string }).pagesTestMarker)).toBe('still here');
+      expect(await page.locator(`tr[data-file-id="${imageId}"]`).isVisible()).toBe(true);
+      expect(await fileIdsOf('erin')).toEqual([imageId]);
+      expect(app.storedFiles()).not.toContain(`${bigId}.bin`);
+    }, STEP_TIMEOUT);
+
+    it('when they open an address that does not exist, then the not-found page answers 404', async () => {
+      const res = await page.goto(`${app.url}/no/such/page`);
+      expect(res?.status()).toBe(404);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+      expect(await page.getByRole('link', { name: 'Go to the home page' }).isVisible()).toBe(true);
+      await snap(page, 'not-found');
+    }, STEP_TIMEOUT);
+
+    it('when they log out from the header and someone else logs in on this browser, then the new user sees only their own files', async () => {
+      await page.getByRole('navigation').getByRole('link', { name: 'My files' }).click();
+      await page.waitForURL(`${app.url}/files`);
+      await page.getByRole('link', { name: 'sunset.png' }).waitFor();
+      await waitForHydration(page, 'main form');
+
+      await page.getByRole('navigation').getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${app.url}/login`);
+      await page.getByRole('navigation').getByRole('link', { name: 'Log in' }).waitFor();
+      expect((await context.cookies()).some((c) => c.name === 'token')).toBe(false);
+
+      // Same tab, no reload: the list must come from the new session, not from what erin saw.
+      await waitForHydration(page, 'main form');
+      await fillLogin(page, 'gina', DEFAULT_PASSWORD);
+      await page.waitForURL(`${app.url}/files`);
+      await page.getByRole('heading', { name: 'My files' }).waitFor();
+      await page.waitForTimeout(300);
+      expect(await page.getByRole('link', { name: 'sunset.png' }).count()).toBe(0);
+      expect(await page.getByText('No files yet').isVisible()).toBe(true);
+    }, STEP_TIMEOUT);
+
+    it('when they open /logout, then it only asks, and its button logs out for good', async () => {
+      const res = await page.goto(`${app.url}/logout`);
+      expect(res?.status()).toBe(200);
+      await waitForHydration(page, 'main form');
+      // Opening /logout alone does not log out.
+      expect((await context.cookies()).some((c) => c.name === 'token')).toBe(true);
+      await snap(page, 'logout');
+
+      await page.locator('main').getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${app.url}/login`);
+      await page.getByRole('heading', { name: 'Log in' }).waitFor();
+      expect((await context.cookies()).some((c) => c.name === 'token')).toBe(false);
+      expect(await page.getByRole('navigation').getByRole('link', { name: 'Log in' }).isVisible()).toBe(true);
+
+      await page.goto(`${app.url}/files`);
+      expect(page.url()).toBe(`${app.url}/login?redirectTo=%2Ffiles`);
+    }, STEP_TIMEOUT);
+  });
+
+  describe('with JavaScript off', () => {
+    let context: BrowserContext;
+    let page: Page;
+
+    beforeAll(async () => {
+      context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(60_000);
+    });
+    afterAll(() => context?.close());
+
+    it('when a user logs in, uploads, deletes and logs out with plain forms, then every step works', async () => {
+      // Log in, coming from a protected page: the form brings them back there.
+      await page.goto(`${app.url}/upload`);
+      expect(page.url()).toBe(`${app.url}/login?redirectTo=%2Fupload`);
+      await fillLogin(page, 'frank', 'wrong password');
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('alert').textContent()).toBe('Invalid username or password');
+      await fillLogin(page, 'frank', DEFAULT_PASSWORD);
+      await page.waitForURL(`${app.url}/upload`);
+
+      // Upload: the form posts multipart to /upload and the answer redirects to the file page.
+      const content = Buffer.from('Minutes of the meeting, without JavaScript.\n');
+      await page.locator('input[type=file]').setInputFiles({ name: 'minutes.txt', mimeType: 'text/plain', buffer: content });
+      await page.locator('main').getByRole('button', { name: 'Upload' }).click();
+      await page.waitForURL(/\/f\/[A-Za-z0-9_-]+$/);
+      const id = fileIdFrom(page.url());
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('minutes.txt');
+      expect(await page.locator('pre.text-preview').textContent()).toBe(content.toString());
+      expect(await fileIdsOf('frank')).toEqual([id]);
+      await snap(page, 'file-view-text-nojs');
+
+      // Delete from the list: no confirmation dialog without JavaScript; the form posts and comes back.
+      await page.getByRole('navigation').getByRole('link', { name: 'My files' }).click();
+      await page.waitForURL(`${app.url}/files`);
+      expect(await page.getByRole('link', { name: 'minutes.txt' }).isVisible()).toBe(true);
+      await snap(page, 'files-nojs');
+      await page.getByRole('button', { name: 'Delete minutes.txt' }).click();
+      await page.waitForURL(`${app.url}/files`);
+      await page.getByText('No files yet').waitFor();
+      expect(await fileIdsOf('frank')).toEqual([]);
+
+      // Log out with the header's button.
+      await page.getByRole('navigation').getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${app.url}/login`);
+      expect((await context.cookies()).some((c) => c.name === 'token')).toBe(false);
+      await page.goto(`${app.url}/files`);
+      expect(page.url()).toBe(`${app.url}/login?redirectTo=%2Ffiles`);
+    }, STEP_TIMEOUT);
+  });
+});

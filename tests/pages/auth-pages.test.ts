@@ -1,0 +1,264 @@
+// CONTRACT §3, §5 and §7 for the pages a visitor meets first: home, log in, log out, the
+// not-found page and the headers every page carries. Plain HTTP, as without JavaScript.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
+import {
+  cookieAttributes,
+  getPage,
+  linkHrefs,
+  postForm,
+  sessionSetCookie,
+  visibleText,
+} from '../helpers/pages-fixtures';
+
+let app: TestApp;
+let alice: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('alice');
+  await app.createUser('mallory');
+  alice = await app.login('alice');
+});
+afterAll(() => app?.close());
+
+/** Logs in through the page form and returns the response (never followed). */
+function pageLogin(fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return postForm(app, '/login', fields, { headers });
+}
+
+describe('GET /', () => {
+  it('when a visitor is not logged in, then the home page says what the service is and links to log in', async () => {
+    const res = await getPage(app, '/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('Share files with a link');
+    expect(linkHrefs(html)).toContain('/login');
+    expect(linkHrefs(html)).not.toContain('/upload');
+    expect(linkHrefs(html)).not.toContain('/files');
+  });
+
+  it('when a user is logged in, then the home page links to upload and to their files, not to log in', async () => {
+    const res = await getPage(app, '/', alice);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(linkHrefs(html)).toEqual(expect.arrayContaining(['/upload', '/files']));
+    expect(linkHrefs(html)).not.toContain('/login');
+    expect(visibleText(html)).toContain('Upload a file');
+    expect(visibleText(html)).toContain('Log out');
+  });
+});
+
+describe('GET /login', () => {
+  it('when a visitor opens the login page, then it shows a form posting username and password', async () => {
+    const res = await getPage(app, '/login');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/<form[^>]*method="post"/i);
+    expect(html).toMatch(/<input[^>]*name="username"/);
+    expect(html).toMatch(/<input[^>]*name="password"[^>]*type="password"|<input[^>]*type="password"[^>]*name="password"/);
+    expect(visibleText(html)).toContain('Log in');
+  });
+
+  it('when a logged-in user opens the login page, then they are sent on to their files', async () => {
+    const res = await getPage(app, '/login', alice);
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.get('location')).toBe('/files');
+  });
+});
+
+describe('POST /login', () => {
+  it('when the username and password are right, then it sets the session cookie and redirects to /files', async () => {
+    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD });
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.get('location')).toBe('/files');
+    const setCookie = sessionSetCookie(res);
+    expect(setCookie).toBeDefined();
+    const attrs = cookieAttributes(setCookie!);
+    expect(attrs.httponly).toBe(true);
+    expect(attrs.path).toBe('/');
+    expect(String(attrs.samesite).toLowerCase()).toBe('lax');
+    expect(attrs['max-age']).toBe('2592000');
+    expect(attrs.secure).toBeUndefined(); // BASE_URL is http here
+
+    // The cookie is a working session: the files page opens with it.
+    const files = await getPage(app, '/files', setCookie!.split(';')[0]);
+    expect(files.status).toBe(200);
+  });
+
+  it('when the form carries a local redirectTo, then login lands there', async () => {
+    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD, redirectTo: '/upload?from=home' });
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.get('location')).toBe('/upload?from=home');
+    expect(sessionSetCookie(res)).toBeDefined();
+  });
+
+  it.each([
+    ['//evil.com', '/files'],
+    ['/\\evil.com', '/files'],
+    ['https://evil.com', '/files'],
+    ['javascript:alert(1)', '/files'],
+    ['http:/evil.com', '/files'],
+    ['/\t/evil.com', '/files'],
+    ['/%2F%2Fevil.com', '/%2F%2Fevil.com'],
+  ])('when redirectTo is %j, then login lands on %j of this site, never elsewhere', async (redirectTo, expected) => {
+    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD, redirectTo });
+    expect([302, 303]).toContain(res.status);
+    const location = res.headers.get('location')!;
+    expect(location).toBe(expected);
+    // However a browser resolves it, it stays on this origin.
+    expect(new URL(location, app.url).origin).toBe(app.url);
+  });
+
+  it('when the login page is opened with a hostile redirectTo and the user is already logged in, then it stays on this site', async () => {
+    const res = await getPage(app, `/login?redirectTo=${encodeURIComponent('//evil.com/x')}`, alice);
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.get('location')).toBe('/files');
+  });
+
+  it('when the login page carries redirectTo in its address, then the form sends it back with the credentials', async () => {
+    const html = await (await getPage(app, `/login?redirectTo=${encodeURIComponent('/upload')}`)).text();
+    expect(html).toMatch(/<input[^>]*name="redirectTo"[^>]*value="\/upload"/);
+  });
+
+  it('when the password is wrong, then the form comes back with status 401, the message and the username kept, and no cookie', async () => {
+    const res = await pageLogin({ username: 'mallory', password: 'not the password' });
+    expect(res.status).toBe(401);
+    expect(sessionSetCookie(res)).toBeUndefined();
+    const html = await res.text();
+    expect(visibleText(html)).toContain('Invalid username or password');
+    expect(html).toMatch(/<input[^>]*name="password"/);
+    expect(html).toMatch(/<input[^>]*name="username"[^>]*value="mallory"/);
+  });
+
+  it('when the username is unknown, then the answer is the same 401 page as for a wrong password', async () => {
+    const res = await pageLogin({ username: 'nobody-here', password: 'whatever-password' });
+    expect(res.status).toBe(401);
+    expect(visibleText(await res.text())).toContain('Invalid username or password');
+  });
+
+  it('when one username keeps failing, then the login page answers 429 with Retry-After and a message, even for the right password', async () => {
+    await app.createUser('throttled');
+    let res = await pageLogin({ username: 'throttled', password: 'wrong-0' });
+    for (let attempt = 1; res.status === 401 && attempt < 12; attempt++) {
+      res = await pageLogin({ username: 'throttled', password: `wrong-${attempt}` });
+    }
+    expect(res.status).toBe(429);
+    res = await pageLogin({ username: 'throttled', password: DEFAULT_PASSWORD });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(sessionSetCookie(res)).toBeUndefined();
+    const html = await res.text();
+    expect(visibleText(html)).toMatch(/too many/i);
+    expect(html).toMatch(/<input[^>]*name="password"/); // the form, to try again later
+  }, 60_000);
+
+  it('when another site posts the login form (Origin: https://evil.example), then it is refused with 403 and no cookie', async () => {
+    const res = await pageLogin(
+      { username: 'alice', password: DEFAULT_PASSWORD },
+      { origin: 'https://evil.example' },
+    );
+    expect(res.status).toBe(403);
+    expect(sessionSetCookie(res)).toBeUndefined();
+    expect(res.headers.get('location')).toBeNull();
+  });
+
+  it('when a browser posts the login form from this very site, then the Origin check lets it through', async () => {
+    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD }, { origin: app.url, 'sec-fetch-site': 'same-origin' });
+    expect([302, 303]).toContain(res.status);
+    expect(sessionSetCookie(res)).toBeDefined();
+  });
+});
+
+describe('GET /logout and POST /logout', () => {
+  it('when a logged-in user opens /logout, then it shows a one-button form and neither clears the cookie nor ends the session', async () => {
+    const token = await app.login('alice');
+    const res = await getPage(app, '/logout', token);
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    const html = await res.text();
+    expect(html).toMatch(/<form[^>]*method="post"/i);
+    expect(visibleText(html)).toContain('Log out of this browser?');
+    // The session still works afterwards.
+    const api = await fetch(`${app.url}/api/v1/files`, { headers: { cookie: token } });
+    expect(api.status).toBe(200);
+  });
+
+  it('when a logged-in user posts /logout, then the cookie is cleared, they land on /login and the old token is dead', async () => {
+    const token = await app.login('alice');
+    const res = await postForm(app, '/logout', {}, { cookie: token });
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.get('location')).toBe('/login');
+    const setCookie = sessionSetCookie(res);
+    expect(setCookie).toBeDefined();
+    const attrs = cookieAttributes(setCookie!);
+    expect(attrs['max-age']).toBe('0');
+    expect(attrs.path).toBe('/');
+    expect(setCookie!.split(';')[0]).toBe('token=');
+
+    // Even a copy of the old token no longer opens anything.
+    const api = await fetch(`${app.url}/api/v1/files`, { headers: { cookie: token } });
+    expect(api.status).toBe(401);
+    const page = await getPage(app, '/files', token);
+    expect([302, 303]).toContain(page.status);
+    expect(page.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
+  });
+
+  it('when someone without a session posts /logout, then it still answers with the cleared cookie and /login', async () => {
+    const res = await postForm(app, '/logout', {});
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.get('location')).toBe('/login');
+    expect(cookieAttributes(sessionSetCookie(res)!)['max-age']).toBe('0');
+  });
+});
+
+describe('the not-found page', () => {
+  it('when a path matches nothing, then the not-found page is shown with status 404', async () => {
+    const res = await getPage(app, '/some/unknown/path');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const text = visibleText(await res.text());
+    expect(text).toContain('Not found');
+    expect(text).toContain('Page not found');
+  });
+
+  it('when a share link names no file, then the not-found page is shown with status 404', async () => {
+    const res = await getPage(app, '/f/doesNotExist123');
+    expect(res.status).toBe(404);
+    const text = visibleText(await res.text());
+    expect(text).toContain('Not found');
+    expect(text).toContain('This file does not exist, or it was deleted.');
+  });
+
+  it('when a share link is not even a possible id, then it is the same 404 page', async () => {
+    const res = await getPage(app, `/f/${encodeURIComponent('../../etc/passwd')}`);
+    expect(res.status).toBe(404);
+    expect(visibleText(await res.text())).toContain('Not found');
+  });
+});
+
+describe('security headers of pages', () => {
+  const pages: Array<[string, () => Promise<Response>, number]> = [
+    ['GET /', () => getPage(app, '/'), 200],
+    ['GET / (logged in)', () => getPage(app, '/', alice), 200],
+    ['GET /login', () => getPage(app, '/login'), 200],
+    ['POST /login (wrong password)', () => pageLogin({ username: 'mallory', password: 'wrong-password' }), 401],
+    ['GET /logout', () => getPage(app, '/logout', alice), 200],
+    ['GET /files', () => getPage(app, '/files', alice), 200],
+    ['GET /upload', () => getPage(app, '/upload', alice), 200],
+    ['GET /files (redirect to login)', () => getPage(app, '/files'), 302],
+    ['GET /nope', () => getPage(app, '/nope'), 404],
+    ['GET /f/unknown', () => getPage(app, '/f/unknown'), 404],
+  ];
+
+  it.each(pages)('when %s is requested, then it carries nosniff, a no-framing policy and a Referrer-Policy', async (_name, request, status) => {
+    const res = await request();
+    expect(res.status).toBe(status);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const noFraming = /frame-ancestors 'none'/.test(csp) || res.headers.get('x-frame-options') === 'DENY';
+    expect(noFraming).toBe(true);
+    expect(res.headers.get('referrer-policy')).toBeTruthy();
+  });
+});

@@ -1,0 +1,379 @@
+// CONTRACT §5 for the pages about files: upload, the list, delete, the share page, and the
+// internal tRPC router behind the list (§6). Plain HTTP, exactly what the forms send
+// without JavaScript; the files on disk and the rows in SQLite are checked directly.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app';
+import {
+  apiUpload,
+  getPage,
+  linkHrefs,
+  makePng,
+  postForm,
+  postUpload,
+  visibleText,
+} from '../helpers/pages-fixtures';
+
+let app: TestApp;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('alice');
+  await app.createUser('bob');
+  alice = await app.login('alice');
+  bob = await app.login('bob');
+});
+afterAll(() => app?.close());
+
+async function fileRow(id: string) {
+  const [row] = await app.rows('select id, user_id, original_name, stored_name, size from files where id = ?', [id]);
+  return row;
+}
+
+describe('protected pages without a session', () => {
+  it.each([
+    ['/upload', '/login?redirectTo=%2Fupload'],
+    ['/files', '/login?redirectTo=%2Ffiles'],
+    ['/files?sort=new', '/login?redirectTo=%2Ffiles%3Fsort%3Dnew'],
+  ])('when a visitor opens %s, then they are sent to %s', async (pathname, location) => {
+    const res = await getPage(app, pathname);
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.get('location')).toBe(location);
+  });
+
+  it('when a visitor posts an upload without a session, then nothing is stored and they are sent to log in', async () => {
+    const before = app.storedFiles();
+    const res = await postUpload(app, '', { filename: 'sneaky.txt', content: 'no session' });
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.get('location')).toBe('/login?redirectTo=%2Fupload');
+    expect(app.storedFiles()).toEqual(before);
+  });
+
+  it('when a visitor posts a delete without a session, then the file stays and they are sent to log in, then back to the list', async () => {
+    const file = await apiUpload(app, alice, { filename: 'keep-me.txt', type: 'text/plain', content: 'keep' });
+    const res = await postForm(app, `/files/${file.id}/delete`, {});
+    expect([302, 303]).toContain(res.status);
+    // Not back to /files/<id>/delete: that address only takes POSTs (a GET of it is the 404 page).
+    expect(res.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
+    expect(await fileRow(file.id)).toBeDefined();
+    expect(app.storedFiles()).toContain(file.storedName);
+  });
+});
+
+describe('GET /upload and POST /upload', () => {
+  it('when a logged-in user opens /upload, then a multipart form posting a file field to /upload is shown', async () => {
+    const res = await getPage(app, '/upload', alice);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const form = /<form[^>]*>/.exec(html.slice(html.indexOf('<main')))?.[0] ?? '';
+    expect(form).toContain('method="post"');
+    expect(form).toContain('action="/upload"');
+    expect(form).toMatch(/enctype="multipart\/form-data"/i);
+    expect(html).toMatch(/<input[^>]*type="file"[^>]*name="file"/);
+    expect(visibleText(html)).toContain('Upload a file');
+  });
+
+  it('when the form is posted without JavaScript, then the user lands on /f/<id> and the bytes are on disk', async () => {
+    const content = 'Notes for the meeting\nline two\n';
+    const res = await postUpload(app, alice, { filename: 'notes.txt', type: 'text/plain', content });
+    expect([302, 303]).toContain(res.status);
+    const location = res.headers.get('location')!;
+    const id = /^\/f\/([A-Za-z0-9_-]{22,})$/.exec(location)?.[1];
+    expect(id).toBeDefined();
+
+    const row = await fileRow(id!);
+    expect(row).toMatchObject({ original_name: 'notes.txt', stored_name: `${id}.txt`, size: content.length });
+    expect(fs.readFileSync(path.join(app.config.uploadDir, `${id}.txt`), 'utf8')).toBe(content);
+
+    // And the page it lands on shows the file.
+    const page = await getPage(app, location, alice);
+    expect(page.status).toBe(200);
+    const text = visibleText(await page.text());
+    expect(text).toContain('notes.txt');
+    expect(text).toContain('Notes for the meeting');
+  });
+
+  it('when the form is posted with the file input left empty, then the upload page comes back with 400 "No file uploaded"', async () => {
+    const before = app.storedFiles();
+    const res = await postUpload(app, alice, { filename: '', content: '' });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('No file uploaded');
+    expect(html).toMatch(/<input[^>]*type="file"/); // the form again, to try once more
+    expect(app.storedFiles()).toEqual(before);
+  });
+
+  it('when the body is not multipart at all, then the upload page answers 400 and stores nothing', async () => {
+    const before = app.storedFiles();
+    const res = await postForm(app, '/upload', { file: 'not a file' }, { cookie: alice });
+    expect(res.status).toBe(400);
+    expect(visibleText(await res.text())).toContain('Upload a file');
+    expect(app.storedFiles()).toEqual(before);
+  });
+});
+
+describe('POST /upload over the size limit', () => {
+  let small: TestApp;
+  let carol: string;
+  beforeAll(async () => {
+    small = await startApp({ MAX_UPLOAD_BYTES: '1000' });
+    await small.createUser('carol');
+    carol = await small.login('carol');
+  });
+  afterAll(() => small?.close());
+
+  it('when a file is larger than MAX_UPLOAD_BYTES, then the page answers 413 with a message and nothing is stored', async () => {
+    const res = await postUpload(small, carol, { filename: 'big.bin', content: Buffer.alloc(5000, 7) });
+    expect(res.status).toBe(413);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('File too large');
+    expect(html).toMatch(/<input[^>]*type="file"/);
+    expect(small.storedFiles()).toEqual([]);
+    expect(small.incompleteFiles()).toEqual([]);
+    expect(await small.rows('select id from files')).toEqual([]);
+  });
+
+  it('when a file is exactly MAX_UPLOAD_BYTES, then it is accepted', async () => {
+    const res = await postUpload(small, carol, { filename: 'exact.bin', content: Buffer.alloc(1000, 1) });
+    expect([302, 303]).toContain(res.status);
+    expect(small.storedFiles()).toHaveLength(1);
+  });
+});
+
+describe('GET /files', () => {
+  it('when a user has files, then the list shows each name, human size, type, date and share link, newest first, and a delete form', async () => {
+    const carolApp = app;
+    const older = await apiUpload(carolApp, bob, { filename: 'report.pdf', type: 'application/pdf', content: Buffer.alloc(1536, 1) });
+    await new Promise((r) => setTimeout(r, 10));
+    const newer = await apiUpload(carolApp, bob, { filename: 'hello.txt', type: 'text/plain', content: 'hello world' });
+
+    const res = await getPage(app, '/files', bob);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const text = visibleText(html);
+    expect(text).toContain('My files');
+    expect(text).toContain('report.pdf');
+    expect(text).toContain('1.5 KB');
+    expect(text).toContain('application/pdf');
+    expect(text).toContain('hello.txt');
+    expect(text).toContain('11 bytes');
+    expect(text).toContain('text/plain');
+    // The date, in UTC until JavaScript shows it in the reader's own time zone.
+    expect(text).toContain(`${older.createdAt.slice(0, 10)} ${older.createdAt.slice(11, 16)} UTC`);
+    expect(text.indexOf('hello.txt')).toBeLessThan(text.indexOf('report.pdf'));
+    // Share links are full URLs on BASE_URL; names link to the share page.
+    expect(html).toContain(`value="${app.url}/f/${older.id}"`);
+    expect(html).toContain(`value="${app.url}/f/${newer.id}"`);
+    expect(linkHrefs(html)).toEqual(expect.arrayContaining([`/f/${older.id}`, `/f/${newer.id}`]));
+    expect(html).toContain(`action="/files/${older.id}/delete"`);
+    // Nobody else's files.
+    expect(text).not.toContain('notes.txt');
+  });
+
+  it('when a user has no files yet, then the list says so and links to the upload page', async () => {
+    await app.createUser('dave');
+    const dave = await app.login('dave');
+    const res = await getPage(app, '/files', dave);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('No files yet');
+    expect(linkHrefs(html)).toContain('/upload');
+  });
+});
+
+describe('POST /files/<id>/delete', () => {
+  it('when the owner deletes a file, then they are sent back to /files and the file is gone from disk, database and list', async () => {
+    const file = await apiUpload(app, alice, { filename: 'to-delete.txt', type: 'text/plain', content: 'bye' });
+    expect(app.storedFiles()).toContain(file.storedName);
+
+    const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: alice });
+    expect([302, 303]).toContain(res.status);
+    expect(res.headers.get('location')).toBe('/files');
+    expect(app.storedFiles()).not.toContain(file.storedName);
+    expect(await fileRow(file.id)).toBeUndefined();
+
+    const list = visibleText(await (await getPage(app, '/files', alice)).text());
+    expect(list).not.toContain('to-delete.txt');
+    expect((await getPage(app, `/f/${file.id}`)).status).toBe(404);
+  });
+
+  it('when another user tries to delete the file, then a 403 page is shown and the file stays', async () => {
+    const file = await apiUpload(app, alice, { filename: 'alice-only.txt', type: 'text/plain', content: 'mine' });
+    const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: bob });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const text = visibleText(await res.text());
+    expect(text).toContain('Not allowed');
+    expect(text).toContain('Forbidden');
+    expect(app.storedFiles()).toContain(file.storedName);
+    expect(await fileRow(file.id)).toBeDefined();
+  });
+
+  it('when the file does not exist, then a 404 page is shown', async () => {
+    const res = await postForm(app, '/files/noSuchFile0000000000000/delete', {}, { cookie: alice });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const text = visibleText(await res.text());
+    expect(text).toContain('Not found');
+    expect(text).toContain('File not found');
+  });
+
+  it('when another site posts the delete form, then it is refused with 403 and the file stays', async () => {
+    const file = await apiUpload(app, alice, { filename: 'csrf-target.txt', type: 'text/plain', content: 'x' });
+    const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: alice, headers: { origin: 'https://evil.example' } });
+    expect(res.status).toBe(403);
+    expect(await fileRow(file.id)).toBeDefined();
+    expect(app.storedFiles()).toContain(file.storedName);
+  });
+
+  it('when the delete address is opened with GET, then it is the 404 page and nothing is deleted', async () => {
+    const file = await apiUpload(app, alice, { filename: 'get-safe.txt', type: 'text/plain', content: 'x' });
+    const res = await getPage(app, `/files/${file.id}/delete`, alice);
+    expect(res.status).toBe(404);
+    expect(await fileRow(file.id)).toBeDefined();
+  });
+});
+
+describe('GET /f/<id>', () => {
+  it('when anyone opens the share link of an image, then it shows name, size, type, date, an <img> preview and a download link', async () => {
+    const png = makePng(32, 16);
+    const file = await apiUpload(app, alice, { filename: 'picture.png', type: 'image/png', content: png });
+    const res = await getPage(app, `/f/${file.id}`); // no session: share links are public
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const text = visibleText(html);
+    expect(text).toContain('picture.png');
+    expect(text).toContain(`${png.length} bytes`);
+    expect(text).toContain('image/png');
+    expect(text).toContain(`${file.createdAt.slice(0, 10)} ${file.createdAt.slice(11, 16)} UTC`);
+    const imgSrc = /<img[^>]*\bsrc="([^"]+)"/.exec(html.slice(html.indexOf('<main')))?.[1];
+    expect(new URL(imgSrc!, app.url).href).toBe(`${app.url}/f/${file.id}/raw`);
+    const hrefs = linkHrefs(html).map((href) => new URL(href, app.url).href);
+    expect(hrefs).toContain(`${app.url}/f/${file.id}/raw?download=1`);
+    // The preview it points at is served.
+    const raw = await fetch(`${app.url}/f/${file.id}/raw`);
+    expect(raw.status).toBe(200);
+    expect(Buffer.from(await raw.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it('when the file is HTML, then the page offers no preview (it must not run on this origin) but a download', async () => {
+    const file = await apiUpload(app, alice, { filename: 'page.html', type: 'text/html', content: '<script>alert(1)</script>' });
+    const res = await getPage(app, `/f/${file.id}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('No preview for this type of file');
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).not.toMatch(/<iframe|<object/);
+  });
+});
+
+describe('escaping of file names', () => {
+  const hostile = '<img src=x onerror=alert(1)>.png';
+
+  it('when a file name is HTML, then /files and /f/<id> show it as text and never as markup', async () => {
+    const res = await postUpload(app, alice, { filename: hostile, type: 'image/png', content: makePng(4, 4) });
+    expect([302, 303]).toContain(res.status);
+    const location = res.headers.get('location')!;
+
+    for (const [pathname, cookie] of [
+      ['/files', alice],
+      [location, undefined],
+    ] as const) {
+      const html = await (await getPage(app, pathname, cookie)).text();
+      expect(html, pathname).toContain('&lt;img src=x onerror=alert(1)&gt;.png');
+      expect(html, pathname).not.toContain('<img src=x onerror');
+      expect(visibleText(html), pathname).toContain(hostile);
+    }
+  });
+
+  it('when a file name closes a script tag, then the page data cannot break out of its script', async () => {
+    const file = await apiUpload(app, alice, {
+      filename: '</script><script>alert(document.domain)</script>.txt',
+      type: 'text/plain',
+      content: 'x',
+    });
+    const name = file.originalName; // as stored (the upload may keep only part of a path-like name)
+    expect(name).toContain('<script>alert(document.domain)');
+    for (const [pathname, cookie] of [
+      ['/files', alice],
+      [`/f/${file.id}`, undefined],
+    ] as const) {
+      const html = await (await getPage(app, pathname, cookie)).text();
+      expect(html, pathname).not.toContain('<script>alert(document.domain)');
+      expect(visibleText(html), pathname).toContain(name);
+    }
+  });
+});
+
+describe('internal tRPC router', () => {
+  it('when files.list is called without a session, then it answers an UNAUTHORIZED error in JSON', async () => {
+    const res = await fetch(`${app.url}/trpc/files.list`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toMatch(/json/);
+    const body = await res.json();
+    expect(body.error?.data?.code).toBe('UNAUTHORIZED');
+    expect(body.error?.message).toBe('Unauthorized');
+  });
+
+  it('when a tRPC call fails, then the error JSON carries no stack trace or server path', async () => {
+    const res = await fetch(`${app.url}/trpc/files.list`);
+    const body = await res.json();
+    expect(body.error?.data?.stack).toBeUndefined();
+    expect(JSON.stringify(body)).not.toMatch(/\.(ts|mjs|js):\d+/);
+  });
+
+  it('when files.list is called with a session, then it returns only the caller\'s files', async () => {
+    const mine = await apiUpload(app, bob, { filename: 'bob-list.txt', type: 'text/plain', content: 'bob' });
+    const theirs = await apiUpload(app, alice, { filename: 'alice-list.txt', type: 'text/plain', content: 'alice' });
+    const res = await fetch(`${app.url}/trpc/files.list`, { headers: { cookie: bob } });
+    expect(res.status).toBe(200);
+    const files = (await res.json()).result.data as Array<{ id: string; userId: string; url: string }>;
+    const ids = files.map((f) => f.id);
+    expect(ids).toContain(mine.id);
+    expect(ids).not.toContain(theirs.id);
+    const [bobId] = await app.rows('select id from users where username = ?', ['bob']);
+    expect(new Set(files.map((f) => f.userId))).toEqual(new Set([bobId.id]));
+    expect(files.find((f) => f.id === mine.id)?.url).toBe(`${app.url}/f/${mine.id}`);
+  });
+
+  it('when files.delete names another user\'s file, then it answers FORBIDDEN and the file stays', async () => {
+    const file = await apiUpload(app, alice, { filename: 'trpc-keep.txt', type: 'text/plain', content: 'keep' });
+    const res = await fetch(`${app.url}/trpc/files.delete`, {
+      method: 'POST',
+      headers: { cookie: bob, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: file.id }),
+    });
+    expect(res.status).toBe(403);
+    const body = await res.json();
+    expect(body.error?.data?.code).toBe('FORBIDDEN');
+    expect(await fileRow(file.id)).toBeDefined();
+    expect(app.storedFiles()).toContain(file.storedName);
+  });
+
+  it('when files.delete is called by the owner, then the file is gone from disk and database', async () => {
+    const file = await apiUpload(app, alice, { filename: 'trpc-go.txt', type: 'text/plain', content: 'go' });
+    const res = await fetch(`${app.url}/trpc/files.delete`, {
+      method: 'POST',
+      headers: { cookie: alice, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: file.id }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).result.data).toEqual({ ok: true });
+    expect(await fileRow(file.id)).toBeUndefined();
+    expect(app.storedFiles()).not.toContain(file.storedName);
+  });
+
+  it('when another site calls files.delete (Origin: https://evil.example), then it is refused and the file stays', async () => {
+    const file = await apiUpload(app, alice, { filename: 'trpc-csrf.txt', type: 'text/plain', content: 'x' });
+    const res = await fetch(`${app.url}/trpc/files.delete`, {
+      method: 'POST',
+      headers: { cookie: alice, 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ id: file.id }),
+    });
+    expect(res.status).toBe(403);
+    expect(await fileRow(file.id)).toBeDefined();
+  });
+});
