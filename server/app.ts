@@ -50,6 +50,14 @@ export function createApp(options: CreateAppOptions): Express {
   }
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // Express cannot decode a malformed %-escape in the path (`/f/%E0%A4%A`): the client's fault, not a 500.
+    if (error instanceof URIError) {
+      if (req.path.startsWith('/api/')) return sendJsonError(res, new AppError('BAD_REQUEST', 'Malformed URL'), req);
+      return res.status(400).type('text/plain').send('Malformed URL');
+    }
+    // A fault before the API router (e.g. the database failing while the session is read) is
+    // still answered the API's way: JSON {"error":"Internal server error"} (CONTRACT §4).
+    if (req.path.startsWith('/api/')) return sendJsonError(res, error, req);
     res.locals.ctx?.log.error({ err: error, path: req.path }, 'request failed');
     if (res.headersSent) return res.destroy();
     res.status(500).type('text/plain').send('Internal server error');

@@ -68,7 +68,8 @@ export function loadConfig(env: Env = process.env): Config {
   ensureWritableDir('UPLOAD_DIR', uploadDir);
   const databasePath = parseDatabaseUrl(read('DATABASE_URL') ?? `file:${path.join(dataDir, 'app.db')}`);
 
-  const secretText = read('SESSION_SECRET');
+  // The secret's bytes are used exactly as given (CONTRACT §1): no trimming.
+  const secretText = env.SESSION_SECRET === '' ? undefined : env.SESSION_SECRET;
   let sessionSecret: Uint8Array;
   if (secretText !== undefined) {
     if (secretText.length < 32) {
@@ -177,21 +178,48 @@ function ensureWritableDir(name: string, dir: string): void {
 /** A generated secret is kept in the data dir (mode 0600) so sessions survive restarts. */
 function loadOrCreateSecret(dataDir: string): Uint8Array {
   const file = path.join(dataDir, 'session-secret');
-  try {
-    const existing = fs.readFileSync(file, 'utf8').trim();
-    if (existing.length >= 32) return new TextEncoder().encode(existing);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new ConfigError(`SESSION_SECRET: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
-    }
-  }
+  const existing = readSecretFile(file);
+  if (existing !== null) return existing;
   const secret = randomBytes(48).toString('base64url');
+  // Written in full under a temporary name, then linked into place: the file never exists
+  // half-written (a crash leaves no empty secret), and link fails with EEXIST when another
+  // process (server and CLI starting at once) got there first — its secret is then used.
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    // 'wx' so two processes starting at once (server and CLI) never overwrite each other.
-    fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(temp, secret + '\n', { mode: 0o600, flag: 'wx' });
+    try {
+      fs.linkSync(temp, file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+      // A filesystem without hard links: create it directly, still never overwriting.
+      fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateSecret(dataDir);
-    throw new ConfigError(`SESSION_SECRET: cannot write ${file} (${(error as NodeJS.ErrnoException).code})`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      const winner = readSecretFile(file);
+      if (winner !== null) return winner;
+    }
+    throw new ConfigError(`SESSION_SECRET: cannot write ${file} (${code})`);
+  } finally {
+    fs.rmSync(temp, { force: true });
   }
   return new TextEncoder().encode(secret);
+}
+
+/** The stored secret; null when there is none yet; a ConfigError when it is unusable. */
+function readSecretFile(file: string): Uint8Array | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new ConfigError(`SESSION_SECRET: cannot read ${file} (${code})`);
+  }
+  if (text.length < 32) {
+    throw new ConfigError(`SESSION_SECRET: ${file} holds fewer than 32 characters; delete it to generate a new secret, or set SESSION_SECRET`);
+  }
+  return new TextEncoder().encode(text);
 }

@@ -10,6 +10,10 @@ import busboy from 'busboy';
 import { AppError } from '../errors';
 import type { NewUpload } from '../services/files';
 
+const MAX_BOUNDARY_LENGTH = 70;
+/** The boundary parameter of a Content-Type: quoted (group 1, still escaped) or a bare token (group 2). */
+const BOUNDARY_PARAM = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i;
+
 /** Room for the multipart framing and a few small fields around one file. */
 const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 
@@ -34,11 +38,21 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
   }
 
+  // RFC 2046 §5.1.1: a boundary is 1 to 70 characters; busboy would take any length.
+  const boundary = BOUNDARY_PARAM.exec(String(headers['content-type'] ?? ''));
+  if (boundary && (boundary[1]?.replace(/\\(.)/g, '$1') ?? boundary[2]).length > MAX_BOUNDARY_LENGTH) {
+    throw new AppError('BAD_REQUEST', 'Malformed multipart body: boundary longer than 70 characters');
+  }
+
   let parser: busboy.Busboy;
   try {
     parser = busboy({
       headers,
       defParamCharset: 'utf8',
+      // The name as the uploader sent it (CONTRACT §4 originalName). busboy would cut it to
+      // its last path segment, and turn ".." into "" (then refused as "No file uploaded").
+      // The stored name never comes from it beyond a letters-and-digits extension.
+      preservePath: true,
       // One byte over the limit: busboy flags a file of exactly `fileSize` bytes as truncated.
       limits: {
         fileSize: options.maxFileBytes + 1,
@@ -53,10 +67,16 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
   }
 
-  const state: { handling: Promise<T> | null } = { handling: null };
+  const state: { handling: Promise<T> | null; failed: boolean } = { handling: null, failed: false };
+  // busboy may still emit a file after its first error (the rest of the chunk it was parsing):
+  // that file's stream never ends, so a handler given it would wait forever (STACK.md).
+  parser.once('error', () => {
+    state.failed = true;
+  });
   parser.on('file', (_field, fileStream, info) => {
-    // Only the first named file counts; later ones and empty file inputs are read and dropped.
-    if (state.handling || !info.filename) {
+    // Only the first named file counts; later ones, empty file inputs and anything after a
+    // parse error are read and dropped.
+    if (state.failed || state.handling || !info.filename) {
       fileStream.resume();
       return;
     }
@@ -84,7 +104,11 @@ export async function withFirstUploadedFile<T>(
     if (handled.reason instanceof AppError || parsed.status === 'fulfilled') throw handled.reason;
   }
   if (parsed.status === 'rejected') {
-    if (body.destroyed && (body as Readable & { complete?: boolean }).complete === false) {
+    // A client that went away shows as a reset; a parser error (no code) also destroys the body,
+    // but the client is still there and sent something malformed.
+    const code = (parsed.reason as NodeJS.ErrnoException | undefined)?.code;
+    const clientGone = code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+    if (clientGone && body.destroyed && (body as Readable & { complete?: boolean }).complete === false) {
       throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
     }
     throw new AppError('BAD_REQUEST', 'Malformed multipart body');

@@ -12,7 +12,7 @@ export function sessionRecognition() {
       const token = readSessionToken(req.headers.cookie);
       res.locals.sessionToken = token;
       if (token) {
-        const session = await recogniseSession(ctx, token, { allowRenewal: !LOGOUT_PATHS.includes(req.path) });
+        const session = await recogniseSession(ctx, token, { allowRenewal: !isLogoutPath(req.path) });
         if (session) {
           ctx.user = session.user;
           if (session.renewed) {
@@ -25,4 +25,9 @@ export function sessionRecognition() {
       next(error);
     }
   };
+}
+
+/** Routing ignores case and a trailing slash, so this check does too. */
+function isLogoutPath(path: string): boolean {
+  return LOGOUT_PATHS.includes(path.toLowerCase().replace(/\/+$/, ''));
 }

@@ -80,6 +80,8 @@ export function apiV1Router(): Router {
       const tooLarge = error.type === 'entity.too.large';
       return sendJsonError(res, new AppError(tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', tooLarge ? 'Request body too large' : 'Malformed request body'));
     }
+    // Express cannot decode a malformed %-escape in a path parameter: the client's fault, not a 500.
+    if (error instanceof URIError) return sendJsonError(res, new AppError('BAD_REQUEST', 'Malformed URL'));
     sendJsonError(res, error, req);
   });
   return router;

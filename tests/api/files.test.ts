@@ -1,15 +1,18 @@
+// Uploading, listing and deleting files over /api/v1/files (CONTRACT §4).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
+import { binaryContent, BOUNDARY, multipartBody, MULTIPART_TYPE, postFiles } from '../helpers/multipart';
 
 let app: TestApp;
 let alice: string;
 let bob: string;
+let aliceId: string;
 
 beforeAll(async () => {
   app = await startApp();
-  await app.createUser('alice');
+  aliceId = await app.createUser('alice');
   await app.createUser('bob');
   alice = await app.login('alice');
   bob = await app.login('bob');
@@ -19,6 +22,22 @@ afterAll(() => app.close());
 async function upload(cookie: string, form: FormData) {
   return fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });
 }
+
+async function uploadOk(cookie: string, content: string | Uint8Array, name: string, type?: string) {
+  const res = await upload(cookie, fileForm(content, name, type));
+  expect(res.status).toBe(201);
+  return (await res.json()) as { file: Record<string, unknown> & { id: string; storedName: string }; url: string };
+}
+
+function list(cookie: string) {
+  return fetch(`${app.url}/api/v1/files`, { headers: { cookie } });
+}
+
+function remove(cookie: string, id: string) {
+  return fetch(`${app.url}/api/v1/files/${id}`, { method: 'DELETE', headers: { cookie } });
+}
+
+const onDisk = (storedName: string) => path.join(app.config.uploadDir, storedName);
 
 describe('POST /api/v1/files', () => {
   it('when a logged-in user uploads a file, then it answers 201 with the file and its share url, and the bytes are on disk', async () => {
@@ -33,5 +52,240 @@ describe('POST /api/v1/files', () => {
     expect(fs.readFileSync(path.join(app.config.uploadDir, body.file.storedName), 'utf8')).toBe('hello world');
     const [row] = await app.rows('select stored_name, user_id, size from files where id = ?', [body.file.id]);
     expect(row).toEqual({ stored_name: body.file.storedName, user_id: body.file.userId, size: 11 });
+  });
+
+  it('when a file is uploaded, then the answer is exactly {file:{id,userId,originalName,mimeType,size,storedName,createdAt},url} with the owner as userId', async () => {
+    const before = Date.now();
+    const res = await upload(alice, fileForm('abc', 'shape.txt', 'text/plain'));
+
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await res.json();
+    expect(Object.keys(body).sort()).toEqual(['file', 'url']);
+    expect(Object.keys(body.file).sort()).toEqual(['createdAt', 'id', 'mimeType', 'originalName', 'size', 'storedName', 'userId']);
+    expect(body.file.userId).toBe(aliceId);
+    expect(typeof body.file.size).toBe('number');
+    const created = Date.parse(body.file.createdAt);
+    expect(created).toBeGreaterThanOrEqual(before - 1000);
+    expect(created).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+
+  it('when binary content is uploaded, then the stored bytes and the raw download are byte-exact', async () => {
+    const content = binaryContent(64);
+    const { file } = await uploadOk(alice, content, 'blob.bin', 'application/octet-stream');
+
+    expect(file.size).toBe(content.length);
+    expect(Buffer.compare(fs.readFileSync(onDisk(file.storedName)), Buffer.from(content))).toBe(0);
+    const raw = await fetch(`${app.url}/f/${file.id}/raw`);
+    expect(raw.status).toBe(200);
+    expect(Buffer.compare(Buffer.from(await raw.arrayBuffer()), Buffer.from(content))).toBe(0);
+  });
+
+  it('when many files are uploaded, then every id is distinct, URL-safe and carries at least 120 bits (20+ base64url characters)', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) ids.add((await uploadOk(bob, `n${i}`, `n${i}.txt`)).file.id);
+
+    expect(ids.size).toBe(5);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+  });
+
+  it.each([
+    ['a.txt', '.txt'],
+    ['archive.tar.gz', '.gz'],
+    ['noext', ''],
+    ['a.PNG', '.PNG'],
+    ['photo.JPEG', '.JPEG'],
+    ['evil.p/hp', ''],
+    ['x.ph p', ''],
+    ['..', ''],
+    ['a.', ''],
+    ['a.jpé', ''],
+    ['../../etc/passwd', ''],
+    ['..\\..\\win.ini', '.ini'],
+    ['report.pdf.exe', '.exe'],
+  ])('when the original name is %j, then storedName is the id followed by %j and the name is kept as sent', async (name, extension) => {
+    const res = await upload(alice, fileForm('content', name));
+    expect(res.status).toBe(201);
+    const { file } = await res.json();
+
+    expect(file.storedName).toBe(file.id + extension);
+    expect(file.originalName).toBe(name);
+    expect(fs.readFileSync(onDisk(file.storedName), 'utf8')).toBe('content');
+    expect(app.storedFiles()).toContain(file.storedName);
+    const [row] = await app.rows('select original_name, stored_name from files where id = ?', [file.id]);
+    expect(row).toEqual({ original_name: name, stored_name: file.storedName });
+  });
+
+  it('when files are uploaded with any names, then nothing is ever written outside the upload directory', async () => {
+    const parent = path.dirname(app.config.uploadDir);
+    const before = fs.readdirSync(parent).sort();
+    for (const name of ['../escape.txt', '../../escape2.txt', '/tmp/abs.txt']) await uploadOk(alice, 'x', name);
+
+    expect(fs.readdirSync(parent).sort()).toEqual(before);
+    for (const name of app.storedFiles()) expect(name).toMatch(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/);
+  });
+
+  it.each(['résumé 📄.pdf', '报告 2024 年.docx', 'Ünïcödé naïve café.txt', 'ファイル'])(
+    'when the original name is the UTF-8 name %j, then it is stored and listed intact',
+    async (name) => {
+      // Sent as raw UTF-8 in the part header, exactly as browsers do.
+      const body = multipartBody([{ name: 'file', filename: name, contentType: 'text/plain', content: 'utf8' }]);
+      const res = await postFiles(app.url, alice, body, MULTIPART_TYPE);
+      expect(res.status).toBe(201);
+      const { file } = await res.json();
+
+      expect(file.originalName).toBe(name);
+      const [row] = await app.rows('select original_name from files where id = ?', [file.id]);
+      expect(row.original_name).toBe(name);
+      const listed = (await (await list(alice)).json()).files.find((f: { id: string }) => f.id === file.id);
+      expect(listed.originalName).toBe(name);
+    },
+  );
+
+  it("when the name comes RFC 5987-encoded (filename*=UTF-8''…), then it is decoded", async () => {
+    const name = 'naïve résumé.pdf';
+    const body =
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encodeURIComponent(name)}\r\n` +
+      'Content-Type: application/pdf\r\n\r\n%PDF\r\n' +
+      `--${BOUNDARY}--\r\n`;
+
+    const res = await postFiles(app.url, alice, body, MULTIPART_TYPE);
+
+    expect(res.status).toBe(201);
+    const { file } = await res.json();
+    expect(file.originalName).toBe(name);
+    expect(file.storedName).toBe(`${file.id}.pdf`);
+  });
+
+  it('when the body has a text field, then two files, then the first file is the one stored and only one record is made', async () => {
+    const form = new FormData();
+    form.append('note', 'not a file');
+    form.append('file', new Blob(['first']), 'first.txt');
+    form.append('file', new Blob(['second']), 'second.txt');
+    const filesBefore = app.storedFiles().length;
+    const [{ n: rowsBefore }] = await app.rows('select count(*) as n from files');
+
+    const res = await upload(alice, form);
+
+    expect(res.status).toBe(201);
+    const { file } = await res.json();
+    expect(file.originalName).toBe('first.txt');
+    expect(fs.readFileSync(onDisk(file.storedName), 'utf8')).toBe('first');
+    expect(app.storedFiles().length).toBe(filesBefore + 1);
+    const [{ n: rowsAfter }] = await app.rows('select count(*) as n from files');
+    expect(Number(rowsAfter)).toBe(Number(rowsBefore) + 1);
+  });
+
+  it('when the file part is named something other than "file", then it is still the uploaded file', async () => {
+    const res = await upload(alice, fileForm('other field', 'other.txt', 'text/plain', 'attachment'));
+
+    expect(res.status).toBe(201);
+    expect((await res.json()).file.originalName).toBe('other.txt');
+  });
+
+  it('when an empty (0-byte) file with a name is uploaded, then it is stored with size 0', async () => {
+    const { file } = await uploadOk(alice, '', 'empty.txt', 'text/plain');
+
+    expect(file.size).toBe(0);
+    expect(fs.statSync(onDisk(file.storedName)).size).toBe(0);
+  });
+
+  it('when the part declares a content type, then mimeType is that type', async () => {
+    const { file } = await uploadOk(alice, 'PNG?', 'pic.png', 'image/png');
+
+    expect(file.mimeType).toBe('image/png');
+  });
+
+  it('when BASE_URL has a trailing slash, then the share url is BASE_URL without it plus /f/<id>', async () => {
+    const other = await startApp({ BASE_URL: 'https://share.example.com/' });
+    try {
+      await other.createUser('carol');
+      const cookie = await other.login('carol');
+      const res = await fetch(`${other.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm('x', 'x.txt') });
+
+      expect(res.status).toBe(201);
+      const { file, url } = await res.json();
+      expect(url).toBe(`https://share.example.com/f/${file.id}`);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('GET /api/v1/files', () => {
+  it('when two users have files, then each sees only their own, newest first, in the File shape', async () => {
+    await app.createUser('gina');
+    await app.createUser('hank');
+    const gina = await app.login('gina');
+    const hank = await app.login('hank');
+    const uploaded = [];
+    for (const name of ['one.txt', 'two.txt', 'three.txt']) {
+      uploaded.push((await uploadOk(gina, name, name)).file);
+      await new Promise((resolve) => setTimeout(resolve, 5)); // distinct createdAt
+    }
+    const hanks = (await uploadOk(hank, 'h', 'hank.txt')).file;
+
+    const ginaRes = await list(gina);
+    expect(ginaRes.status).toBe(200);
+    expect(await ginaRes.json()).toEqual({ files: [...uploaded].reverse() });
+    expect(await (await list(hank)).json()).toEqual({ files: [hanks] });
+  });
+
+  it('when a user has no files, then the list is empty', async () => {
+    await app.createUser('ivy');
+    const ivy = await app.login('ivy');
+
+    const res = await list(ivy);
+
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ files: [] });
+  });
+});
+
+describe('DELETE /api/v1/files/<id>', () => {
+  it('when the id is unknown, then it answers 404 {"error":"File not found"}', async () => {
+    for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'not..a..file', 'x'.repeat(100)]) {
+      const res = await remove(alice, id);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: 'File not found' });
+    }
+  });
+
+  it("when another user deletes the file, then it answers 403 {\"error\":\"Forbidden\"} and the file, its record and the owner's listing stay", async () => {
+    const { file } = await uploadOk(alice, 'keep me', 'keep.txt');
+
+    const res = await remove(bob, file.id);
+
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: 'Forbidden' });
+    expect(fs.readFileSync(onDisk(file.storedName), 'utf8')).toBe('keep me');
+    expect(await app.rows('select id from files where id = ?', [file.id])).toHaveLength(1);
+    const listed = (await (await list(alice)).json()).files.map((f: { id: string }) => f.id);
+    expect(listed).toContain(file.id);
+  });
+
+  it('when the owner deletes the file, then it answers 200 {ok:true} and the record, the content and the share link are gone', async () => {
+    const { file } = await uploadOk(alice, 'bye', 'bye.txt');
+    expect(fs.existsSync(onDisk(file.storedName))).toBe(true);
+
+    const res = await remove(alice, file.id);
+
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(fs.existsSync(onDisk(file.storedName))).toBe(false);
+    expect(await app.rows('select id from files where id = ?', [file.id])).toEqual([]);
+    const listed = (await (await list(alice)).json()).files.map((f: { id: string }) => f.id);
+    expect(listed).not.toContain(file.id);
+    expect((await fetch(`${app.url}/f/${file.id}/raw`)).status).toBe(404);
+  });
+
+  it('when the same file is deleted twice, then the second answer is 404', async () => {
+    const { file } = await uploadOk(alice, 'twice', 'twice.txt');
+
+    expect((await remove(alice, file.id)).status).toBe(200);
+    const again = await remove(alice, file.id);
+
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ error: 'File not found' });
   });
 });

@@ -1,0 +1,147 @@
+// Errors of the JSON API: always JSON {"error": …}, the right status, never a stack (CONTRACT §4).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileForm, startApp, type TestApp } from '../helpers/app';
+
+let app: TestApp;
+let cookie: string;
+let fileId: string;
+let storedName: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('owner');
+  cookie = await app.login('owner');
+  const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm('mine', 'mine.txt') });
+  ({ id: fileId, storedName } = (await res.json()).file);
+});
+afterAll(() => app.close());
+
+/** A JSON error answer: this status, exactly one `error` string field, no trace of the code. */
+async function expectJsonError(res: Response, status: number, error?: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const text = await res.text();
+  expect(text).not.toContain('    at ');
+  expect(text).not.toMatch(/node_modules|\.ts:\d+|\/work\//);
+  const body = JSON.parse(text);
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(typeof body.error).toBe('string');
+  if (error !== undefined) expect(body.error).toBe(error);
+}
+
+describe('unknown API routes', () => {
+  it.each([
+    ['GET', '/api/v1/nope'],
+    ['POST', '/api/v1/nope'],
+    ['GET', '/api/v1'],
+    ['GET', '/api/v1/'],
+    ['PUT', '/api/v1/files'],
+    ['PATCH', '/api/v1/files/abc'],
+    ['GET', '/api/v1/auth/login'],
+    ['GET', '/api/v1/files/abc/extra'],
+  ])('when %s %s is requested, then it answers 404 {"error":"Not found"}', async (method, url) => {
+    for (const headers of [{ cookie }, {}] as Record<string, string>[]) {
+      await expectJsonError(await fetch(`${app.url}${url}`, { method, headers }), 404, 'Not found');
+    }
+  });
+});
+
+describe('protected routes without a session', () => {
+  const routes: [string, string, () => BodyInit | undefined][] = [
+    ['GET', '/api/v1/files', () => undefined],
+    ['POST', '/api/v1/files', () => fileForm('intruder', 'intruder.txt')],
+    ['DELETE', '/api/v1/files/{id}', () => undefined],
+  ];
+
+  it.each(routes)('when %s %s comes without a cookie, then it answers 401 {"error":"Unauthorized"}', async (method, url, body) => {
+    const res = await fetch(`${app.url}${url.replace('{id}', fileId)}`, { method, body: body() });
+
+    await expectJsonError(res, 401, 'Unauthorized');
+  });
+
+  it.each(routes)('when %s %s comes with an invalid token, then it answers 401 {"error":"Unauthorized"}', async (method, url, body) => {
+    const res = await fetch(`${app.url}${url.replace('{id}', fileId)}`, { method, body: body(), headers: { cookie: 'token=eyJhbGciOiJIUzI1NiJ9.e30.invalid' } });
+
+    await expectJsonError(res, 401, 'Unauthorized');
+  });
+
+  it('when refused requests came without a session, then the file is untouched and nothing was uploaded', async () => {
+    for (const method of ['DELETE', 'POST']) {
+      await fetch(`${app.url}/api/v1/files${method === 'DELETE' ? `/${fileId}` : ''}`, {
+        method,
+        body: method === 'POST' ? fileForm('intruder', 'intruder.txt') : undefined,
+      });
+    }
+
+    expect(app.storedFiles()).toEqual([storedName]);
+    expect(await app.rows('select id from files')).toEqual([{ id: fileId }]);
+  });
+});
+
+describe('malformed requests', () => {
+  it('when a file id in the path is a malformed %-escape, then it answers 400 with a JSON error, not a 500', async () => {
+    await expectJsonError(await fetch(`${app.url}/api/v1/files/%E0%A4%A`, { method: 'DELETE', headers: { cookie } }), 400);
+  });
+
+  it('when the login body is larger than any login, then it answers 413 with a JSON error', async () => {
+    const res = await fetch(`${app.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'owner', password: 'x'.repeat(100_000) }),
+    });
+
+    await expectJsonError(res, 413);
+  });
+
+  it('when the login body is broken JSON, then the 400 carries no parser details or stack', async () => {
+    const res = await fetch(`${app.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+
+    await expectJsonError(res, 400);
+  });
+});
+
+describe('server faults', () => {
+  let broken: TestApp;
+  let brokenCookie: string;
+
+  beforeAll(async () => {
+    broken = await startApp();
+    await broken.createUser('victim');
+    brokenCookie = await broken.login('victim');
+  });
+  afterAll(() => broken.close().catch(() => {}));
+
+  it('when the upload cannot be written to disk, then it answers 500 {"error":"Internal server error"} and records nothing', async () => {
+    const incomplete = path.join(broken.config.uploadDir, '.incomplete');
+    fs.rmSync(incomplete, { recursive: true });
+    fs.writeFileSync(incomplete, 'not a directory any more');
+    try {
+      const res = await fetch(`${broken.url}/api/v1/files`, { method: 'POST', headers: { cookie: brokenCookie }, body: fileForm('lost', 'lost.txt') });
+
+      await expectJsonError(res, 500, 'Internal server error');
+      expect(broken.storedFiles()).toEqual([]);
+      expect(await broken.rows('select id from files')).toEqual([]);
+    } finally {
+      fs.rmSync(incomplete);
+      fs.mkdirSync(incomplete);
+    }
+  });
+
+  it('when the database is gone, then the API still answers JSON {"error":"Internal server error"} on every route', async () => {
+    await broken.orm.close(true);
+
+    await expectJsonError(await fetch(`${broken.url}/api/v1/files`, { headers: { cookie: brokenCookie } }), 500, 'Internal server error');
+    await expectJsonError(
+      await fetch(`${broken.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'victim', password: 'whatever-password' }),
+      }),
+      500,
+      'Internal server error',
+    );
+    await expectJsonError(await fetch(`${broken.url}/api/v1/files/abc`, { method: 'DELETE', headers: { cookie: brokenCookie } }), 500, 'Internal server error');
+  });
+});

@@ -1,0 +1,224 @@
+// Uploads that must be refused, or that the client abandons, leave nothing behind (CONTRACT §4).
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileForm, startApp, type TestApp } from '../helpers/app';
+import { BOUNDARY, multipartBody, MULTIPART_TYPE, partHead, poll, postFiles } from '../helpers/multipart';
+
+const LIMIT = 1000;
+let app: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  app = await startApp({ MAX_UPLOAD_BYTES: String(LIMIT) });
+  await app.createUser('uploader');
+  cookie = await app.login('uploader');
+});
+afterAll(() => app.close());
+
+async function fileRows(target: TestApp = app): Promise<number> {
+  const [{ n }] = await target.rows('select count(*) as n from files');
+  return Number(n);
+}
+
+/** What is stored now; `expectUnchanged` checks that nothing was added since. */
+async function snapshot(target: TestApp = app) {
+  const files = target.storedFiles();
+  const rows = await fileRows(target);
+  return {
+    async expectUnchanged() {
+      expect(target.storedFiles()).toEqual(files);
+      expect(target.incompleteFiles()).toEqual([]);
+      expect(await fileRows(target)).toBe(rows);
+    },
+  };
+}
+
+async function expectError(res: Response, status: number, error?: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = await res.json();
+  expect(Object.keys(body)).toEqual(['error']);
+  if (error !== undefined) expect(body.error).toBe(error);
+  else expect(typeof body.error).toBe('string');
+}
+
+describe('size limit (MAX_UPLOAD_BYTES=1000)', () => {
+  it('when the file is exactly MAX_UPLOAD_BYTES long, then it is accepted whole', async () => {
+    const res = await postFiles(app.url, cookie, multipartBody([{ name: 'file', filename: 'max.bin', content: new Uint8Array(LIMIT).fill(7) }]), MULTIPART_TYPE);
+
+    expect(res.status).toBe(201);
+    const { file } = await res.json();
+    expect(file.size).toBe(LIMIT);
+    expect(fs.statSync(path.join(app.config.uploadDir, file.storedName)).size).toBe(LIMIT);
+  });
+
+  it('when the file is one byte over the limit, then it answers 413 {"error":"File too large"} and stores nothing', async () => {
+    const before = await snapshot();
+
+    const res = await upload(new Uint8Array(LIMIT + 1), 'over.bin');
+
+    await expectError(res, 413, 'File too large');
+    await before.expectUnchanged();
+  });
+
+  it('when the body declares a length far past the limit, then it answers 413 {"error":"File too large"} and stores nothing', async () => {
+    const before = await snapshot();
+
+    const res = await upload(new Uint8Array(3 * 1024 * 1024), 'huge.bin');
+
+    await expectError(res, 413, 'File too large');
+    await before.expectUnchanged();
+  });
+
+  it('when an oversized file is streamed without Content-Length (chunked), then it answers 413 and stores nothing', async () => {
+    const before = await snapshot();
+    const body = multipartBody([{ name: 'file', filename: 'chunked.bin', content: new Uint8Array(LIMIT * 5) }]);
+
+    const { status, text } = await rawRequest(app.url, {
+      headers: { cookie, 'content-type': MULTIPART_TYPE, 'transfer-encoding': 'chunked' },
+      chunks: [body.subarray(0, 500), body.subarray(500, 3000), body.subarray(3000)],
+    });
+
+    expect(status).toBe(413);
+    expect(JSON.parse(text)).toEqual({ error: 'File too large' });
+    await before.expectUnchanged();
+  });
+
+  it('when a file was refused as too large, then the same user can upload a small one right after', async () => {
+    await expectError(await upload(new Uint8Array(LIMIT + 1), 'over.bin'), 413);
+
+    const res = await upload('small', 'small.txt');
+
+    expect(res.status).toBe(201);
+  });
+
+  function upload(content: string | Uint8Array, name: string) {
+    return fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(content, name) });
+  }
+});
+
+describe('bodies without a file', () => {
+  it('when the file part has an empty filename (a browser with nothing chosen), then it answers 400 {"error":"No file uploaded"}', async () => {
+    const before = await snapshot();
+    const body = multipartBody([{ name: 'file', filename: '', contentType: 'application/octet-stream', content: '' }]);
+
+    await expectError(await postFiles(app.url, cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
+    await before.expectUnchanged();
+  });
+
+  it('when the part with an empty filename still carries bytes, then it is not taken as a file either', async () => {
+    const before = await snapshot();
+    const body = multipartBody([{ name: 'file', filename: '', content: 'sneaky' }]);
+
+    await expectError(await postFiles(app.url, cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
+    await before.expectUnchanged();
+  });
+
+  it('when the form has only text fields, then it answers 400 {"error":"No file uploaded"}', async () => {
+    const body = multipartBody([{ name: 'title', content: 'hello' }, { name: 'file', content: 'not a file part' }]);
+
+    await expectError(await postFiles(app.url, cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
+  });
+
+  it('when the multipart body has no parts at all, then it answers 400 {"error":"No file uploaded"}', async () => {
+    await expectError(await postFiles(app.url, cookie, `--${BOUNDARY}--\r\n`, MULTIPART_TYPE), 400, 'No file uploaded');
+  });
+
+  it('when an empty-filename part comes before a real file, then the real file is stored', async () => {
+    const body = multipartBody([
+      { name: 'file', filename: '', content: '' },
+      { name: 'file', filename: 'real.txt', content: 'real' },
+    ]);
+
+    const res = await postFiles(app.url, cookie, body, MULTIPART_TYPE);
+
+    expect(res.status).toBe(201);
+    expect((await res.json()).file.originalName).toBe('real.txt');
+  });
+});
+
+describe('bodies that are not (well-formed) multipart', () => {
+  it.each([
+    ['text/plain', 'just text'],
+    ['application/json', '{"file":"x"}'],
+    ['application/x-www-form-urlencoded', 'file=x'],
+    ['application/octet-stream', 'raw bytes'],
+    ['multipart/form-data', 'no boundary parameter'],
+  ])('when the content type is %s, then it answers 400 with a JSON error and stores nothing', async (type, body) => {
+    const before = await snapshot();
+
+    await expectError(await postFiles(app.url, cookie, body, type), 400);
+    await before.expectUnchanged();
+  });
+
+  it('when there is no content type at all, then it answers 400 with a JSON error', async () => {
+    const { status, text } = await rawRequest(app.url, { headers: { cookie, 'content-length': '5' }, chunks: [Buffer.from('hello')] });
+
+    expect(status).toBe(400);
+    expect(Object.keys(JSON.parse(text))).toEqual(['error']);
+  });
+
+  it.each([
+    ['garbage without the boundary', 'this is not multipart at all'],
+    ['a file part cut off before its closing boundary', `${partHead({ name: 'file', filename: 'cut.txt' })}half of the cont`],
+    ['a part header that never ends', `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n`],
+  ])('when the body is %s, then it answers 400 with a JSON error and stores nothing', async (_what, body) => {
+    const before = await snapshot();
+
+    await expectError(await postFiles(app.url, cookie, body, MULTIPART_TYPE), 400);
+    await before.expectUnchanged();
+  });
+});
+
+describe('a client that aborts mid-upload', () => {
+  let big: TestApp;
+  let bigCookie: string;
+
+  beforeAll(async () => {
+    big = await startApp();
+    await big.createUser('leaver');
+    bigCookie = await big.login('leaver');
+  });
+  afterAll(() => big.close());
+
+  it('when the client drops the connection while the file is being written, then no file, temporary file or record remains', async () => {
+    const before = await snapshot(big);
+    const req = http.request(`${big.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: bigCookie, 'content-type': MULTIPART_TYPE, 'content-length': String(50 * 1024 * 1024) },
+    });
+    req.on('error', () => {}); // the socket is destroyed on purpose
+    req.write(partHead({ name: 'file', filename: 'abandoned.bin', contentType: 'application/octet-stream' }));
+    req.write(Buffer.alloc(256 * 1024, 1));
+
+    // The upload really is under way: its temporary file exists.
+    expect(await poll(() => big.incompleteFiles().length > 0)).toBe(true);
+    req.destroy();
+
+    expect(await poll(() => big.incompleteFiles().length === 0, 15_000)).toBe(true);
+    await before.expectUnchanged();
+    // And the service goes on: the same user can upload right after.
+    const res = await fetch(`${big.url}/api/v1/files`, { method: 'POST', headers: { cookie: bigCookie }, body: fileForm('ok', 'ok.txt') });
+    expect(res.status).toBe(201);
+  });
+});
+
+/** A request with node:http, for shapes fetch will not send (chunked, no content type). */
+function rawRequest(
+  baseUrl: string,
+  options: { headers: Record<string, string>; chunks: Buffer[] },
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${baseUrl}/api/v1/files`, { method: 'POST', headers: options.headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    for (const chunk of options.chunks) req.write(chunk);
+    req.end();
+  });
+}

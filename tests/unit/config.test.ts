@@ -1,0 +1,231 @@
+// Configuration (CONTRACT §1): loadConfig in-process for every rule, and the built server
+// process for what the operator sees (one stderr line, no stack, the exit code, the warnings).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config';
+import { tempDir } from '../helpers/app';
+import { runNode, SERVER_JS, startServerProcess, type ServerProcess } from '../helpers/process';
+
+// Child processes (node start-up, bcrypt) are slow on a busy 2-core machine.
+vi.setConfig({ testTimeout: 90_000 });
+
+const SECRET = 's'.repeat(32);
+
+/** loadConfig over a fresh DATA_DIR (never ./data) with a valid secret, plus `env`. */
+function load(env: Record<string, string | undefined> = {}) {
+  return loadConfig({ DATA_DIR: tempDir('fs-config-'), SESSION_SECRET: SECRET, ...env });
+}
+
+function configErrorOf(env: Record<string, string | undefined>): ConfigError {
+  try {
+    load(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+/** A regular file: any directory "under" it can never be created. */
+function pathUnderAFile(): string {
+  const file = path.join(tempDir('fs-config-'), 'regular-file');
+  fs.writeFileSync(file, 'x');
+  return path.join(file, 'data');
+}
+
+describe('defaults', () => {
+  it('when nothing but DATA_DIR is set, then the contract defaults apply', () => {
+    const dataDir = tempDir('fs-config-');
+
+    const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET });
+
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.baseUrl).toBe('http://localhost:3000');
+    expect(config.dataDir).toBe(dataDir);
+    expect(config.uploadDir).toBe(path.join(dataDir, 'uploads'));
+    expect(config.databasePath).toBe(path.join(dataDir, 'app.db'));
+    expect(config.maxUploadBytes).toBe(1073741824);
+    expect(config.sessionTtlSeconds).toBe(2592000);
+    expect(config.secureCookies).toBe(false);
+    expect(config.logLevel).toBe('info');
+    expect(config.trustProxy).toBeUndefined();
+    expect(config.startupWarnings).toEqual([]);
+  });
+
+  it('when PORT is set and BASE_URL is not, then BASE_URL follows the port', () => {
+    expect(load({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+  });
+
+  it('when BASE_URL ends with a slash (or several), then it is ignored', () => {
+    expect(load({ BASE_URL: 'https://files.example.com/' }).baseUrl).toBe('https://files.example.com');
+    expect(load({ BASE_URL: 'https://example.com/share//' }).baseUrl).toBe('https://example.com/share');
+  });
+
+  it('when BASE_URL is https, then cookies are Secure', () => {
+    expect(load({ BASE_URL: 'https://files.example.com' }).secureCookies).toBe(true);
+    expect(load({ BASE_URL: 'http://files.example.com' }).secureCookies).toBe(false);
+  });
+
+  it('when UPLOAD_DIR and DATABASE_URL are set, then they are used and created', () => {
+    const root = tempDir('fs-config-');
+    const config = load({ UPLOAD_DIR: path.join(root, 'up', 'loads'), DATABASE_URL: `file:${path.join(root, 'db', 'x.db')}` });
+
+    expect(config.uploadDir).toBe(path.join(root, 'up', 'loads'));
+    expect(config.databasePath).toBe(path.join(root, 'db', 'x.db'));
+    expect(fs.statSync(path.join(root, 'up', 'loads')).isDirectory()).toBe(true);
+    expect(fs.statSync(path.join(root, 'db')).isDirectory()).toBe(true);
+  });
+
+  it('when TRUST_PROXY is set, then it is passed on (true, a hop count, or a list)', () => {
+    expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(load({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(load({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
+  });
+});
+
+describe('SESSION_SECRET', () => {
+  it('when it is set, then the key is the UTF-8 bytes of the string', () => {
+    const secret = 'ünïcödé-secret-that-is-long-enough-✓';
+
+    expect(Buffer.from(load({ SESSION_SECRET: secret }).sessionSecret).toString('utf8')).toBe(secret);
+  });
+
+  it('when it is exactly 32 characters, then it is accepted; 31 is refused naming SESSION_SECRET', () => {
+    expect(load({ SESSION_SECRET: 'x'.repeat(32) }).sessionSecret).toHaveLength(32);
+    expect(configErrorOf({ SESSION_SECRET: 'x'.repeat(31) }).message).toContain('SESSION_SECRET');
+  });
+
+  it('when it is unset, then a secret is generated into $DATA_DIR/session-secret (mode 0600), a warning is given, and the next load reuses it', () => {
+    const dataDir = tempDir('fs-config-');
+
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const file = path.join(dataDir, 'session-secret');
+
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.sessionSecret.length).toBeGreaterThanOrEqual(32);
+    expect(first.startupWarnings.some((warning) => warning.includes('SESSION_SECRET'))).toBe(true);
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(Buffer.from(second.sessionSecret).equals(Buffer.from(first.sessionSecret))).toBe(true);
+    expect(fs.readdirSync(dataDir).filter((name) => name.startsWith('session-secret'))).toEqual(['session-secret']);
+  });
+
+  it('when two data dirs generate secrets, then the secrets differ', () => {
+    const a = loadConfig({ DATA_DIR: tempDir('fs-config-') }).sessionSecret;
+    const b = loadConfig({ DATA_DIR: tempDir('fs-config-') }).sessionSecret;
+
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(false);
+  });
+
+  it('when the stored secret file is empty (e.g. left by a crash), then loading stops with a ConfigError naming SESSION_SECRET', () => {
+    const dataDir = tempDir('fs-config-');
+    fs.writeFileSync(path.join(dataDir, 'session-secret'), '');
+
+    expect(configErrorOf({ DATA_DIR: dataDir, SESSION_SECRET: undefined }).message).toMatch(/SESSION_SECRET/);
+  });
+});
+
+describe('JWT_EXPIRES_IN (deprecated)', () => {
+  it.each([
+    ['3600', 3600],
+    ['90s', 90],
+    ['45m', 2700],
+    ['12h', 43200],
+    ['30d', 2592000],
+  ])('when it is %s, then sessions last %i seconds and a deprecation warning names it', (value, seconds) => {
+    const config = load({ JWT_EXPIRES_IN: value });
+
+    expect(config.sessionTtlSeconds).toBe(seconds);
+    expect(config.startupWarnings.filter((warning) => warning.includes('JWT_EXPIRES_IN'))).toHaveLength(1);
+  });
+});
+
+describe('malformed values', () => {
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '65536' }],
+    ['PORT', { PORT: '-1' }],
+    ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '-5' }],
+    ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '0' }],
+    ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '1e9' }],
+    ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '10MB' }],
+    ['SESSION_SECRET', { SESSION_SECRET: 'short' }],
+    ['BASE_URL', { BASE_URL: 'ftp://x' }],
+    ['BASE_URL', { BASE_URL: 'not a url' }],
+    ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: 'soon' }],
+    ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: '0' }],
+    ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: '12w' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://db/app' }],
+  ] as [string, Record<string, string>][])('when %s is %j, then loading stops with a one-line ConfigError naming it', (name, env) => {
+    const error = configErrorOf(env);
+
+    expect(error.message).toContain(name);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it.each(['DATA_DIR', 'UPLOAD_DIR'])('when %s is a path under a regular file, then loading stops with a ConfigError naming it', (name) => {
+    const error = configErrorOf({ [name]: pathUnderAFile() });
+
+    expect(error.message).toContain(name);
+  });
+});
+
+describe('the server process with a malformed value', () => {
+  const cases: [string, () => Record<string, string>][] = [
+    ['PORT', () => ({ PORT: 'abc' })],
+    ['MAX_UPLOAD_BYTES', () => ({ MAX_UPLOAD_BYTES: '-5' })],
+    ['SESSION_SECRET', () => ({ SESSION_SECRET: 'too-short' })],
+    ['DATA_DIR', () => ({ DATA_DIR: pathUnderAFile() })],
+    ['BASE_URL', () => ({ BASE_URL: 'ftp://x' })],
+    ['JWT_EXPIRES_IN', () => ({ JWT_EXPIRES_IN: 'soon' })],
+  ];
+
+  it.each(cases)('when %s is malformed, then `node dist/server/index.js` exits non-zero with one stderr line naming it and no stack', async (name, env) => {
+    const result = await runNode(SERVER_JS, [], { env: { DATA_DIR: tempDir('fs-config-'), PORT: '0', ...env() } });
+
+    expect(result.code).not.toBe(0);
+    expect(result.code).not.toBeNull();
+    const lines = result.stderr.split('\n').filter(Boolean);
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toContain(name);
+    expect(result.stderr).not.toContain('    at ');
+    expect(result.stdout).toBe('');
+  });
+
+  it('when the stored session secret is empty, then the server exits non-zero with one line naming SESSION_SECRET', async () => {
+    const dataDir = tempDir('fs-config-');
+    fs.writeFileSync(path.join(dataDir, 'session-secret'), '');
+
+    const result = await runNode(SERVER_JS, [], { env: { DATA_DIR: dataDir, PORT: '0' } });
+
+    expect(result.code).not.toBe(0);
+    const lines = result.stderr.split('\n').filter(Boolean);
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toContain('SESSION_SECRET');
+  });
+});
+
+describe('the server process with JWT_EXPIRES_IN set', () => {
+  let server: ServerProcess | undefined;
+  afterEach(() => server?.kill());
+
+  it('when JWT_EXPIRES_IN=12h, then exactly one warning naming JWT_EXPIRES_IN is logged at start, and SIGTERM exits 0', async () => {
+    server = await startServerProcess({ DATA_DIR: tempDir('fs-config-'), SESSION_SECRET: SECRET, JWT_EXPIRES_IN: '12h' });
+
+    const entries = server.stdoutLines().map((line) => JSON.parse(line));
+    const deprecations = entries.filter((entry) => String(entry.msg).includes('JWT_EXPIRES_IN'));
+    expect(deprecations).toHaveLength(1);
+    expect(deprecations[0].level).toBe(40);
+    expect(deprecations[0].msg).toMatch(/deprecated/i);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('when JWT_EXPIRES_IN is unset, then no such warning is logged', async () => {
+    server = await startServerProcess({ DATA_DIR: tempDir('fs-config-'), SESSION_SECRET: SECRET });
+
+    expect(server.stdoutLines().join('\n')).not.toContain('JWT_EXPIRES_IN');
+    expect(await server.stop()).toBe(0);
+  });
+});
