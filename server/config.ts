@@ -52,9 +52,11 @@ export const CONFIG_VARIABLES = [
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
-  const read = (name: (typeof CONFIG_VARIABLES)[number]) => {
+  /** A variable's value; blank counts as unset. Trimmed unless its exact bytes matter. */
+  const read = (name: (typeof CONFIG_VARIABLES)[number], options: { trim: boolean } = { trim: true }) => {
     const value = env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
+    if (value === undefined || value.trim() === '') return undefined;
+    return options.trim ? value.trim() : value;
   };
   const warnings: string[] = [];
 
@@ -68,8 +70,8 @@ export function loadConfig(env: Env = process.env): Config {
   ensureWritableDir('UPLOAD_DIR', uploadDir);
   const databasePath = parseDatabaseUrl(read('DATABASE_URL') ?? `file:${path.join(dataDir, 'app.db')}`);
 
-  // The secret's bytes are used exactly as given (CONTRACT §1): no trimming.
-  const secretText = env.SESSION_SECRET === '' ? undefined : env.SESSION_SECRET;
+  // The secret's bytes are used exactly as given (CONTRACT §1).
+  const secretText = read('SESSION_SECRET', { trim: false });
   let sessionSecret: Uint8Array;
   if (secretText !== undefined) {
     if (secretText.length < 32) {

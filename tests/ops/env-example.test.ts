@@ -55,7 +55,7 @@ describe('.env.example', () => {
   it('when a variable is listed in CONFIG_VARIABLES, then config.ts really reads it', () => {
     const configSource = fs.readFileSync(path.join(ROOT, 'server/config.ts'), 'utf8');
     for (const name of CONFIG_VARIABLES) {
-      expect(configSource, `${name} is listed but never read`).toMatch(new RegExp(`read\\(\\s*'${name}'\\s*\\)`));
+      expect(configSource, `${name} is listed but never read`).toMatch(new RegExp(`read\\(\\s*'${name}'\\s*[,)]`));
     }
   });
 
@@ -88,7 +88,7 @@ describe('config.ts is the only reader of the environment', () => {
     const source = fs.readFileSync(path.join(ROOT, 'server/config.ts'), 'utf8');
     // Direct reads of a named variable would bypass CONFIG_VARIABLES (and so .env.example).
     expect(source.match(/\bprocess\.env\.[A-Z]\w*|\bprocess\.env\[\s*['"`]|\benv\.[A-Z][A-Z0-9_]*\b/g) ?? []).toEqual([]);
-    const readNames = [...source.matchAll(/read\(\s*'([A-Z][A-Z0-9_]*)'\s*\)/g)].map((match) => match[1]);
+    const readNames = [...source.matchAll(/read\(\s*'([A-Z][A-Z0-9_]*)'\s*[,)]/g)].map((match) => match[1]);
     for (const name of readNames) expect(CONFIG_VARIABLES as readonly string[]).toContain(name);
   });
 
