@@ -28,6 +28,16 @@ export type RegisterUserInput = z.infer<typeof registerUserSchema>;
 /** File ids are URL-safe tokens; anything else cannot be a file. */
 export const fileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
+/** `?limit=&cursor=` of the file list; query strings arrive as text. */
+export const filePageSchema = z.object({
+  limit: z.coerce
+    .number({ invalid_type_error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(1000, 'limit must be at most 1000'),
+  cursor: z.string().max(200, 'Invalid cursor').optional(),
+});
+
 /** The first message of a failed parse: one clear line for people. */
 export function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';

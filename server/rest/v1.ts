@@ -3,7 +3,7 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
 import { AppError } from '../errors';
 import { withFirstUploadedFile } from '../http/multipart';
-import { deleteFile, listFiles, shareUrl, uploadFile } from '../services/files';
+import { deleteFile, listFiles, listFilesPage, shareUrl, uploadFile } from '../services/files';
 import { login, logout, requireUser } from '../services/sessions';
 import { sendJsonError } from './json-errors';
 
@@ -48,8 +48,14 @@ export function apiV1Router(): Router {
   router.get(
     '/files',
     requireSession,
-    handler(async (_req, res) => {
-      res.status(200).json({ files: await listFiles(res.locals.ctx) });
+    handler(async (req, res) => {
+      // Without `limit` the whole list, as the spec shapes it; with it, one page and a cursor.
+      if (req.query.limit === undefined && req.query.cursor === undefined) {
+        res.status(200).json({ files: await listFiles(res.locals.ctx) });
+        return;
+      }
+      const { limit, cursor } = req.query;
+      res.status(200).json(await listFilesPage(res.locals.ctx, { limit: limit ?? '100', cursor }));
     }),
   );
 

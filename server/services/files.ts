@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
-import { fileIdSchema } from '../schemas';
+import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { ContentTooLargeError, StorageFullError, type ByteRange } from '../storage/content-store';
 import { requireUser } from './sessions';
 
@@ -82,11 +82,55 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
   return toFileDto(file);
 }
 
+/** Newest first; the id breaks ties so that every page boundary is exact. */
+const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
+
 /** The caller's files, newest first. */
 export async function listFiles(ctx: ServiceContext): Promise<FileDto[]> {
   const owner = requireUser(ctx);
-  const files = await ctx.em.find(FileSchema, { userId: owner.id }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+  const files = await ctx.em.find(FileSchema, { userId: owner.id }, { orderBy: NEWEST_FIRST });
   return files.map(toFileDto);
+}
+
+export interface FilePage {
+  files: FileDto[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/**
+ * One page of the caller's files, newest first (keyset pagination: each page costs the same,
+ * however far in). The cursor is opaque to clients: the last file's date and id.
+ */
+export async function listFilesPage(ctx: ServiceContext, input: unknown): Promise<FilePage> {
+  const owner = requireUser(ctx);
+  const parsed = filePageSchema.safeParse(input);
+  if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
+  const { limit, cursor } = parsed.data;
+  const after = cursor === undefined ? null : decodeCursor(cursor);
+  const where = after
+    ? {
+        userId: owner.id,
+        $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }],
+      }
+    : { userId: owner.id };
+  const rows = await ctx.em.find(FileSchema, where, { orderBy: NEWEST_FIRST, limit: limit + 1 });
+  const files = rows.slice(0, limit);
+  const last = files[files.length - 1];
+  return {
+    files: files.map(toFileDto),
+    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+  };
+}
+
+function encodeCursor(file: StoredFile): string {
+  return Buffer.from(`${file.createdAt.getTime()}.${file.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new AppError('BAD_REQUEST', 'Invalid cursor');
+  return { createdAt: new Date(Number(match[1])), id: match[2] };
 }
 
 /** Deletes one of the caller's files: the record, then the content (an orphan is swept at start). */

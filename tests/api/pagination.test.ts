@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileForm, startApp, type TestApp } from '../helpers/app';
+
+let app: TestApp;
+let alice: string;
+let bob: string;
+const uploadedIds: string[] = [];
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('alice');
+  await app.createUser('bob');
+  alice = await app.login('alice');
+  bob = await app.login('bob');
+  for (let i = 0; i < 7; i++) {
+    const res = await fetch(`${app.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: alice },
+      body: fileForm(`file ${i}`, `f${i}.txt`, 'text/plain'),
+    });
+    uploadedIds.push((await res.json()).file.id);
+  }
+  await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie: bob }, body: fileForm('b', 'b.txt') });
+});
+afterAll(() => app.close());
+
+async function page(query: string, cookie = alice) {
+  const res = await fetch(`${app.url}/api/v1/files?${query}`, { headers: { cookie } });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('GET /api/v1/files?limit=&cursor=', () => {
+  it('when pages are followed by their cursors, then together they hold every file of the caller exactly once, newest first', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const { status, body } = await page(`limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(status).toBe(200);
+      expect(body.files.length).toBeLessThanOrEqual(3);
+      seen.push(...body.files.map((file: { id: string }) => file.id));
+      cursor = body.nextCursor;
+      pages += 1;
+    } while (cursor);
+    expect(pages).toBe(3);
+    const { body: whole } = await page('');
+    expect(seen).toEqual(whole.files.map((file: { id: string }) => file.id));
+    expect([...seen].sort()).toEqual([...uploadedIds].sort());
+  });
+
+  it('when the last page is reached, then nextCursor is null', async () => {
+    const { body } = await page('limit=100');
+    expect(body.files).toHaveLength(7);
+    expect(body.nextCursor).toBeNull();
+  });
+
+  it('when no limit is given, then the answer keeps the plain {files} shape', async () => {
+    const { body } = await page('');
+    expect(Object.keys(body)).toEqual(['files']);
+  });
+
+  it.each(['limit=0', 'limit=abc', 'limit=1001', 'limit=2&cursor=not-a-cursor', 'limit=1.5'])(
+    'when the query is %s, then it answers 400 with an error',
+    async (query) => {
+      const { status, body } = await page(query);
+      expect(status).toBe(400);
+      expect(body).toEqual({ error: expect.any(String) });
+    },
+  );
+
+  it("when another user follows alice's cursor, then they still only see their own files", async () => {
+    const { body: first } = await page('limit=1');
+    const { status, body } = await page(`limit=10&cursor=${first.nextCursor}`, bob);
+    expect(status).toBe(200);
+    expect(body.files.every((file: { originalName: string }) => file.originalName === 'b.txt')).toBe(true);
+  });
+});
