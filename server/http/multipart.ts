@@ -70,13 +70,24 @@ export async function withFirstUploadedFile<T>(
   const state: { handling: Promise<T> | null; failed: boolean } = { handling: null, failed: false };
   // busboy may still emit a file after its first error (the rest of the chunk it was parsing):
   // that file's stream never ends, so a handler given it would wait forever (STACK.md).
-  parser.once('error', () => {
+  parser.on('error', () => {
     state.failed = true;
   });
   parser.on('file', (_field, fileStream, info) => {
+    // busboy destroys the current file stream with its own error when the body turns out
+    // malformed; an 'error' nobody listens to would bring the whole process down.
+    fileStream.on('error', () => {});
+    // busboy 1.6 also parses parts that follow the closing boundary in the same chunk, and then
+    // waits forever for such a file to end (its parser is already switched off): the request
+    // would never be answered. Parts after the end make the body malformed.
+    if ((parser as unknown as { _complete?: boolean })._complete) {
+      state.failed = true;
+      parser.destroy(new Error('Part after the closing boundary'));
+      return;
+    }
     // Only the first named file counts; later ones, empty file inputs and anything after a
     // parse error are read and dropped.
-    if (state.failed || state.handling || !info.filename) {
+    if (state.failed || parser.destroyed || state.handling || !info.filename) {
       fileStream.resume();
       return;
     }

@@ -52,7 +52,9 @@ export function rawFile() {
       // Open the content before committing to any header: if it vanished since the stat (a
       // concurrent delete), this is still a plain 404 and not a broken 200.
       if (req.method !== 'HEAD' && length > 0) {
-        body = shared.open(status === 206 ? (range as ByteRange) : undefined);
+        // Always with a byte range, the whole file included: the store sizes its read buffer to
+        // what is left to send, so a 4 KiB file never costs a 1 MiB buffer (STACK.md).
+        body = shared.open(status === 206 ? (range as ByteRange) : { start: 0, end: size - 1 });
         try {
           await opened(body);
         } catch (error) {

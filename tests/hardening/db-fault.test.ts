@@ -1,0 +1,66 @@
+// The database fails for real while an upload is being recorded (a SQLite trigger aborts the
+// insert): the answer is a bare 500 JSON error, and the content already written is removed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app';
+import { expectRowsMatchDisk, expectServerAnswers, expectUnchanged, snapshot, uploadSmall } from '../helpers/hardening-http';
+
+let app: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('recorder');
+  cookie = await app.login('recorder');
+});
+afterAll(() => app.close());
+
+describe('a database error while recording an upload', () => {
+  it('when the insert of the record fails, then 500 {"error":"Internal server error"} without a stack, no orphan content, and uploads work once the fault is gone', async () => {
+    expect((await uploadSmall(app.url, cookie, 'before the fault', 'before.txt')).status).toBe(201);
+    const before = await snapshot(app);
+
+    await app.rows("create trigger hardening_boom before insert on files begin select raise(abort, 'boom'); end");
+    try {
+      const res = await fetch(`${app.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie },
+        body: (() => {
+          const form = new FormData();
+          form.append('file', new Blob([new Uint8Array(256 * 1024).fill(7)]), 'doomed.bin');
+          return form;
+        })(),
+      });
+      const text = await res.text();
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(JSON.parse(text)).toEqual({ error: 'Internal server error' });
+      expect(text).not.toMatch(/boom|at .*\.ts|SQLITE|stack/i);
+      await expectUnchanged(app, before);
+      await expectServerAnswers(app.url);
+    } finally {
+      await app.rows('drop trigger if exists hardening_boom');
+    }
+
+    const after = await uploadSmall(app.url, cookie, 'after the fault', 'after.txt');
+    expect(after.status).toBe(201);
+    expect(app.storedFiles()).toEqual([...before.stored, after.json.file!.storedName].sort());
+    await expectRowsMatchDisk(app);
+  });
+
+  it('when the insert fails for an upload from the page, then a 500 page and no orphan content either', async () => {
+    const before = await snapshot(app);
+    await app.rows("create trigger hardening_boom before insert on files begin select raise(abort, 'boom'); end");
+    try {
+      const form = new FormData();
+      form.append('file', new Blob(['page upload']), 'page.txt');
+      const res = await fetch(`${app.url}/upload`, { method: 'POST', headers: { cookie }, body: form, redirect: 'manual' });
+      const text = await res.text();
+      expect(res.status).toBe(500);
+      expect(text).not.toMatch(/boom|SQLITE|at .*\.ts:\d+/);
+      await expectUnchanged(app, before);
+      await expectServerAnswers(app.url);
+    } finally {
+      await app.rows('drop trigger if exists hardening_boom');
+    }
+  });
+});

@@ -1,0 +1,58 @@
+// Logout revokes the session server-side (CONTRACT §7): a copy of the token stops working
+// everywhere after logout, while the same user's other sessions carry on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app';
+import { expectServerAnswers, uploadSmall } from '../helpers/hardening-http';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('leaky');
+});
+afterAll(() => app.close());
+
+async function apiStatus(cookie: string): Promise<number> {
+  const res = await fetch(`${app.url}/api/v1/files`, { headers: { cookie } });
+  await res.body?.cancel();
+  return res.status;
+}
+
+async function filesPage(cookie: string): Promise<Response> {
+  return fetch(`${app.url}/files`, { headers: { cookie }, redirect: 'manual' });
+}
+
+describe('logout revokes the session server-side', () => {
+  it.each([
+    ['the API', (cookie: string) => fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie } })],
+    ['the page', (cookie: string) => fetch(`${app.url}/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' })],
+  ])('when a user logs out through %s, then a copied token no longer works (API 401, /files redirects to login) and their other session still does', async (_door, logOut) => {
+    const copied = await app.login('leaky');
+    const other = await app.login('leaky');
+    expect(copied).not.toBe(other);
+    expect(await apiStatus(copied)).toBe(200);
+    const sessionsBefore = await app.rows('select count(*) as n from sessions');
+
+    const out = await logOut(copied);
+    expect([200, 302, 303]).toContain(out.status);
+    expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
+    expect(await app.rows('select count(*) as n from sessions')).toEqual([{ n: Number(sessionsBefore[0].n) - 1 }]);
+
+    // The browser forgot the cookie; an attacker who copied it before still sends it.
+    const api = await fetch(`${app.url}/api/v1/files`, { headers: { cookie: copied } });
+    expect(api.status).toBe(401);
+    expect(await api.json()).toEqual({ error: 'Unauthorized' });
+    const page = await filesPage(copied);
+    expect([302, 303]).toContain(page.status);
+    expect(page.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
+    const upload = await uploadSmall(app.url, copied);
+    expect(upload.status).toBe(401);
+    expect(app.storedFiles()).toEqual([]);
+    // A revoked token is never renewed either.
+    expect(api.headers.getSetCookie()).toEqual([]);
+
+    expect(await apiStatus(other)).toBe(200);
+    expect((await filesPage(other)).status).toBe(200);
+    await expectServerAnswers(app.url);
+  });
+});

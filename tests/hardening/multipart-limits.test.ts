@@ -1,0 +1,319 @@
+// Hostile multipart bodies, names and ids (CONTRACT §4): limits hold, odd input is a 4xx and
+// never a 500, nothing is stored by a refused request, and the server keeps answering.
+//
+// What multipart.ts does (read, then asserted here): busboy with limits parts 30, fields 20,
+// files 5, fieldSize 64 KiB, headerPairs 50. Parts past a limit are skipped, not errors: a body
+// of 1,000 fields ends as "No file uploaded" (400), or 201 when a file came first; a file after
+// the 30th part is never seen. Only the first named file is stored. A part header over 16 KiB
+// is malformed (400); request headers over Node's 16 KiB are answered 431 by Node itself.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app';
+import {
+  expectRowsMatchDisk,
+  expectServerAnswers,
+  expectUnchanged,
+  fieldPart,
+  filePart,
+  rawMultipart,
+  rawRequest,
+  snapshot,
+  type RawPart,
+  type RawResponse,
+} from '../helpers/hardening-http';
+
+const BOUNDARY = 'hardening-limits-boundary';
+const SAFE_STORED_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/;
+
+let app: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('limits');
+  cookie = await app.login('limits');
+});
+afterAll(() => app.close());
+
+function post(body: Buffer | string, contentType = `multipart/form-data; boundary=${BOUNDARY}`, extraHeaders: Record<string, string> = {}) {
+  const headers: Record<string, string> = { cookie, ...extraHeaders };
+  if (contentType) headers['content-type'] = contentType;
+  return rawRequest(app.url, { method: 'POST', path: '/api/v1/files', headers, body });
+}
+
+function json(res: RawResponse): { error?: string; file?: { id: string; originalName: string; storedName: string; size: number } } {
+  return JSON.parse(res.body);
+}
+
+/** The request was refused with `status`, nothing was stored, and the server answers. */
+async function expectRefused(send: () => Promise<RawResponse>, status: number | number[], error?: string | RegExp) {
+  const before = await snapshot(app);
+  const res = await send();
+  if (Array.isArray(status)) expect(status).toContain(res.status);
+  else expect(res.status).toBe(status);
+  if (error !== undefined) expect(json(res).error).toMatch(error);
+  await expectUnchanged(app, before);
+  await expectServerAnswers(app.url);
+  return res;
+}
+
+/** The request stored exactly one file (201), whose row and content match. */
+async function expectStoredOne(send: () => Promise<RawResponse>) {
+  const before = await snapshot(app);
+  const res = await send();
+  expect(res.status, res.body).toBe(201);
+  const { file } = json(res);
+  expect(file!.storedName).toMatch(SAFE_STORED_NAME);
+  const after = await snapshot(app);
+  expect(after.rows).toHaveLength(before.rows.length + 1);
+  expect(after.stored).toEqual([...before.stored, file!.storedName].sort());
+  await expectRowsMatchDisk(app);
+  await expectServerAnswers(app.url);
+  return file!;
+}
+
+/** The share page and the raw link of a stored file answer normally whatever its name. */
+async function expectServable(id: string) {
+  const page = await fetch(`${app.url}/f/${id}`);
+  expect(page.status).toBe(200);
+  await page.body?.cancel();
+  const raw = await fetch(`${app.url}/f/${id}/raw`);
+  expect(raw.status).toBe(200);
+  expect(raw.headers.get('content-disposition')).toMatch(/^(attachment|inline); filename="[\x20-\x7e]*"/);
+  await raw.body?.cancel();
+}
+
+const manyFields = (count: number): RawPart[] => Array.from({ length: count }, (_, i) => fieldPart(`field${i}`, `value ${i}`));
+
+describe('many parts', () => {
+  it('when a body carries 1,000 small fields and no file, then 400 "No file uploaded" in under a second', async () => {
+    const started = performance.now();
+    await expectRefused(() => post(rawMultipart(BOUNDARY, manyFields(1000))), 400, 'No file uploaded');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('when a file comes first and 1,000 fields follow, then 201 with that one file, quickly', async () => {
+    const started = performance.now();
+    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [filePart('first.txt', 'the file'), ...manyFields(1000)])));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(file.size).toBe(8);
+  });
+
+  it('when the file only comes after 1,000 fields (past the parts limit), then it is not seen: 400 "No file uploaded"', async () => {
+    await expectRefused(() => post(rawMultipart(BOUNDARY, [...manyFields(1000), filePart('late.txt')])), 400, 'No file uploaded');
+  });
+
+  it('when one request carries 10 files, then only the first is stored: 201 and exactly one row', async () => {
+    const parts = Array.from({ length: 10 }, (_, i) => filePart(`file-${i}.txt`, `content of file ${i}`));
+    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, parts)));
+    expect(file.originalName).toBe('file-0.txt');
+    expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('content of file 0');
+  });
+});
+
+describe('big headers and fields', () => {
+  it('when the request headers are huge (64 KiB), then Node answers 431 and nothing is stored', async () => {
+    const headers = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`x-filler-${i}`, 'x'.repeat(1024)]));
+    await expectRefused(() => post(rawMultipart(BOUNDARY, [filePart('a.txt')]), undefined, headers), 431);
+  });
+
+  it('when a part header block is huge (100 KiB), then 400 malformed and nothing is stored', async () => {
+    const part: RawPart = { headers: [...filePart('a.txt').headers, `X-Filler: ${'y'.repeat(100 * 1024)}`], content: 'x' };
+    await expectRefused(() => post(rawMultipart(BOUNDARY, [part])), 400, /malformed/i);
+  });
+
+  it('when a part has thousands of header lines, then 400 malformed and nothing is stored', async () => {
+    const part: RawPart = { headers: [...filePart('a.txt').headers, ...Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`)], content: 'x' };
+    await expectRefused(() => post(rawMultipart(BOUNDARY, [part])), 400, /malformed/i);
+  });
+
+  it('when a 1 MB field comes before the file, then the field is ignored and the file stored (201)', async () => {
+    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [fieldPart('big', Buffer.alloc(1024 * 1024, 0x7a)), filePart('after-big.txt', 'ok')])));
+    expect(file.originalName).toBe('after-big.txt');
+    expect(file.size).toBe(2);
+  });
+
+  it('when a 1 MB field is the only part, then 400 "No file uploaded"', async () => {
+    await expectRefused(() => post(rawMultipart(BOUNDARY, [fieldPart('big', Buffer.alloc(1024 * 1024, 0x7a))])), 400, 'No file uploaded');
+  });
+});
+
+describe('malformed bodies', () => {
+  it('when a malformed part header is followed by a file part in the same chunk, then 400 at once — the file busboy still emits after its error is ignored, not waited for', async () => {
+    const body = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disdata; name="note"\r\n\r\nhello\r\n`),
+      rawMultipart(BOUNDARY, [filePart('after-the-error.txt', 'never stored')]),
+    ]);
+    const started = performance.now();
+    await expectRefused(() => rawRequest(app.url, { method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body, timeoutMs: 5_000 }), 400, 'Malformed multipart body');
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('when a file part follows the closing boundary in the same chunk, then 400 at once — busboy would wait for that file forever', async () => {
+    const body = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}--\r\n`),
+      // busboy swallows the first part after the end; the second is parsed, and never ends.
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="epilogue.txt"\r\n\r\nno end in sight`),
+    ]);
+    const started = performance.now();
+    await expectRefused(() => rawRequest(app.url, { method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body, timeoutMs: 5_000 }), 400);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('when a complete file is followed by the closing boundary and an epilogue that looks like another file, then 201 with the first file only', async () => {
+    const body = Buffer.concat([
+      rawMultipart(BOUNDARY, [filePart('real.txt', 'real content')]),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="epilogue.txt"\r\n\r\nno end in sight`),
+    ]);
+    const file = await expectStoredOne(() => rawRequest(app.url, { method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body, timeoutMs: 5_000 }));
+    expect(file.originalName).toBe('real.txt');
+    expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('real content');
+  });
+
+  it('when the body stops before the closing boundary (the request itself complete), then 400 and nothing stored', async () => {
+    const body = rawMultipart(BOUNDARY, [filePart('cut.txt', 'cut short')]);
+    await expectRefused(() => post(body.subarray(0, body.length - `--${BOUNDARY}--\r\n`.length - 2)), 400, /malformed/i);
+  });
+});
+
+describe('odd content types', () => {
+  const body = () => rawMultipart(BOUNDARY, [filePart('a.txt')]);
+  it.each([
+    ['multipart/form-data without a boundary', 'multipart/form-data'],
+    ['multipart/form-data with an empty boundary', 'multipart/form-data; boundary='],
+    ['multipart/mixed', `multipart/mixed; boundary=${BOUNDARY}`],
+    ['a boundary of 71 characters (RFC 2046 allows 70)', `multipart/form-data; boundary=${'b'.repeat(71)}`],
+    ['text/plain', 'text/plain'],
+    ['application/json', 'application/json'],
+    ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded'],
+    ['garbage', '%%%;;;==='],
+    ['no Content-Type at all', ''],
+  ])('when the Content-Type is %s, then 400 and nothing is stored', async (_label, contentType) => {
+    const send = () => {
+      // The 71-character case sends a body that really uses that boundary: only its length is wrong.
+      const boundary = /boundary=(b{71})$/.exec(contentType)?.[1];
+      return post(boundary ? rawMultipart(boundary, [filePart('a.txt')]) : body(), contentType);
+    };
+    await expectRefused(send, 400, /./);
+  });
+
+  it('when the boundary is exactly 70 characters, then the upload is accepted (201)', async () => {
+    const boundary = 'c'.repeat(70);
+    await expectStoredOne(() => post(rawMultipart(boundary, [filePart('seventy.txt')]), `multipart/form-data; boundary=${boundary}`));
+  });
+
+  it('when the files sit in a nested multipart/mixed part (old RFC 2388 style), then 400 "No file uploaded"', async () => {
+    const inner = rawMultipart('inner-boundary', [filePart('nested.txt', 'nested content')]);
+    const outer: RawPart = { headers: ['Content-Disposition: form-data; name="files"', 'Content-Type: multipart/mixed; boundary=inner-boundary'], content: inner };
+    await expectRefused(() => post(rawMultipart(BOUNDARY, [outer])), 400, 'No file uploaded');
+  });
+});
+
+describe('odd file names', () => {
+  it('when the filename is 10,000 characters long, then 201 with the name capped at 255 characters', async () => {
+    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [filePart(`${'n'.repeat(10_000)}.txt`)])));
+    expect(file.originalName).toBe('n'.repeat(255));
+    // The stored name follows the capped name (CONTRACT §4): the cap cut ".txt" off, so the id alone.
+    expect(file.storedName).toBe(file.id);
+    await expectServable(file.id);
+  });
+
+  it('when a filename* decodes to 2,000 characters, then 201 with the name capped at 255 characters', async () => {
+    const part: RawPart = { headers: [`Content-Disposition: form-data; name="file"; filename*=UTF-8''${'%C3%A9'.repeat(2_000)}.pdf`], content: 'x' };
+    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [part])));
+    expect(file.originalName).toBe('é'.repeat(255));
+    await expectServable(file.id);
+  });
+
+  it('when a filename* of 10,000 encoded characters makes the part header pass 16 KiB, then 400 malformed', async () => {
+    const part: RawPart = { headers: [`Content-Disposition: form-data; name="file"; filename*=UTF-8''${'%C3%A9'.repeat(10_000)}.pdf`], content: 'x' };
+    await expectRefused(() => post(rawMultipart(BOUNDARY, [part])), 400, /malformed/i);
+  });
+
+  it('when the filename carries a raw NUL byte, then busboy finds the part header malformed: 400, nothing stored', async () => {
+    await expectRefused(() => post(rawMultipart(BOUNDARY, [filePart('nul\u0000byte.txt')])), 400, /malformed/i);
+  });
+
+  it('when the filename* carries %00, then 201 with the NUL bytes removed', async () => {
+    const part: RawPart = { headers: ["Content-Disposition: form-data; name=\"file\"; filename*=UTF-8''evil%00.php%00.txt"], content: 'x' };
+    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [part])));
+    expect(file.originalName).toBe('evil.php.txt');
+    expect(file.storedName).toBe(`${file.id}.txt`);
+    await expectServable(file.id);
+  });
+
+  it.each(['.', '..', '...', '/', '../../../etc/passwd', '\\..\\..\\boot.ini'])('when the filename is %j, then 201, stored under its id only, never outside UPLOAD_DIR', async (name) => {
+    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [filePart(name)])));
+    expect(file.originalName).toBe(name);
+    expect(file.storedName).toMatch(new RegExp(`^${file.id}(\\.[A-Za-z0-9]+)?$`));
+    await expectServable(file.id);
+  });
+
+  it('when the filename* carries CR LF and a quote, then 201 and the download header stays one clean line', async () => {
+    const part: RawPart = { headers: ["Content-Disposition: form-data; name=\"file\"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1%22.txt"], content: 'x' };
+    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [part])));
+    const raw = await fetch(`${app.url}/f/${file.id}/raw`);
+    expect(raw.status).toBe(200);
+    expect(raw.headers.getSetCookie()).toEqual([]);
+    expect(raw.headers.get('content-disposition')).not.toMatch(/[\r\n]/);
+    await raw.body?.cancel();
+  });
+});
+
+describe('odd ids on every route', () => {
+  const ids: Array<[string, string]> = [
+    ['%00', '%00'],
+    ['..%2F..%2Fetc%2Fpasswd', '..%2F..%2Fetc%2Fpasswd'],
+    ['an id of 5,000 characters', 'A'.repeat(5_000)],
+    ['a broken %-escape (%E0%A4%A)', '%E0%A4%A'],
+    ['%2e%2e/x', '%2e%2e%2fx'],
+    ['a percent-encoded newline', 'abc%0D%0Adef'],
+  ];
+  const routes: Array<[string, (id: string) => Promise<RawResponse>]> = [
+    ['GET /f/<id>/raw', (id) => rawRequest(app.url, { path: `/f/${id}/raw` })],
+    ['HEAD /f/<id>/raw', (id) => rawRequest(app.url, { method: 'HEAD', path: `/f/${id}/raw` })],
+    ['GET /f/<id>', (id) => rawRequest(app.url, { path: `/f/${id}` })],
+    ['DELETE /api/v1/files/<id>', (id) => rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie } })],
+    [
+      'POST /files/<id>/delete',
+      (id) => rawRequest(app.url, { method: 'POST', path: `/files/${id}/delete`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '' }),
+    ],
+    [
+      'POST /trpc/files.delete',
+      (id) =>
+        rawRequest(app.url, {
+          method: 'POST',
+          path: '/trpc/files.delete',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify({ id: decodeURIComponentSafe(id) }),
+        }),
+    ],
+  ];
+  const cases = ids.flatMap(([label, id]) => routes.map(([route, send]) => ({ label, id, route, send })));
+  it.each(cases)('when $route gets $label, then a 4xx, never a 500', async ({ id, send }) => {
+    const res = await expectRefused(() => send(id), [400, 404]);
+    if (res.headers['content-type']?.startsWith('application/json') && res.body) expect(res.body).not.toMatch(/stack|at .*\.ts:\d+/);
+  });
+
+  it('when /f/%2e%2e is asked for, then URL normalisation makes it "/" (the home page), never a file nor a 500', async () => {
+    const res = await rawRequest(app.url, { path: '/f/%2e%2e' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatch(/<title>File sharing<\/title>/);
+    const raw = await expectRefused(() => rawRequest(app.url, { path: '/f/%2e%2e/raw' }), 404);
+    expect(raw.body).not.toMatch(/root:/);
+  });
+
+  it('when the URL is 100 KB long, then a 4xx (Node: 431) and the server still answers', async () => {
+    const res = await expectRefused(() => rawRequest(app.url, { path: `/f/${'x'.repeat(100 * 1024)}/raw` }), [414, 431]);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+  });
+});
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,89 @@
+// The built server as a child process for the fault tests: a fixed free port, silent logs,
+// readiness by polling /healthz (a silent server prints no "listening" line).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, TEST_SECRET } from './app';
+import { freePort } from './hardening-http';
+import { CLI_JS, cleanEnv, registerUserCli, SERVER_JS } from './process';
+
+export interface HardeningServerEnv {
+  PORT: string;
+  DATA_DIR: string;
+  SESSION_SECRET: string;
+  LOG_LEVEL: string;
+  [name: string]: string;
+}
+
+export async function serverEnv(dataDir: string): Promise<HardeningServerEnv> {
+  return { PORT: String(await freePort()), DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' };
+}
+
+/** Fails with a clear message when the build the fault tests spawn is missing. */
+export function requireDist(): void {
+  for (const file of [SERVER_JS, CLI_JS, path.join(ROOT, 'build/index.js')]) {
+    if (!fs.existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run \`npm run build\` first`);
+  }
+}
+
+/** `echo <password> | node dist/cli/register-user.js <username> --password-stdin`. */
+export async function registerWithCli(env: HardeningServerEnv, username: string, password: string) {
+  return registerUserCli([username, '--password-stdin'], { env, input: `${password}\n` });
+}
+
+export interface SpawnedServer {
+  child: ChildProcess;
+  url: string;
+  stderr(): string;
+  /** Resolves once the process has exited. */
+  exited: Promise<void>;
+}
+
+/** Every server this process spawned, so that a test that fails mid-start leaves no orphan. */
+const spawned = new Set<ChildProcess>();
+
+/** SIGKILL to every spawned server still running (for afterEach/afterAll). */
+export function killAllSpawned(): void {
+  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** `node dist/server/index.js` with exactly `env`; resolves once /healthz answers 200. */
+export async function spawnServer(env: HardeningServerEnv): Promise<SpawnedServer> {
+  requireDist();
+  const child = spawn(process.execPath, [SERVER_JS], { cwd: ROOT, env: cleanEnv({ HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'ignore', 'pipe'] });
+  spawned.add(child);
+  child.once('exit', () => spawned.delete(child));
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${env.PORT}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before answering\n${stderr}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      await res.body?.cancel();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not answer /healthz within 30 s\n${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, url, stderr: () => stderr, exited };
+}
+
+/** kill -9, and wait until the process is really gone. */
+export async function killHard(server: SpawnedServer): Promise<void> {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  await server.exited;
+}
+
+/** SIGTERM (graceful), and wait for the exit. */
+export async function stopGracefully(server: SpawnedServer): Promise<void> {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
+  await server.exited;
+}
