@@ -2,7 +2,7 @@
 // single byte ranges, conditional requests, and never active content inline (CONTRACT §5).
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import contentDisposition from 'content-disposition';
 import type { NextFunction, Request, Response } from 'express';
 import { isInlineSafe } from '../services/content-policy';
@@ -92,7 +92,7 @@ export function rawFile() {
         res.end();
         return;
       }
-      await pipeline(body, res);
+      await send(body, res);
     } catch (error) {
       body?.destroy();
       // A client that goes away mid-download is not a fault.
@@ -100,6 +100,49 @@ export function rawFile() {
       next(error);
     }
   };
+}
+
+/**
+ * Streams the content into the response, as `pipeline(body, res)` does. When the store lets
+ * chunks be handed back (LocalDiskStore's FileChunkStream), each one is, once the socket has
+ * taken it, so its buffer is read into again instead of a new one being allocated per chunk.
+ */
+async function send(body: Readable, res: Response): Promise<void> {
+  const release = (body as Readable & { release?: (chunk: Buffer) => void }).release?.bind(body);
+  if (!release) return pipeline(body, res);
+  // Settles when the answer is out, or rejects (ERR_STREAM_PREMATURE_CLOSE) when the client goes away.
+  const done = finished(res);
+  done.catch(() => undefined);
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      // The callback runs once the socket is done with the chunk (written, or the write abandoned).
+      if (res.write(chunk, () => release(chunk))) continue;
+      if (!res.destroyed) await drainOrClose(res);
+      if (res.destroyed) {
+        await done;
+        throw Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+      }
+    }
+    res.end();
+    await done;
+  } catch (error) {
+    body.destroy();
+    res.destroy();
+    throw error;
+  }
+}
+
+/** Resolves on the response's next 'drain' or its 'close', whichever comes first. */
+function drainOrClose(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = () => {
+      res.off('drain', settle);
+      res.off('close', settle);
+      resolve();
+    };
+    res.on('drain', settle);
+    res.on('close', settle);
+  });
 }
 
 function contentTypeOf(mimeType: string): string {

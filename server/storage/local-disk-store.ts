@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   ContentTooLargeError,
@@ -56,7 +56,7 @@ export class LocalDiskStore implements ContentStore {
 
   read(key: string, range?: ByteRange): Readable {
     const highWaterMark = Math.max(16 * 1024, Math.min(range ? range.end - range.start + 1 : MAX_CHUNK_BYTES, MAX_CHUNK_BYTES));
-    return fs.createReadStream(this.pathOf(key), { start: range?.start, end: range?.end, highWaterMark });
+    return new FileChunkStream(this.pathOf(key), range?.start ?? 0, range?.end ?? Infinity, highWaterMark);
   }
 
   async stat(key: string): Promise<ContentStat | null> {
@@ -155,5 +155,96 @@ class EarlyWriteback {
       (handle) => handle.close(),
       () => undefined,
     );
+  }
+}
+
+/** How many handed-back buffers a FileChunkStream keeps for its next reads. */
+const MAX_SPARE_BUFFERS = 4;
+
+/**
+ * A file (or a byte range of it) as a stream of chunks, like fs.createReadStream (`pending`,
+ * 'open' and 'ready', open errors such as ENOENT as 'error'), with one addition: a consumer
+ * may hand a chunk back with `release(chunk)` once nothing refers to it any more, and its
+ * buffer is read into again. The raw download does so once the socket has taken each chunk,
+ * so a download cycles through a few buffers instead of allocating one per chunk: in a
+ * process of this size every ~30 MB of fresh buffers costs a full garbage collection
+ * (docs/performance.md). A consumer that never releases simply gets fresh buffers.
+ */
+export class FileChunkStream extends Readable {
+  private fd: number | null = null;
+  private position: number;
+  private reading = false;
+  private afterRead: (() => void) | null = null;
+  private readonly spare: Buffer[] = [];
+  /** Buffers are never larger than the range: a 4 KiB file gets 4 KiB. */
+  private readonly bufferBytes: number;
+  /**
+   * Buffers out with the consumer, by their memory: only these can come back, and only once.
+   * Weak, so that the chunks a consumer keeps or drops without releasing are collected as usual.
+   */
+  private readonly lent = new WeakSet<ArrayBufferLike>();
+
+  constructor(
+    private readonly file: string,
+    start: number,
+    private readonly end: number,
+    chunkBytes: number,
+  ) {
+    super({ highWaterMark: chunkBytes });
+    this.position = start;
+    this.bufferBytes = Math.max(1, Math.min(chunkBytes, end - start + 1));
+  }
+
+  get pending(): boolean {
+    return this.fd === null;
+  }
+
+  override _construct(callback: (error?: Error | null) => void): void {
+    fs.open(this.file, 'r', (error, fd) => {
+      if (error) return callback(error);
+      this.fd = fd;
+      callback();
+      this.emit('open', fd);
+      this.emit('ready');
+    });
+  }
+
+  override _read(): void {
+    const wanted = Math.min(this.bufferBytes, this.end - this.position + 1);
+    if (wanted <= 0) return void this.push(null);
+    const buffer = this.spare.pop() ?? Buffer.allocUnsafeSlow(this.bufferBytes);
+    this.reading = true;
+    fs.read(this.fd as number, buffer, 0, wanted, this.position, (error, bytesRead) => {
+      this.reading = false;
+      if (this.afterRead) return this.afterRead();
+      if (error) return void this.destroy(error);
+      if (bytesRead === 0) {
+        this.spare.push(buffer);
+        return void this.push(null);
+      }
+      this.position += bytesRead;
+      this.lent.add(buffer.buffer);
+      this.push(buffer.subarray(0, bytesRead));
+    });
+  }
+
+  /** Hands a chunk of this stream back for reuse; the caller must not touch it afterwards. */
+  release(chunk: Buffer): void {
+    if (!this.lent.delete(chunk.buffer) || this.spare.length >= MAX_SPARE_BUFFERS || this.destroyed) return;
+    this.spare.push(Buffer.from(chunk.buffer, chunk.byteOffset, this.bufferBytes));
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    // Never close the descriptor under a read in flight: the number could be reused meanwhile.
+    const close = () => {
+      this.afterRead = null;
+      this.spare.length = 0;
+      if (this.fd === null) return callback(error);
+      const fd = this.fd;
+      this.fd = null;
+      fs.close(fd, (closeError) => callback(error ?? closeError));
+    };
+    if (this.reading) this.afterRead = close;
+    else close();
   }
 }

@@ -1,0 +1,743 @@
+// npm run bench — the service against bare Node baselines, in the same run, on 127.0.0.1.
+// Builds when the sources are newer than dist/, starts the built service and the bare servers
+// as child processes, generates its data in a temp dir, measures, prints a table and one
+// JSON line, and always removes its temp dir and stops its processes (also on failure).
+// Sizes and counts come from BENCH_* variables: see docs/performance.md.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes, randomFillSync } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { download, requestJson, runConcurrent, uploadBuffer, uploadFromDisk, HOST } from './client.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const MiB = 1024 * 1024;
+
+// ---------------------------------------------------------------------------- settings
+const env = process.env;
+const int = (name, fallback) => {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return Number(value);
+};
+const S = {
+  largeMb: int('BENCH_LARGE_MB', 1024),
+  mediumMb: int('BENCH_MEDIUM_MB', 64),
+  hugeMb: int('BENCH_HUGE_MB', 0), // 4096 to include a 4 GiB file; 0 = skipped
+  largeRuns: int('BENCH_LARGE_RUNS', 3),
+  smallKb: int('BENCH_SMALL_KB', 4),
+  smallCount: int('BENCH_SMALL_COUNT', 1500),
+  smallDownloads: int('BENCH_SMALL_DOWNLOADS', 4000),
+  smallRuns: int('BENCH_SMALL_RUNS', 3),
+  concurrency: int('BENCH_CONCURRENCY', 32),
+  listFiles: int('BENCH_LIST_FILES', 10000),
+  listRequests: int('BENCH_LIST_REQUESTS', 60),
+  logins: int('BENCH_LOGINS', 20),
+  logLevel: env.BENCH_LOG_LEVEL || 'info',
+  cpuProfDir: env.BENCH_CPU_PROF ? path.resolve(env.BENCH_CPU_PROF) : null,
+  only: env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',').map((s) => s.trim())) : null,
+  skipBuild: env.BENCH_SKIP_BUILD === '1',
+  // Extra node flags for the service only, for experiments (e.g. "--max-semi-space-size=4").
+  serviceNodeFlags: (env.BENCH_SERVICE_NODE_FLAGS || '').split(/\s+/).filter(Boolean),
+};
+const wants = (phase) => !S.only || S.only.has(phase);
+const PASSWORD = 'bench-password-0123456789';
+const SECRET = randomBytes(32).toString('hex');
+
+// ---------------------------------------------------------------------------- processes and cleanup
+const children = new Set();
+let tmp = null;
+
+function spawnChild(name, command, args, { env: childEnv = {}, logDir, handshake = false }) {
+  const logFile = path.join(logDir, `${name}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...childEnv },
+    // The service logs straight into its file; the bare servers print their port first.
+    stdio: ['ignore', handshake ? 'pipe' : out, out],
+  });
+  fs.closeSync(out);
+  const entry = { name, child, logFile, exited: false };
+  children.add(entry);
+  child.on('exit', () => {
+    entry.exited = true;
+  });
+  // Everything the child prints goes to its log; the first line is kept for the port handshake.
+  const firstLine = new Promise((resolve, reject) => {
+    if (!handshake) return resolve('');
+    let buffer = '';
+    const log = fs.createWriteStream(logFile, { flags: 'a' });
+    child.stdout.on('data', (chunk) => {
+      log.write(chunk);
+      if (buffer !== null) {
+        buffer += chunk.toString('utf8');
+        const newline = buffer.indexOf('\n');
+        if (newline >= 0) {
+          resolve(buffer.slice(0, newline));
+          buffer = null;
+        }
+      }
+    });
+    child.stdout.on('end', () => log.end());
+    child.on('exit', (code) => reject(new Error(`${name} exited with code ${code} (log: ${tail(logFile)})`)));
+  });
+  firstLine.catch(() => undefined);
+  return { ...entry, entry, firstLine };
+}
+
+async function stopChild(entry, timeoutMs = 15_000) {
+  if (entry.exited) return;
+  entry.child.kill('SIGTERM');
+  const exited = new Promise((resolve) => entry.child.once('exit', resolve));
+  const timer = new Promise((resolve) => setTimeout(resolve, timeoutMs, 'timeout'));
+  if ((await Promise.race([exited, timer])) === 'timeout' && !entry.exited) {
+    entry.child.kill('SIGKILL');
+    await exited;
+  }
+  children.delete(entry);
+}
+
+async function cleanup() {
+  await Promise.all([...children].map((entry) => stopChild(entry, 5_000)));
+  if (tmp) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    tmp = null;
+  }
+}
+
+// Last resort on an abrupt exit: nothing asynchronous runs here.
+process.on('exit', () => {
+  for (const { child, exited } of children) if (!exited) child.kill('SIGKILL');
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    process.stderr.write(`\nbench: ${signal}, cleaning up\n`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+function tail(file, lines = 15) {
+  try {
+    return '\n' + fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on('error', reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------- RSS and CPU sampling
+let clockTicks = 100;
+try {
+  clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+} catch {
+  /* Linux default */
+}
+
+/** CPU seconds (user, system) a process has used so far, from /proc/<pid>/stat. */
+function cpuTimes(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]) / clockTicks, sys: Number(fields[12]) / clockTicks };
+}
+
+/**
+ * One process during a phase: peak RSS (VmHWM after resetting it with clear_refs 5, and
+ * VmRSS polled every 20 ms) and the CPU time it used (robust when the machine is busy).
+ */
+class RssMonitor {
+  constructor(pid) {
+    this.pid = pid;
+  }
+  status() {
+    const text = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+  }
+  start() {
+    try {
+      fs.writeFileSync(`/proc/${this.pid}/clear_refs`, '5');
+      this.hwmReset = true;
+    } catch {
+      this.hwmReset = false;
+    }
+    const { rss } = this.status();
+    this.before = rss;
+    this.cpuBefore = cpuTimes(this.pid);
+    this.polledPeak = rss;
+    this.timer = setInterval(() => {
+      try {
+        this.polledPeak = Math.max(this.polledPeak, this.status().rss);
+      } catch {
+        /* process gone: the phase will fail on its own */
+      }
+    }, 20);
+    // A phase that fails half-way must not keep the bench alive.
+    this.timer.unref();
+    return this;
+  }
+  stop() {
+    clearInterval(this.timer);
+    const { rss, hwm } = this.status();
+    const peak = this.hwmReset ? Math.max(hwm, this.polledPeak) : this.polledPeak;
+    const cpu = cpuTimes(this.pid);
+    const [userS, sysS] = [cpu.user - this.cpuBefore.user, cpu.sys - this.cpuBefore.sys];
+    return {
+      beforeMb: round(this.before), peakMb: round(peak), afterMb: round(rss), hwmReset: this.hwmReset,
+      cpuS: round(userS + sysS, 2), userS: round(userS, 2), sysS: round(sysS, 2),
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------- helpers
+const round = (x, digits = 1) => (Number.isFinite(x) ? Math.round(x * 10 ** digits) / 10 ** digits : x);
+const median = (xs) => percentile(xs, 0.5);
+function percentile(xs, q) {
+  if (!xs.length) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+const best = (xs) => Math.max(...xs);
+const log = (message) => process.stderr.write(`bench: ${message}\n`);
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+const sizeLabel = (mb) => (mb >= 1024 && mb % 1024 === 0 ? `${mb / 1024} GiB` : `${mb} MiB`);
+
+function newestMtime(target) {
+  let newest = 0;
+  const stack = [target];
+  while (stack.length) {
+    const current = stack.pop();
+    let stats;
+    try {
+      stats = fs.statSync(current);
+    } catch {
+      continue;
+    }
+    if (stats.isDirectory()) {
+      for (const name of fs.readdirSync(current)) if (name !== 'node_modules') stack.push(path.join(current, name));
+    } else newest = Math.max(newest, stats.mtimeMs);
+  }
+  return newest;
+}
+
+function buildIfNeeded() {
+  const outputs = ['dist/server/index.js', 'dist/cli/register-user.js', 'build/index.js'].map((p) => path.join(ROOT, p));
+  const oldestOutput = Math.min(...outputs.map((p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0)));
+  const newestSource = Math.max(
+    ...['server', 'app', 'cli', 'remix.config.js', 'package.json', 'scripts/build-server.mjs'].map((p) => newestMtime(path.join(ROOT, p))),
+  );
+  if (oldestOutput >= newestSource) return false;
+  if (S.skipBuild) {
+    log('sources are newer than dist/ but BENCH_SKIP_BUILD=1: measuring the existing build');
+    return false;
+  }
+  log('building (npm run build)…');
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', process.stderr, process.stderr] });
+  if (result.status !== 0) throw new Error('npm run build failed');
+  return true;
+}
+
+/** A file of random bytes, written in 1 MiB chunks (never held in memory). */
+function makeRandomFile(file, bytes) {
+  const fd = fs.openSync(file, 'w');
+  const chunk = Buffer.allocUnsafe(Math.min(MiB, Math.max(bytes, 1)));
+  try {
+    for (let written = 0; written < bytes; ) {
+      const n = Math.min(chunk.length, bytes - written);
+      randomFillSync(chunk, 0, n);
+      fs.writeSync(fd, chunk, 0, n);
+      written += n;
+    }
+    // On disk before any measure: its writeback must not land in the middle of one.
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// ---------------------------------------------------------------------------- the run
+const results = { settings: { ...S, only: S.only ? [...S.only] : null }, machine: {}, measures: [] };
+const rows = [];
+/** One line of the table (and of the JSON). ratio = service ÷ baseline. */
+function record(row) {
+  const ratio = row.service !== undefined && row.baseline ? row.service / row.baseline : undefined;
+  const full = { ...row, ratio: ratio === undefined ? undefined : round(ratio, 3) };
+  if (row.check) full.pass = row.check(row.service, ratio);
+  delete full.check;
+  rows.push(full);
+  results.measures.push(full);
+}
+
+async function main() {
+  results.machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memTotalMb: Math.round(os.totalmem() / MiB),
+    node: process.version,
+    loadavgAtStart: os.loadavg().map((x) => round(x, 2)),
+    startedAt: new Date().toISOString(),
+  };
+  results.rebuilt = buildIfNeeded();
+
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-bench-'));
+  const dataDir = path.join(tmp, 'data');
+  const uploadDir = path.join(dataDir, 'uploads');
+  const bareDir = path.join(tmp, 'bare-uploads');
+  const inputDir = path.join(tmp, 'input');
+  const logDir = path.join(tmp, 'logs');
+  for (const dir of [dataDir, bareDir, inputDir, logDir]) fs.mkdirSync(dir, { recursive: true });
+
+  const largeSizes = [S.mediumMb, S.largeMb, S.hugeMb].filter((mb) => mb > 0);
+  const maxUploadBytes = Math.max(...largeSizes, 1) * MiB + 16 * MiB;
+  const port = await freePort();
+  const serviceEnv = {
+    PORT: String(port),
+    HOST,
+    BASE_URL: `http://${HOST}:${port}`,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: SECRET,
+    MAX_UPLOAD_BYTES: String(maxUploadBytes),
+    LOG_LEVEL: S.logLevel,
+    NODE_ENV: 'production',
+  };
+
+  // A user, through the CLI as an operator would.
+  log('registering the bench user');
+  execFileSync(process.execPath, ['dist/cli/register-user.js', 'bench', '--password-stdin'], {
+    cwd: ROOT,
+    env: { ...process.env, ...serviceEnv },
+    input: `${PASSWORD}\n`,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+
+  const nodeFlags = [...(S.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`] : []), ...S.serviceNodeFlags];
+  const service = spawnChild('service', process.execPath, [...nodeFlags, 'dist/server/index.js'], { env: serviceEnv, logDir });
+  const bareUp = spawnChild('bare-upload', process.execPath, ['bench/bare-upload-server.mjs', bareDir], { logDir, handshake: true });
+  const bareDown = spawnChild('bare-download', process.execPath, ['bench/bare-download-server.mjs', uploadDir], { logDir, handshake: true });
+  const barePort = async (proc) => JSON.parse(await proc.firstLine).port;
+  const [bareUpPort, bareDownPort] = await Promise.all([barePort(bareUp), barePort(bareDown)]);
+  await waitForHealth(port, service.entry);
+  log(`service pid ${service.child.pid} on ${HOST}:${port}; bare upload :${bareUpPort}, bare download :${bareDownPort}`);
+
+  const serviceRss = new RssMonitor(service.child.pid);
+  const bareUpRss = new RssMonitor(bareUp.child.pid);
+  const bareDownRss = new RssMonitor(bareDown.child.pid);
+  results.serviceIdleRssMb = round(serviceRss.status().rss);
+
+  // ---- login (also gives the cookie for the rest)
+  const doLogin = () =>
+    requestJson({ port, path: '/api/v1/auth/login', method: 'POST', json: { username: 'bench', password: PASSWORD } });
+  const first = await doLogin();
+  assert(first.status === 200, `login failed: ${first.status} ${JSON.stringify(first.body)}`);
+  const cookie = [first.headers['set-cookie']].flat().map((c) => c.split(';')[0]).find((c) => c.startsWith('token='));
+  assert(cookie, 'no token cookie after login');
+
+  if (wants('login')) await measureLogin(doLogin);
+  if (wants('large')) {
+    for (const mb of largeSizes) {
+      await measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputDir, bareDir, serviceRss, bareUpRss, bareDownRss });
+    }
+    // Constant memory: the peak must not grow with the file (smallest vs largest size measured).
+    if (largeSizes.length > 1) {
+      const [small, big] = [sizeLabel(largeSizes[0]), sizeLabel(largeSizes[largeSizes.length - 1])];
+      for (const kind of ['upload', 'download']) {
+        const peakOf = (label) => rows.find((row) => row.measure === `peak RSS ${kind} ${label} (MB)`).service;
+        record({
+          group: 'memory', measure: `peak RSS growth ${kind} ${small} → ${big} (MB)`, unit: 'MB',
+          service: round(peakOf(big) - peakOf(small)), target: '< 16 MB', check: (s) => s < 16,
+        });
+      }
+    }
+  }
+  if (wants('small')) await measureSmall({ port, cookie, bareUpPort, bareDownPort, serviceRss, bareUpRss, bareDownRss });
+  if (wants('list')) await measureList({ port, cookie, dataDir, serviceRss });
+
+  results.serviceFinalRssMb = round(serviceRss.status().rss);
+  results.machine.loadavgAtEnd = os.loadavg().map((x) => round(x, 2));
+  await stopChild(service.entry);
+  if (S.cpuProfDir) log(`CPU profile written to ${S.cpuProfDir}`);
+  printReport();
+}
+
+async function waitForHealth(port, entry) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (entry.exited) throw new Error(`the service exited during start: ${tail(entry.logFile)}`);
+    try {
+      const res = await requestJson({ port, path: '/healthz' });
+      if (res.status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the service did not become healthy: ${tail(entry.logFile)}`);
+}
+
+// ---------------------------------------------------------------------------- login
+async function measureLogin(doLogin) {
+  log(`login: ${S.logins} sequential logins`);
+  const bcrypt = require('bcryptjs');
+  const hash = bcrypt.hashSync(PASSWORD, 10);
+  await doLogin();
+  const service = [];
+  for (let i = 0; i < S.logins; i++) {
+    const res = await doLogin();
+    assert(res.status === 200, `login ${res.status}`);
+    service.push(res.ms);
+  }
+  const bare = [];
+  for (let i = 0; i < S.logins; i++) {
+    const t0 = process.hrtime.bigint();
+    assert(await bcrypt.compare(PASSWORD, hash), 'bcrypt compare');
+    bare.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  const note = 'baseline: bcryptjs.compare (cost 10) alone, in the bench process';
+  record({ group: 'login', measure: 'login p50 (ms)', unit: 'ms', service: round(median(service)), baseline: round(median(bare)), note, samples: service.map((x) => round(x)) });
+  record({ group: 'login', measure: 'login p99 (ms)', unit: 'ms', service: round(percentile(service, 0.99)), baseline: round(percentile(bare, 0.99)), note });
+}
+
+// ---------------------------------------------------------------------------- large files
+async function measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputDir, bareDir, serviceRss, bareUpRss, bareDownRss }) {
+  const bytes = mb * MiB;
+  const label = sizeLabel(mb);
+  const runs = mb > S.largeMb ? 1 : S.largeRuns;
+  const input = path.join(inputDir, `large-${mb}.bin`);
+  log(`${label}: generating the input file`);
+  makeRandomFile(input, bytes);
+  const mibPerS = (ms) => bytes / MiB / (ms / 1000);
+
+  const up = { service: [], bareFsync: [], bareNoFsync: [], serviceRss: [], bareFsyncRss: [], bareNoFsyncRss: [] };
+  let stored = null;
+  // The contenders of a run take turns going first (a busy machine favours no one in particular).
+  const rotate = (list, run) => list.map((_, i) => list[(i + run) % list.length]);
+  const uploadTo = {
+    service: async () => {
+      // The real REST upload: busboy → PassThrough → byte counter → temp file, fsync, rename, row.
+      serviceRss.start();
+      const res = await uploadFromDisk({ port, path: '/api/v1/files', file: input, filename: `large-${mb}.bin`, cookie });
+      up.serviceRss.push(serviceRss.stop());
+      assert(res.status === 201, `service upload ${res.status}: ${JSON.stringify(res.body)}`);
+      assert(res.body.file.size === bytes, `service stored ${res.body.file.size} bytes, expected ${bytes}`);
+      up.service.push(mibPerS(res.ms));
+      // Durable copies stay until the end: deleting a GiB on this ext4 (mounted with `discard`)
+      // trims its blocks in the background and slows down the next run's fsync.
+      stored = res.body.file;
+    },
+    // Bare busboy → disk, with and without the fsync the service does.
+    bareFsync: () => uploadToBare('bareFsync', '?fsync=1'),
+    bareNoFsync: () => uploadToBare('bareNoFsync', ''),
+  };
+  async function uploadToBare(key, query) {
+    bareUpRss.start();
+    const bare = await uploadFromDisk({ port: bareUpPort, path: `/${query}`, file: input, filename: `large-${mb}.bin` });
+    up[`${key}Rss`].push(bareUpRss.stop());
+    assert(bare.status === 201 && bare.body.size === bytes, `bare upload ${bare.status}: ${JSON.stringify(bare.body)}`);
+    up[key].push(mibPerS(bare.ms));
+    // Not synced: removing it at once drops its dirty pages before the kernel writes them out.
+    if (key === 'bareNoFsync') fs.rmSync(path.join(bareDir, bare.body.name), { force: true });
+  }
+  for (let run = 1; run <= runs; run++) {
+    log(`${label}: upload run ${run}/${runs}`);
+    for (const who of rotate(['service', 'bareFsync', 'bareNoFsync'], run - 1)) await uploadTo[who]();
+  }
+
+  const down = { service: [], bare: [], bareTuned: [], serviceRss: [], bareRss: [], bareTunedRss: [] };
+  const downloadFrom = {
+    service: async () => {
+      serviceRss.start();
+      const res = await download({ port, path: `/f/${stored.id}/raw` });
+      down.serviceRss.push(serviceRss.stop());
+      assert(res.status === 200 && res.bytes === bytes, `service download ${res.status}, ${res.bytes} bytes`);
+      down.service.push(mibPerS(res.ms));
+    },
+    // The same stored file, by the bare server: default 64 KiB chunks, then 1 MiB chunks.
+    bare: () => downloadFromBare('bare', `/${stored.storedName}`),
+    bareTuned: () => downloadFromBare('bareTuned', `/${stored.storedName}?hwm=${MiB}`),
+  };
+  async function downloadFromBare(key, urlPath) {
+    bareDownRss.start();
+    const res = await download({ port: bareDownPort, path: urlPath });
+    down[`${key}Rss`].push(bareDownRss.stop());
+    assert(res.status === 200 && res.bytes === bytes, `bare download ${res.status}, ${res.bytes} bytes`);
+    down[key].push(mibPerS(res.ms));
+  }
+  for (let run = 1; run <= runs; run++) {
+    log(`${label}: download run ${run}/${runs}`);
+    for (const who of rotate(['service', 'bare', 'bareTuned'], run - 1)) await downloadFrom[who]();
+  }
+
+  const r = (xs) => xs.map((x) => round(x));
+  const group = `large ${label}`;
+  const isTarget = mb === S.largeMb;
+  record({
+    group, measure: `upload ${label} (MiB/s)`, unit: 'MiB/s', service: round(best(up.service)), baseline: round(best(up.bareFsync)),
+    target: isTarget ? '≥ 0.90' : undefined, check: isTarget ? (_s, ratio) => ratio >= 0.9 : undefined,
+    note: 'baseline: bare busboy → fs.createWriteStream({flush:true}) (fsync, as the service)', samples: { service: r(up.service), baseline: r(up.bareFsync) },
+  });
+  record({
+    group, measure: `upload ${label} vs no-fsync bare`, unit: 'MiB/s', service: round(best(up.service)), baseline: round(best(up.bareNoFsync)),
+    note: 'baseline: bare busboy → disk without fsync (the cost of durability)', samples: { baseline: r(up.bareNoFsync) },
+  });
+  record({
+    group, measure: `download ${label} (MiB/s)`, unit: 'MiB/s', service: round(best(down.service)), baseline: round(best(down.bare)),
+    target: isTarget ? '≥ 0.90' : undefined, check: isTarget ? (_s, ratio) => ratio >= 0.9 : undefined,
+    note: 'baseline: bare fs.createReadStream(file).pipe(res), default 64 KiB chunks', samples: { service: r(down.service), baseline: r(down.bare) },
+  });
+  record({
+    group, measure: `download ${label} vs 1 MiB-chunk bare`, unit: 'MiB/s', service: round(best(down.service)), baseline: round(best(down.bareTuned)),
+    note: 'baseline: bare createReadStream({highWaterMark: 1 MiB}).pipe(res) (the ceiling of a Node stream)', samples: { baseline: r(down.bareTuned) },
+  });
+  // CPU seconds per GiB moved (least of the runs): what the code costs, whatever the machine's load.
+  const cpuPerGiB = (xs) => round(Math.min(...xs.map((x) => x.cpuS)) / (bytes / (1024 * MiB)), 2);
+  record({
+    group, measure: `CPU s/GiB upload ${label}`, unit: 's/GiB', service: cpuPerGiB(up.serviceRss), baseline: cpuPerGiB(up.bareFsyncRss),
+    note: 'user+system CPU of the server process (/proc/<pid>/stat); baseline: bare upload with fsync; lower is better',
+    samples: { bareNoFsync: cpuPerGiB(up.bareNoFsyncRss) },
+  });
+  record({
+    group, measure: `CPU s/GiB download ${label}`, unit: 's/GiB', service: cpuPerGiB(down.serviceRss), baseline: cpuPerGiB(down.bareRss),
+    note: 'baseline: bare 64 KiB-chunk download; lower is better', samples: { bareTuned: cpuPerGiB(down.bareTunedRss) },
+  });
+  const peak = (xs) => Math.max(...xs.map((x) => x.peakMb));
+  record({
+    group, measure: `peak RSS upload ${label} (MB)`, unit: 'MB', service: peak(up.serviceRss), baseline: peak(up.bareFsyncRss),
+    target: '< 150 MB', check: (s) => s < 150, note: 'VmHWM reset before each run; baseline: the bare upload server', detail: up.serviceRss,
+  });
+  record({
+    group, measure: `peak RSS download ${label} (MB)`, unit: 'MB', service: peak(down.serviceRss), baseline: peak(down.bareRss),
+    target: '< 150 MB', check: (s) => s < 150, note: 'baseline: the bare download server', detail: down.serviceRss,
+  });
+}
+
+// ---------------------------------------------------------------------------- small files
+async function measureSmall({ port, cookie, bareUpPort, bareDownPort, serviceRss, bareUpRss, bareDownRss }) {
+  const size = S.smallKb * 1024;
+  const label = `${S.smallKb} KiB`;
+  const agentOptions = { keepAlive: true, maxSockets: S.concurrency };
+  const agents = [];
+  const agent = () => {
+    const a = new http.Agent(agentOptions);
+    agents.push(a);
+    return a;
+  };
+  const payloads = Array.from({ length: 64 }, () => randomBytes(size));
+  const up = { service: [], bareFsync: [], bareNoFsync: [], serviceLat: [], serviceRss: [], bareFsyncRss: [], bareNoFsyncRss: [] };
+  const down = { service: [], bare: [], serviceLat: [], bareLat: [], serviceRss: [], bareRss: [] };
+  let stored = [];
+  try {
+    for (let run = 1; run <= S.smallRuns; run++) {
+      log(`${label}: ${S.smallCount} uploads × ${S.concurrency} clients, run ${run}/${S.smallRuns}`);
+      const serviceAgent = agent();
+      const ids = [];
+      serviceRss.start();
+      const s = await runConcurrent(S.smallCount, S.concurrency, async (i) => {
+        const res = await uploadBuffer({ port, path: '/api/v1/files', data: payloads[i % payloads.length], filename: `small-${i}.bin`, cookie, agent: serviceAgent });
+        assert(res.status === 201, `small upload ${res.status}: ${JSON.stringify(res.body)}`);
+        ids.push(res.body.file);
+      });
+      up.serviceRss.push(serviceRss.stop());
+      up.service.push(s.perSecond);
+      up.serviceLat.push(...s.latencies);
+      stored.push(...ids);
+
+      for (const [key, query] of [['bareFsync', '?fsync=1'], ['bareNoFsync', '']]) {
+        const bareAgent = agent();
+        bareUpRss.start();
+        const b = await runConcurrent(S.smallCount, S.concurrency, async (i) => {
+          const res = await uploadBuffer({ port: bareUpPort, path: `/${query}`, data: payloads[i % payloads.length], filename: `small-${i}.bin`, agent: bareAgent });
+          assert(res.status === 201 && res.body.size === size, `bare small upload ${res.status}`);
+        });
+        up[`${key}Rss`].push(bareUpRss.stop());
+        up[key].push(b.perSecond);
+      }
+    }
+
+    for (let run = 1; run <= S.smallRuns; run++) {
+      log(`${label}: ${S.smallDownloads} raw downloads × ${S.concurrency} clients, run ${run}/${S.smallRuns}`);
+      const serviceAgent = agent();
+      serviceRss.start();
+      const s = await runConcurrent(S.smallDownloads, S.concurrency, async (i) => {
+        const res = await download({ port, path: `/f/${stored[i % stored.length].id}/raw`, agent: serviceAgent });
+        assert(res.status === 200 && res.bytes === size, `small download ${res.status}`);
+      });
+      down.serviceRss.push(serviceRss.stop());
+      down.service.push(s.perSecond);
+      down.serviceLat.push(...s.latencies);
+      const bareAgent = agent();
+      bareDownRss.start();
+      const b = await runConcurrent(S.smallDownloads, S.concurrency, async (i) => {
+        const res = await download({ port: bareDownPort, path: `/${stored[i % stored.length].storedName}`, agent: bareAgent });
+        assert(res.status === 200 && res.bytes === size, `bare small download ${res.status}`);
+      });
+      down.bareRss.push(bareDownRss.stop());
+      down.bare.push(b.perSecond);
+      down.bareLat.push(...b.latencies);
+    }
+  } finally {
+    for (const a of agents) a.destroy();
+  }
+  const r = (xs) => xs.map((x) => round(x));
+  const group = `small ${label}`;
+  record({
+    group, measure: `uploads/s ${label} ×${S.concurrency}`, unit: '1/s', service: round(best(up.service)), baseline: round(best(up.bareFsync)),
+    note: 'baseline: bare busboy → disk with fsync per file', samples: { service: r(up.service), baseline: r(up.bareFsync) },
+    latencyMs: { p50: round(median(up.serviceLat)), p99: round(percentile(up.serviceLat, 0.99)) },
+  });
+  record({
+    group, measure: `uploads/s ${label} vs no-fsync bare`, unit: '1/s', service: round(best(up.service)), baseline: round(best(up.bareNoFsync)),
+    note: 'baseline: bare busboy → disk without fsync', samples: { baseline: r(up.bareNoFsync) },
+  });
+  record({
+    group, measure: `raw downloads/s ${label} ×${S.concurrency}`, unit: '1/s', service: round(best(down.service)), baseline: round(best(down.bare)),
+    note: 'baseline: bare stat + createReadStream.pipe(res)', samples: { service: r(down.service), baseline: r(down.bare) },
+    latencyMs: { p50: round(median(down.serviceLat)), p99: round(percentile(down.serviceLat, 0.99)), bareP50: round(median(down.bareLat)), bareP99: round(percentile(down.bareLat, 0.99)) },
+  });
+  // CPU milliseconds per request (least of the runs): what the code costs, whatever the load.
+  const cpuMs = (xs, count) => round((Math.min(...xs.map((x) => x.cpuS)) * 1000) / count, 2);
+  record({
+    group, measure: `CPU ms per upload ${label}`, unit: 'ms', service: cpuMs(up.serviceRss, S.smallCount), baseline: cpuMs(up.bareFsyncRss, S.smallCount),
+    note: 'user+system CPU of the server process per request; baseline: bare with fsync; lower is better',
+    samples: { bareNoFsync: cpuMs(up.bareNoFsyncRss, S.smallCount) },
+  });
+  record({
+    group, measure: `CPU ms per raw download ${label}`, unit: 'ms', service: cpuMs(down.serviceRss, S.smallDownloads), baseline: cpuMs(down.bareRss, S.smallDownloads),
+    note: 'lower is better',
+  });
+  record({
+    group, measure: `peak RSS small uploads (MB)`, unit: 'MB', service: Math.max(...up.serviceRss.map((x) => x.peakMb)),
+    note: 'informational (the 150 MB target is for streaming large files)', detail: up.serviceRss,
+  });
+}
+
+// ---------------------------------------------------------------------------- listing
+async function measureList({ port, cookie, dataDir, serviceRss }) {
+  const sqlite3 = require('sqlite3');
+  const db = new sqlite3.Database(path.join(dataDir, 'app.db'));
+  const run = (sql, params = []) => new Promise((resolve, reject) => db.run(sql, params, (e) => (e ? reject(e) : resolve())));
+  const all = (sql, params = []) => new Promise((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows))));
+  try {
+    await run('PRAGMA busy_timeout = 10000');
+    const [user] = await all("SELECT id FROM users WHERE username_key = 'bench'");
+    const [{ n }] = await all('SELECT count(*) AS n FROM files WHERE user_id = ?', [user.id]);
+    const missing = Math.max(0, S.listFiles - n);
+    log(`list: the user has ${n} files; inserting ${missing} rows straight into SQLite`);
+    // created_at as MikroORM writes a Date here: an integer of milliseconds (checked on a real row).
+    const [sample] = await all('SELECT typeof(created_at) AS t FROM files LIMIT 1');
+    assert(!sample || sample.t === 'integer', `unexpected created_at storage: ${sample?.t}`);
+    const now = Date.now();
+    await run('BEGIN');
+    for (let i = 0; i < missing; i++) {
+      const id = randomBytes(16).toString('base64url');
+      await run(
+        'INSERT INTO files (id, user_id, original_name, mime_type, size, stored_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [id, user.id, `listed-${i}.txt`, 'text/plain', 4096, `${id}.txt`, now - (missing - i) * 1000],
+      );
+    }
+    await run('COMMIT');
+
+    const path_ = '/api/v1/files';
+    for (let i = 0; i < 3; i++) await requestJson({ port, path: path_, cookie }); // warm-up
+    log(`list: ${S.listRequests} sequential GET ${path_} with ${S.listFiles} files`);
+    const service = [];
+    let bytes = 0;
+    serviceRss.start();
+    for (let i = 0; i < S.listRequests; i++) {
+      const res = await requestJson({ port, path: path_, cookie });
+      assert(res.status === 200 && res.body.files.length === Math.max(n, S.listFiles), `list ${res.status}, ${res.body?.files?.length} files`);
+      service.push(res.ms);
+      bytes = res.bytes;
+    }
+    const rss = serviceRss.stop();
+
+    // Baseline: the same query and JSON shape with sqlite3 directly, no HTTP.
+    const bare = [];
+    for (let i = 0; i < S.listRequests; i++) {
+      const t0 = process.hrtime.bigint();
+      const rows = await all(
+        'SELECT id, user_id, original_name, mime_type, size, stored_name, created_at FROM files WHERE user_id = ? ORDER BY created_at DESC, id ASC',
+        [user.id],
+      );
+      JSON.stringify({
+        files: rows.map((row) => ({
+          id: row.id, userId: row.user_id, originalName: row.original_name, mimeType: row.mime_type,
+          size: row.size, storedName: row.stored_name, createdAt: new Date(row.created_at).toISOString(),
+        })),
+      });
+      bare.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    // One page of 100 (keyset pagination, ?limit=100), the way a client that pages would ask.
+    const page = [];
+    for (let i = 0; i < S.listRequests; i++) {
+      const res = await requestJson({ port, path: `${path_}?limit=100`, cookie });
+      assert(res.status === 200 && res.body.files.length === 100 && res.body.nextCursor, `list page ${res.status}`);
+      page.push(res.ms);
+    }
+    const barePage = [];
+    for (let i = 0; i < S.listRequests; i++) {
+      const t0 = process.hrtime.bigint();
+      const rows = await all(
+        'SELECT id, user_id, original_name, mime_type, size, stored_name, created_at FROM files WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 101',
+        [user.id],
+      );
+      JSON.stringify({ files: rows.slice(0, 100) });
+      barePage.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+
+    const note = `baseline: the same SELECT + JSON.stringify with sqlite3 in the bench process (no HTTP); body ${round(bytes / MiB, 2)} MiB`;
+    record({ group: 'list', measure: `GET /api/v1/files p50 (ms), ${S.listFiles} files`, unit: 'ms', service: round(median(service)), baseline: round(median(bare)), note, samples: service.map((x) => round(x)) });
+    record({ group: 'list', measure: `GET /api/v1/files p99 (ms), ${S.listFiles} files`, unit: 'ms', service: round(percentile(service, 0.99)), baseline: round(percentile(bare, 0.99)), note });
+    record({ group: 'list', measure: 'GET /api/v1/files?limit=100 p50 (ms)', unit: 'ms', service: round(median(page)), baseline: round(median(barePage)), note: 'first page of 100 of the same 10,000; baseline: SELECT … LIMIT 101 + JSON.stringify' });
+    record({ group: 'list', measure: 'GET /api/v1/files?limit=100 p99 (ms)', unit: 'ms', service: round(percentile(page, 0.99)), baseline: round(percentile(barePage, 0.99)) });
+    record({ group: 'list', measure: 'peak RSS listing (MB)', unit: 'MB', service: rss.peakMb, note: 'informational', detail: rss });
+  } finally {
+    await new Promise((resolve) => db.close(resolve));
+  }
+}
+
+// ---------------------------------------------------------------------------- report
+function printReport() {
+  const header = ['measure', 'service', 'baseline', 'ratio', 'target', ''];
+  const lines = rows.map((row) => [
+    row.measure,
+    String(row.service ?? ''),
+    String(row.baseline ?? ''),
+    row.ratio === undefined ? '' : row.ratio.toFixed(2),
+    row.target ?? '',
+    row.pass === undefined ? '' : row.pass ? 'ok' : 'MISS',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const out = [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)];
+  process.stdout.write(`\n${out.join('\n')}\n\n`);
+  process.stdout.write(`${JSON.stringify(results)}\n`);
+}
+
+main()
+  .catch((error) => {
+    process.stderr.write(`bench failed: ${error?.stack ?? error}\n`);
+    for (const { name, logFile } of children) process.stderr.write(`--- ${name} log (tail):${tail(logFile)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(cleanup)
+  // Whatever a failed phase left behind (sockets, timers), the bench ends here.
+  .finally(() => process.exit());
