@@ -70,5 +70,3 @@ function refuseCrossSite(req: Request, res: Response): void {
   if (req.path.startsWith('/api/') || req.path.startsWith('/trpc')) return sendJsonError(res, error);
   res.status(403).type('text/plain').send('Cross-site request refused');
 }
-
-export const DEFAULT_ASSETS_DIR = path.resolve('public/build');

@@ -22,9 +22,6 @@ export const loginSchema = z.object({
   password: z.string({ required_error: 'Password is required' }).min(1, 'Password is required').max(1024),
 });
 
-export type LoginInput = z.infer<typeof loginSchema>;
-export type RegisterUserInput = z.infer<typeof registerUserSchema>;
-
 /** File ids are URL-safe tokens; anything else cannot be a file. */
 export const fileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
