@@ -1,5 +1,4 @@
 // Builds the Express app; never listens (tests drive it on port 0, index.ts in production).
-import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
