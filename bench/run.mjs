@@ -12,6 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 import { download, requestJson, runConcurrent, uploadBuffer, uploadFromDisk, HOST } from './client.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,6 +45,8 @@ const S = {
   only: env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',').map((s) => s.trim())) : null,
   skipBuild: env.BENCH_SKIP_BUILD === '1',
   // Extra node flags for the service only, for experiments (e.g. "--max-semi-space-size=4").
+  // The server's own flags (SERVER_NODE_FLAGS) come first; these can override them.
+  serverNodeFlags: SERVER_NODE_FLAGS,
   serviceNodeFlags: (env.BENCH_SERVICE_NODE_FLAGS || '').split(/\s+/).filter(Boolean),
 };
 const wants = (phase) => !S.only || S.only.has(phase);
@@ -329,7 +332,7 @@ async function main() {
     stdio: ['pipe', 'ignore', 'pipe'],
   });
 
-  const nodeFlags = [...(S.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`] : []), ...S.serviceNodeFlags];
+  const nodeFlags = [...SERVER_NODE_FLAGS, ...(S.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`] : []), ...S.serviceNodeFlags];
   const service = spawnChild('service', process.execPath, [...nodeFlags, 'dist/server/index.js'], { env: serviceEnv, logDir });
   const bareUp = spawnChild('bare-upload', process.execPath, ['bench/bare-upload-server.mjs', bareDir], { logDir, handshake: true });
   const bareDown = spawnChild('bare-download', process.execPath, ['bench/bare-download-server.mjs', uploadDir], { logDir, handshake: true });

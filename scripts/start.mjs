@@ -1,4 +1,5 @@
-// `npm start`: builds when the build is missing or older than the sources, then serves.
+// `npm start`: builds when the build is missing or older than the sources, then serves in this
+// process, which package.json starts with SERVER_NODE_FLAGS (scripts/server-node-flags.mjs).
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { tempDir, TEST_SECRET } from '../helpers/app';
 import { exitWithin, freePort, killIfRunning, ROOT, run, startServer, type ServerProcess } from './support';
 
@@ -112,8 +113,8 @@ describe('Dockerfile', () => {
     expect(all(runtime, 'RUN').map((i) => i.args).join('\n'), 'no install in the runtime stage').not.toMatch(/npm (ci|install)/);
   });
 
-  it('when the image starts, then CMD is the exec form of node dist/server/index.js, as a non-root USER, with NODE_ENV=production and DATA_DIR=/data', () => {
-    expect(JSON.parse(one(runtime, 'CMD'))).toEqual(['node', 'dist/server/index.js']);
+  it('when the image starts, then CMD is the exec form of node <SERVER_NODE_FLAGS> dist/server/index.js, as a non-root USER, with NODE_ENV=production and DATA_DIR=/data', () => {
+    expect(JSON.parse(one(runtime, 'CMD'))).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/server/index.js']);
     expect(all(runtime, 'ENTRYPOINT')).toEqual([]);
     const user = one(runtime, 'USER');
     expect(user.split(':')[0]).not.toMatch(/^(root|0)$/);
@@ -124,6 +125,11 @@ describe('Dockerfile', () => {
     const order = runtime.body.map((i) => i.keyword);
     expect(order.lastIndexOf('RUN')).toBeLessThan(order.indexOf('USER'));
     expect(order.indexOf('USER')).toBeLessThan(order.indexOf('CMD'));
+  });
+
+  it('when npm start is read, then it runs node with the same SERVER_NODE_FLAGS as the container', () => {
+    const start = JSON.parse(read('package.json')).scripts.start as string;
+    expect(start).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
   });
 
   it('when ports and volumes are read, then EXPOSE 3000 matches compose, and VOLUME /data matches DATA_DIR and the compose volume', () => {

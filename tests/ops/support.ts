@@ -1,7 +1,8 @@
 // Helpers for the operations tests: the production server as a real child process
-// (`node dist/server/index.js`, exactly what the container runs), on a free port.
+// (`node <flags> dist/server/index.js`, exactly what the container runs), on a free port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { ROOT } from '../helpers/app';
 
 export { ROOT };
@@ -28,10 +29,10 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Spawns `node dist/server/index.js` in `cwd` and waits until /healthz answers 200. */
+/** Spawns `node <SERVER_NODE_FLAGS> dist/server/index.js` (the container's CMD) in `cwd` and waits until /healthz answers 200. */
 export async function startServer(options: { cwd?: string; env: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/server/index.js'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/index.js'], {
     cwd: options.cwd ?? ROOT,
     env: { ...baseEnv(), HOST: '127.0.0.1', PORT: String(port), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
