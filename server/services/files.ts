@@ -1,6 +1,7 @@
 // Every rule about files: who may see, add and remove them, how they are named and stored.
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { QBFilterQuery } from '@mikro-orm/sqlite';
 import type { ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
@@ -63,7 +64,7 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
     throw error;
   }
 
-  const file = ctx.em.create(FileSchema, {
+  const file: StoredFile = {
     id,
     userId: owner.id,
     originalName,
@@ -71,9 +72,10 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
     size,
     storedName,
     createdAt: new Date(),
-  });
+  };
   try {
-    await ctx.em.flush();
+    // One INSERT, without the unit of work's transaction around it: nothing else changes here.
+    await ctx.em.insert(FileSchema, file);
   } catch (error) {
     await ctx.store.delete(storedName);
     throw error;
@@ -88,8 +90,19 @@ const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
 /** The caller's files, newest first. */
 export async function listFiles(ctx: ServiceContext): Promise<FileDto[]> {
   const owner = requireUser(ctx);
-  const files = await ctx.em.find(FileSchema, { userId: owner.id }, { orderBy: NEWEST_FIRST });
+  const files = await findFileRows(ctx, { userId: owner.id });
   return files.map(toFileDto);
+}
+
+/**
+ * The files matching `where`, newest first, as plain rows: no entities and no identity map,
+ * which made a list of 10,000 files about three times faster (docs/performance.md). Lists
+ * are read-only, so nothing is lost.
+ */
+async function findFileRows(ctx: ServiceContext, where: QBFilterQuery<StoredFile>, limit?: number): Promise<StoredFile[]> {
+  const query = ctx.em.createQueryBuilder(FileSchema).select('*').where(where).orderBy(NEWEST_FIRST);
+  if (limit !== undefined) query.limit(limit);
+  return (await query.execute('all', true)) as StoredFile[];
 }
 
 export interface FilePage {
@@ -114,7 +127,7 @@ export async function listFilesPage(ctx: ServiceContext, input: unknown): Promis
         $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }],
       }
     : { userId: owner.id };
-  const rows = await ctx.em.find(FileSchema, where, { orderBy: NEWEST_FIRST, limit: limit + 1 });
+  const rows = await findFileRows(ctx, where, limit + 1);
   const files = rows.slice(0, limit);
   const last = files[files.length - 1];
   return {
@@ -154,7 +167,8 @@ export async function getSharedFile(ctx: ServiceContext, fileId: string): Promis
 
 async function findFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
   if (!fileIdSchema.safeParse(fileId).success) return null;
-  return ctx.em.findOne(FileSchema, { id: fileId });
+  const [file] = await findFileRows(ctx, { id: fileId }, 1);
+  return file ?? null;
 }
 
 /** 128 random bits, URL-safe: share links are public, so they must not be guessable. */

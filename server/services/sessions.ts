@@ -5,7 +5,6 @@ import { SESSION_RENEW_THRESHOLD_SECONDS } from '../auth/session-constants';
 import { signSessionToken, verifySessionToken } from '../auth/tokens';
 import type { AuthUser, ServiceContext } from '../context';
 import { SessionSchema } from '../db/entities/session.entity';
-import { UserSchema } from '../db/entities/user.entity';
 import { AppError } from '../errors';
 import { firstIssue, loginSchema } from '../schemas';
 import { loginThrottleFor } from './login-throttle';
@@ -69,20 +68,23 @@ export async function recogniseSession(
 ): Promise<RecognisedSession | null> {
   const claims = await verifySessionToken(token, ctx.config.sessionSecret);
   if (!claims) return null;
-  const session = await ctx.em.findOne(SessionSchema, { id: claims.sid, userId: claims.sub });
-  if (!session) return null;
-  const user = await ctx.em.findOne(UserSchema, { id: claims.sub });
-  if (!user) return null;
-  const authUser = { id: user.id, username: user.username };
+  // One query for the session and its user (tables and columns as the migrations create them):
+  // this runs on every request that carries a cookie.
+  const row: AuthUser | undefined = await ctx.em
+    .getKnex()('sessions')
+    .join('users', 'users.id', 'sessions.user_id')
+    .where({ 'sessions.id': claims.sid, 'sessions.user_id': claims.sub })
+    .first('users.id as id', 'users.username as username');
+  if (!row) return null;
+  const authUser = { id: row.id, username: row.username };
 
   const now = Math.floor(Date.now() / 1000);
   if (!options.allowRenewal || claims.exp - now >= SESSION_RENEW_THRESHOLD_SECONDS) {
     return { user: authUser, renewed: null };
   }
   const ttl = ctx.config.sessionTtlSeconds;
-  session.expiresAt = new Date((now + ttl) * 1000);
-  await ctx.em.flush();
-  const renewedToken = await signSessionToken({ sub: user.id, sid: session.id }, ttl, ctx.config.sessionSecret, now);
+  await ctx.em.nativeUpdate(SessionSchema, { id: claims.sid }, { expiresAt: new Date((now + ttl) * 1000) });
+  const renewedToken = await signSessionToken({ sub: authUser.id, sid: claims.sid }, ttl, ctx.config.sessionSecret, now);
   return { user: authUser, renewed: { user: authUser, token: renewedToken, maxAgeSeconds: ttl } };
 }
 
