@@ -67,5 +67,22 @@ export function createApp(options: CreateAppOptions): Express {
 function refuseCrossSite(req: Request, res: Response): void {
   const error = new AppError('FORBIDDEN', 'Cross-site request refused');
   if (req.path.startsWith('/api/') || req.path.startsWith('/trpc')) return sendJsonError(res, error);
-  res.status(403).type('text/plain').send('Cross-site request refused');
+  res.status(403).type('html').send(CROSS_SITE_PAGE);
 }
+
+/**
+ * What a browser shows when a form of another site posted to one of our pages. Fixed text:
+ * nothing from the request is echoed, so there is nothing to escape.
+ */
+const CROSS_SITE_PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Request refused</title></head>
+<body>
+<main>
+<h1>Request refused</h1>
+<p>This form was sent from another website, so it was not carried out. Nothing was changed.</p>
+<p><a href="/">Go to the home page</a></p>
+</main>
+</body>
+</html>
+`;

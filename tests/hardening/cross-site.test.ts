@@ -122,6 +122,31 @@ describe('cross-site requests are refused and change nothing', () => {
   });
 });
 
+describe('what a refused request answers', () => {
+  it('when a page form is posted from another site, then 403 with an HTML page that says so and links home, echoing nothing', async () => {
+    const res = await rawRequest(app.url, {
+      method: 'POST',
+      path: '/login?next=<script>alert(1)</script>',
+      headers: { 'content-type': FORM_TYPE, origin: 'https://evil.example' },
+      body: form({ username: '<b>target</b>', password: DEFAULT_PASSWORD }),
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers['content-type']).toMatch(/^text\/html; charset=utf-8/);
+    expect(res.body).toMatch(/^<!DOCTYPE html>/);
+    expect(res.body).toContain('<h1>Request refused</h1>');
+    expect(res.body).toContain('sent from another website');
+    expect(res.body).toContain('<a href="/">');
+    expect(res.body).not.toMatch(/script|<b>|evil/);
+  });
+
+  it('when an API call comes from another site, then 403 with the JSON error', async () => {
+    const res = await attacks[1].send({ origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(res.body)).toEqual({ error: 'Cross-site request refused' });
+  });
+});
+
 describe('requests from our own origin, and scripts that send neither header, pass', () => {
   it('when the Origin is our own (BASE_URL), then login 200, upload 201 and delete 200 (API and page)', async () => {
     const own = { origin: app.url, 'sec-fetch-site': 'same-origin' };
