@@ -709,7 +709,7 @@ async function measureList({ port, cookie, dataDir, serviceRss }) {
     const note = `baseline: the same SELECT + JSON.stringify with sqlite3 in the bench process (no HTTP); body ${round(bytes / MiB, 2)} MiB`;
     record({ group: 'list', measure: `GET /api/v1/files p50 (ms), ${S.listFiles} files`, unit: 'ms', service: round(median(service)), baseline: round(median(bare)), note, samples: service.map((x) => round(x)) });
     record({ group: 'list', measure: `GET /api/v1/files p99 (ms), ${S.listFiles} files`, unit: 'ms', service: round(percentile(service, 0.99)), baseline: round(percentile(bare, 0.99)), note });
-    record({ group: 'list', measure: 'GET /api/v1/files?limit=100 p50 (ms)', unit: 'ms', service: round(median(page)), baseline: round(median(barePage)), note: 'first page of 100 of the same 10,000; baseline: SELECT … LIMIT 101 + JSON.stringify' });
+    record({ group: 'list', measure: 'GET /api/v1/files?limit=100 p50 (ms)', unit: 'ms', service: round(median(page)), baseline: round(median(barePage)), note: `first page of 100 of the same ${S.listFiles}; baseline: SELECT … LIMIT 101 + JSON.stringify` });
     record({ group: 'list', measure: 'GET /api/v1/files?limit=100 p99 (ms)', unit: 'ms', service: round(percentile(page, 0.99)), baseline: round(percentile(barePage, 0.99)) });
     record({ group: 'list', measure: 'peak RSS listing (MB)', unit: 'MB', service: rss.peakMb, note: 'informational', detail: rss });
   } finally {
