@@ -5,6 +5,7 @@ import {
   Link,
   Links,
   Meta,
+  NavLink,
   Outlet,
   Scripts,
   ScrollRestoration,
@@ -39,8 +40,11 @@ function Header() {
         </Link>
         {user ? (
           <>
-            <Link to="/upload">Upload</Link>
-            <Link to="/files">My files</Link>
+            {/* NavLink marks the page you are on (aria-current="page"). */}
+            <NavLink to="/upload">Upload</NavLink>
+            <NavLink to="/files" end>
+              My files
+            </NavLink>
             <Form method="post" action="/logout" className="inline">
               <button type="submit" className="link-button" title={`Logged in as ${user.username}`}>
                 Log out
@@ -48,7 +52,7 @@ function Header() {
             </Form>
           </>
         ) : (
-          <Link to="/login">Log in</Link>
+          <NavLink to="/login">Log in</NavLink>
         )}
       </nav>
     </header>
@@ -99,12 +103,14 @@ const TITLES: Record<number, string> = {
 // Every error as a page with its status; a fault shows a generic message, never a stack trace.
 export function ErrorBoundary() {
   const error = useRouteError();
+  // Missing when the root loader itself failed: then only the home link is offered.
+  const user = useRouteLoaderData<typeof loader>('root')?.user;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     isRouteErrorResponse(error) && typeof error.data?.message === 'string'
       ? error.data.message
       : status === 404
-        ? 'Page not found'
+        ? 'Page not found.'
         : 'Something went wrong on our side. Please try again.';
   return (
     <main className="narrow error-page">
@@ -112,8 +118,9 @@ export function ErrorBoundary() {
       <p className="status">{status}</p>
       <h1>{TITLES[status] ?? 'Something went wrong'}</h1>
       <p>{message}</p>
-      <p>
+      <p className="actions">
         <Link to="/">Go to the home page</Link>
+        {user ? <Link to="/files">Go to my files</Link> : null}
       </p>
     </main>
   );

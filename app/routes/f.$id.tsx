@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { CopyButton } from '~/components/copy-button';
+import { ShareLink } from '~/components/share-link';
 import { LocalTime } from '~/components/local-time';
 import { formatBytes } from '~/utils/format';
 
@@ -77,11 +77,14 @@ export default function FileView() {
           </dd>
         </div>
       </dl>
+      <p className="share-row">
+        <span className="muted">Share link</span>
+        <ShareLink url={shareUrl} label="Share link" />
+      </p>
       <p className="actions">
         <a className="button" href={`${rawPath}?download=1`} download>
           Download
         </a>
-        <CopyButton text={shareUrl} label="Copy share link" />
       </p>
       <section className="preview" aria-label="Preview">
         {preview === 'image' ? <img src={rawPath} alt={file.originalName} /> : null}

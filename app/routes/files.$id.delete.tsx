@@ -15,7 +15,7 @@ export async function action({ params, context }: ActionFunctionArgs) {
 }
 
 export function loader() {
-  throw json({ message: 'Page not found' }, { status: 404 });
+  throw json({ message: 'Page not found.' }, { status: 404 });
 }
 
 // A UI route, not a resource route: a thrown 403/404 then renders the error page (HTML with

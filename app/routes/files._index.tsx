@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { useState, type FormEvent } from 'react';
-import { CopyButton } from '~/components/copy-button';
 import { LocalTime } from '~/components/local-time';
+import { ShareLink } from '~/components/share-link';
 import { formatBytes } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { trpc } from '~/utils/trpc';
@@ -25,17 +25,24 @@ export default function Files() {
   const utils = trpc.useUtils();
   const list = trpc.files.list.useQuery(undefined, { initialData: initialFiles, staleTime: 30_000, gcTime: 0 });
   const [error, setError] = useState<string | null>(null);
-  const remove = trpc.files.delete.useMutation({
-    onSuccess: () => utils.files.list.invalidate(),
-    onError: (e) => setError(e.message),
-  });
+  const [notice, setNotice] = useState<string | null>(null);
+  // Success or not, the list is fetched again: a file deleted meanwhile (another tab, the API)
+  // disappears from it too.
+  const remove = trpc.files.delete.useMutation({ onSettled: () => utils.files.list.invalidate() });
   const files = list.data ?? initialFiles;
 
   const onDelete = (event: FormEvent<HTMLFormElement>, id: string, name: string) => {
     event.preventDefault();
     if (!window.confirm(`Delete “${name}”? Its share link will stop working.`)) return;
     setError(null);
-    remove.mutate({ id });
+    setNotice(null);
+    remove.mutate(
+      { id },
+      {
+        onSuccess: () => setNotice(`“${name}” was deleted.`),
+        onError: (e) => setError(e.data?.code === 'NOT_FOUND' ? `“${name}” was already deleted.` : e.message),
+      },
+    );
   };
 
   return (
@@ -51,6 +58,9 @@ export default function Files() {
           {error}
         </p>
       ) : null}
+      <p className="notice" role="status" hidden={!notice}>
+        {notice}
+      </p>
       {files.length === 0 ? (
         <p className="card empty">
           No files yet. <Link to="/upload">Upload your first file</Link>.
@@ -60,11 +70,10 @@ export default function Files() {
           <table className="files">
             <thead>
               <tr>
-                <th scope="col">Name</th>
+                <th scope="col">Name and share link</th>
                 <th scope="col">Size</th>
                 <th scope="col">Type</th>
                 <th scope="col">Uploaded</th>
-                <th scope="col">Share link</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -75,20 +84,12 @@ export default function Files() {
                 <tr key={file.id} data-file-id={file.id}>
                   <td className="name">
                     <Link to={`/f/${file.id}`}>{file.originalName}</Link>
+                    <ShareLink url={file.url} label={`Share link for ${file.originalName}`} />
                   </td>
                   <td className="size">{formatBytes(file.size)}</td>
                   <td className="type">{file.mimeType}</td>
                   <td className="date">
                     <LocalTime iso={file.createdAt} />
-                  </td>
-                  <td className="share">
-                    <input
-                      readOnly
-                      value={file.url}
-                      aria-label={`Share link for ${file.originalName}`}
-                      onFocus={(e) => e.currentTarget.select()}
-                    />
-                    <CopyButton text={file.url} />
                   </td>
                   <td>
                     <form

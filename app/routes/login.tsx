@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 
@@ -45,6 +46,14 @@ export default function Login() {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle';
+  // After a refused attempt (with JavaScript the form stays on the page): an empty password
+  // field with the cursor in it, ready for the next try. Without JavaScript the new page does that.
+  const password = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!actionData?.error || !password.current) return;
+    password.current.value = '';
+    password.current.focus();
+  }, [actionData]);
   return (
     <main className="narrow">
       <h1>Log in</h1>
@@ -68,7 +77,7 @@ export default function Login() {
         </label>
         <label>
           Password
-          <input name="password" type="password" autoComplete="current-password" required />
+          <input ref={password} name="password" type="password" autoComplete="current-password" required />
         </label>
         <button type="submit" disabled={busy}>
           {busy ? 'Logging in…' : 'Log in'}

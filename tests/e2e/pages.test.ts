@@ -24,6 +24,7 @@ beforeAll(async () => {
   await app.createUser('erin');
   await app.createUser('frank');
   await app.createUser('gina');
+  await app.createUser('hana');
 }, STEP_TIMEOUT);
 
 afterAll(async () => {
@@ -85,6 +86,9 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       await alert.waitFor();
       expect(await alert.textContent()).toBe('Invalid username or password');
       expect(await page.getByLabel('Username').inputValue()).toBe('erin');
+      // Ready for the next try: the wrong password is gone and the cursor waits in its field.
+      expect(await page.getByLabel('Password').inputValue()).toBe('');
+      await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'password');
       await snap(page, 'login-error');
 
       await fillLogin(page, 'erin', DEFAULT_PASSWORD);
@@ -205,6 +209,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       await row.getByRole('button', { name: 'Delete holiday-video.bin' }).click();
       await row.waitFor({ state: 'detached' });
       expect(question).toContain('holiday-video.bin');
+      expect(await page.getByRole('status').textContent()).toBe('“holiday-video.bin” was deleted.');
       expect(page.url()).toBe(`${app.url}/files`);
       expect(await page.evaluate(() => (window as unknown as { pagesTestMarker?: string }).pagesTestMarker)).toBe('still here');
       expect(await page.locator(`tr[data-file-id="${imageId}"]`).isVisible()).toBe(true);
@@ -212,11 +217,41 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       expect(app.storedFiles()).not.toContain(`${bigId}.bin`);
     }, STEP_TIMEOUT);
 
+    it('when a file was deleted in another tab and they delete it again here, then the page says it was already deleted and drops the row', async () => {
+      const uploaded = await page.request.post(`${app.url}/api/v1/files`, {
+        multipart: { file: { name: 'stale.txt', mimeType: 'text/plain', buffer: Buffer.from('twice\n') } },
+      });
+      expect(uploaded.status()).toBe(201);
+      const staleId = ((await uploaded.json()) as { file: { id: string } }).file.id;
+      const other = await context.newPage();
+      try {
+        await Promise.all([page, other].map(async (tab) => {
+          await tab.goto(`${app.url}/files`);
+          await waitForHydration(tab, 'main form');
+        }));
+        for (const tab of [page, other]) tab.once('dialog', (dialog) => void dialog.accept());
+        await other.getByRole('button', { name: 'Delete stale.txt' }).click();
+        await other.locator(`tr[data-file-id="${staleId}"]`).waitFor({ state: 'detached' });
+
+        const staleRow = page.locator(`tr[data-file-id="${staleId}"]`);
+        expect(await staleRow.isVisible()).toBe(true);
+        await staleRow.getByRole('button', { name: 'Delete stale.txt' }).click();
+        await page.getByRole('alert').waitFor();
+        expect(await page.getByRole('alert').textContent()).toBe('“stale.txt” was already deleted.');
+        expect(await fileIdsOf('erin')).toEqual([imageId]);
+        await staleRow.waitFor({ state: 'detached' });
+        await snap(page, 'files-already-deleted');
+      } finally {
+        await other.close();
+      }
+    }, STEP_TIMEOUT);
+
     it('when they open an address that does not exist, then the not-found page answers 404', async () => {
       const res = await page.goto(`${app.url}/no/such/page`);
       expect(res?.status()).toBe(404);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
       expect(await page.getByRole('link', { name: 'Go to the home page' }).isVisible()).toBe(true);
+      expect(await page.getByRole('link', { name: 'Go to my files' }).isVisible()).toBe(true);
       await snap(page, 'not-found');
     }, STEP_TIMEOUT);
 
@@ -257,6 +292,48 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
 
       await page.goto(`${app.url}/files`);
       expect(page.url()).toBe(`${app.url}/login?redirectTo=%2Ffiles`);
+    }, STEP_TIMEOUT);
+  });
+
+  describe('on a phone (390 × 844)', () => {
+    const PHONE_WIDTH = 390;
+    let context: BrowserContext;
+    let page: Page;
+
+    beforeAll(async () => {
+      context = await browser.newContext({ viewport: { width: PHONE_WIDTH, height: 844 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(60_000);
+    });
+    afterAll(() => context?.close());
+
+    /** How far the page scrolls sideways: 0 when everything fits the screen. */
+    const sidewaysOverflow = async () => (await page.evaluate(() => document.documentElement.scrollWidth)) - PHONE_WIDTH;
+
+    it('when every page is opened, even with a long file name, then none scrolls sideways and the share link shows as text', async () => {
+      await page.goto(`${app.url}/login`);
+      expect(await sidewaysOverflow()).toBe(0);
+      await fillLogin(page, 'hana', DEFAULT_PASSWORD);
+      await page.waitForURL(`${app.url}/files`);
+
+      await page.goto(`${app.url}/upload`);
+      await waitForHydration(page);
+      const longName = `Quarterly report — final (v2) ünïcødé very long name that goes on and on and on ${'x'.repeat(60)}.txt`;
+      await page.locator('input[type=file]').setInputFiles({ name: longName, mimeType: 'text/plain', buffer: Buffer.from('report\n') });
+      expect(await sidewaysOverflow()).toBe(0);
+      await snap(page, 'upload-phone');
+      await page.locator('main').getByRole('button', { name: 'Upload' }).click();
+      await page.waitForURL(/\/f\/[A-Za-z0-9_-]+$/);
+      const id = fileIdFrom(page.url());
+      expect(await sidewaysOverflow()).toBe(0);
+      expect(await page.getByRole('textbox', { name: 'Share link' }).inputValue()).toBe(`${app.url}/f/${id}`);
+      await snap(page, 'file-view-phone');
+
+      await page.goto(`${app.url}/files`);
+      expect(await page.getByRole('link', { name: longName }).isVisible()).toBe(true);
+      expect(await page.getByRole('textbox', { name: `Share link for ${longName}` }).inputValue()).toBe(`${app.url}/f/${id}`);
+      expect(await sidewaysOverflow()).toBe(0);
+      await snap(page, 'files-phone-long-name');
     }, STEP_TIMEOUT);
   });
 

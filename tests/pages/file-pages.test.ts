@@ -259,6 +259,16 @@ describe('GET /f/<id>', () => {
     expect(Buffer.from(await raw.arrayBuffer()).equals(png)).toBe(true);
   });
 
+  it('when anyone opens a file page, then its share link is there as text, without JavaScript: a read-only field with the full address', async () => {
+    const file = await apiUpload(app, alice, { filename: 'shared.txt', type: 'text/plain', content: 'share me' });
+    const html = await (await getPage(app, `/f/${file.id}`)).text();
+    const field = /<input[^>]*aria-label="Share link"[^>]*>/.exec(html)?.[0];
+    expect(field).toBeDefined();
+    expect(field).toContain(`value="${app.url}/f/${file.id}"`);
+    expect(field).toMatch(/\breadOnly\b|\breadonly\b/);
+    expect(visibleText(html)).toContain('Share link');
+  });
+
   it('when the file is HTML, then the page offers no preview (it must not run on this origin) but a download', async () => {
     const file = await apiUpload(app, alice, { filename: 'page.html', type: 'text/html', content: '<script>alert(1)</script>' });
     const res = await getPage(app, `/f/${file.id}`);
