@@ -364,9 +364,13 @@ async function main() {
       const [small, big] = [sizeLabel(largeSizes[0]), sizeLabel(largeSizes[largeSizes.length - 1])];
       for (const kind of ['upload', 'download']) {
         const peakOf = (label) => rows.find((row) => row.measure === `peak RSS ${kind} ${label} (MB)`).service;
+        // An upload under ~64 MiB ends before the socket buffers waiting for a collection reach
+        // their plateau: from such a size the difference says nothing, so it carries no target.
+        const comparable = largeSizes[0] >= 64;
         record({
           group: 'memory', measure: `peak RSS growth ${kind} ${small} → ${big} (MB)`, unit: 'MB',
-          service: round(peakOf(big) - peakOf(small)), target: '< 16 MB', check: (s) => s < 16,
+          service: round(peakOf(big) - peakOf(small)),
+          ...(comparable ? { target: '< 16 MB', check: (s) => s < 16 } : { note: 'informational: the smaller size is under 64 MiB' }),
         });
       }
     }
