@@ -83,7 +83,9 @@ export async function recogniseSession(
     return { user: authUser, renewed: null };
   }
   const ttl = ctx.config.sessionTtlSeconds;
-  await ctx.em.nativeUpdate(SessionSchema, { id: claims.sid }, { expiresAt: new Date((now + ttl) * 1000) });
+  const extended = await ctx.em.nativeUpdate(SessionSchema, { id: claims.sid }, { expiresAt: new Date((now + ttl) * 1000) });
+  // Logged out between the lookup and here (another tab): no fresh token for a revoked session.
+  if (extended === 0) return null;
   const renewedToken = await signSessionToken({ sub: authUser.id, sid: claims.sid }, ttl, ctx.config.sessionSecret, now);
   return { user: authUser, renewed: { user: authUser, token: renewedToken, maxAgeSeconds: ttl } };
 }
