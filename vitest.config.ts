@@ -1,9 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { SERVER_NODE_FLAGS } from './scripts/server-node-flags.mjs';
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     pool: 'forks',
+    // Most suites run the app inside the test worker: give it the young generation production
+    // runs with (ADR 0007), so memory measured there (client aborts) is the server's own.
+    execArgv: SERVER_NODE_FLAGS,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: more workers only fight over them (and over bcrypt).

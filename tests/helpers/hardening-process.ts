@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ROOT, TEST_SECRET } from './app';
 import { freePort } from './hardening-http';
 import { CLI_JS, cleanEnv, registerUserCli, SERVER_JS } from './process';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 export interface HardeningServerEnv {
   PORT: string;
@@ -47,10 +48,10 @@ export function killAllSpawned(): void {
   for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-/** `node dist/server/index.js` with exactly `env`; resolves once /healthz answers 200. */
+/** `node <SERVER_NODE_FLAGS> dist/server/index.js` with exactly `env`; resolves once /healthz answers 200. */
 export async function spawnServer(env: HardeningServerEnv): Promise<SpawnedServer> {
   requireDist();
-  const child = spawn(process.execPath, [SERVER_JS], { cwd: ROOT, env: cleanEnv({ HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_JS], { cwd: ROOT, env: cleanEnv({ HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'ignore', 'pipe'] });
   spawned.add(child);
   child.once('exit', () => spawned.delete(child));
   let stderr = '';

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './app';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 export const SERVER_JS = path.join(ROOT, 'dist/server/index.js');
 export const CLI_JS = path.join(ROOT, 'dist/cli/register-user.js');
@@ -80,10 +81,10 @@ export interface ServerProcess {
   kill(): void;
 }
 
-/** Starts `node dist/server/index.js` on a kernel-chosen port and waits for its "listening" line. */
+/** Starts `node <SERVER_NODE_FLAGS> dist/server/index.js` on a kernel-chosen port and waits for its "listening" line. */
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
   requireBuilt(SERVER_JS);
-  const child = spawn(process.execPath, [SERVER_JS], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_JS], {
     cwd: ROOT,
     env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
