@@ -240,6 +240,10 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
         expect(await page.getByRole('alert').textContent()).toBe('“stale.txt” was already deleted.');
         expect(await fileIdsOf('erin')).toEqual([imageId]);
         await staleRow.waitFor({ state: 'detached' });
+        // The header marks the page they are on, and only that one.
+        const nav = page.getByRole('navigation');
+        expect(await nav.getByRole('link', { name: 'My files' }).getAttribute('aria-current')).toBe('page');
+        expect(await nav.getByRole('link', { name: 'Upload' }).getAttribute('aria-current')).toBeNull();
         await snap(page, 'files-already-deleted');
       } finally {
         await other.close();
