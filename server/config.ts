@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SESSION_TTL_SECONDS } from './auth/session-constants';
+import { makeDirectories } from './make-directories';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -29,6 +30,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Node's request timeout; 0 disables it so multi-GB uploads on slow links are not cut. */
   readonly requestTimeoutMs: number;
+  /** A connection that sends and takes nothing for this long is closed (a stalled body). */
+  readonly requestIdleTimeoutMs: number;
   /** Things worth telling the operator once the logger exists. */
   readonly startupWarnings: readonly string[];
 }
@@ -46,6 +49,7 @@ export const CONFIG_VARIABLES = [
   'TRUST_PROXY',
   'LOG_LEVEL',
   'REQUEST_TIMEOUT_MS',
+  'REQUEST_IDLE_TIMEOUT_MS',
   'JWT_EXPIRES_IN',
 ] as const;
 
@@ -69,6 +73,7 @@ export function loadConfig(env: Env = process.env): Config {
   const uploadDir = path.resolve(read('UPLOAD_DIR') ?? path.join(dataDir, 'uploads'));
   ensureWritableDir('UPLOAD_DIR', uploadDir);
   const databasePath = parseDatabaseUrl(read('DATABASE_URL') ?? `file:${path.join(dataDir, 'app.db')}`);
+  refuseSharedUploadDir(uploadDir, dataDir, databasePath);
 
   // The secret's bytes are used exactly as given (CONTRACT §1).
   const secretText = read('SESSION_SECRET', { trim: false });
@@ -96,6 +101,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const maxUploadBytes = parseInteger('MAX_UPLOAD_BYTES', read('MAX_UPLOAD_BYTES') ?? '1073741824', 1);
   const requestTimeoutMs = parseInteger('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS') ?? '0', 0);
+  const requestIdleTimeoutMs = parseInteger('REQUEST_IDLE_TIMEOUT_MS', read('REQUEST_IDLE_TIMEOUT_MS') ?? '60000', 1);
 
   const logLevel = (read('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -116,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     logLevel,
     requestTimeoutMs,
+    requestIdleTimeoutMs,
     startupWarnings: Object.freeze(warnings),
   });
 }
@@ -167,9 +174,31 @@ function parseTrustProxy(text: string | undefined): Config['trustProxy'] {
   return text;
 }
 
+/**
+ * UPLOAD_DIR is the service's own: its start-up sweep removes content without a record there.
+ * It must not hold the data dir (database, secret) or the database (issue 12: with
+ * UPLOAD_DIR=DATA_DIR a first start deleted app.db and session-secret).
+ */
+function refuseSharedUploadDir(uploadDir: string, dataDir: string, databasePath: string): void {
+  const uploads = fs.realpathSync(uploadDir);
+  if (isWithin(fs.realpathSync(dataDir), uploads)) {
+    throw new ConfigError(`UPLOAD_DIR (${uploadDir}) must not be DATA_DIR or contain it: give uploads a folder of their own`);
+  }
+  const database = path.join(fs.realpathSync(path.dirname(databasePath)), path.basename(databasePath));
+  if (isWithin(database, uploads)) {
+    throw new ConfigError(`DATABASE_URL: the database ${databasePath} must not be inside UPLOAD_DIR (${uploadDir})`);
+  }
+}
+
+/** True when `target` is `folder` itself or anything below it. */
+function isWithin(target: string, folder: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
 function ensureWritableDir(name: string, dir: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirectories(dir);
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'not writable';

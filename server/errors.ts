@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
+  /** Something the service depends on (the storage) is down for now: try again later. */
+  SERVICE_UNAVAILABLE: 503,
   INSUFFICIENT_STORAGE: 507,
 } as const;
 

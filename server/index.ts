@@ -6,8 +6,9 @@ import type { ServerBuild } from '@remix-run/node';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { initOrm } from './db/orm';
+import { applyServerTimeouts } from './http/server-timeouts';
 import { createLogger } from './logger';
-import { reconcileStorage } from './services/maintenance';
+import { reconcileStorage, scheduleMaintenance } from './services/maintenance';
 import { LocalDiskStore } from './storage/local-disk-store';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   const orm = await initOrm(config.databasePath);
   const store = new LocalDiskStore(config.uploadDir);
   await reconcileStorage({ em: orm.em.fork(), store, log });
+  const stopMaintenance = scheduleMaintenance({ orm, store, log });
 
   // config.ts is the only reader of the environment (CONTRACT §1): the build sits in ./build.
   const buildPath = path.resolve('build/index.js');
@@ -40,9 +42,7 @@ async function main(): Promise<void> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info({ port, host: config.host, baseUrl: config.baseUrl }, 'listening');
   });
-  // Large uploads on slow links take longer than Node's 300 s default (0 = no limit).
-  server.requestTimeout = config.requestTimeoutMs;
-  server.headersTimeout = 60_000;
+  applyServerTimeouts(server, config);
 
   // Keep-alive connections must not hold the exit up for their idle timeout once their last
   // answer is out: while closing, every answer closes its connection (`Connection: close`).
@@ -57,6 +57,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
+    stopMaintenance();
     log.info({ signal, inFlight: inFlight.size }, 'shutting down: finishing in-flight requests');
     for (const res of inFlight) {
       if (!res.headersSent) res.shouldKeepAlive = false;

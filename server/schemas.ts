@@ -5,11 +5,17 @@ const MAX_PASSWORD_BYTES = 72; // bcrypt ignores everything past 72 bytes: refus
 
 export const usernameSchema = z
   .string({ required_error: 'Username is required', invalid_type_error: 'Username must be a string' })
-  .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Username must be 1-64 characters of letters, digits, ".", "_" or "-"');
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Username must be 1-64 characters of letters, digits, ".", "_" or "-"')
+  // ".", ".." and "-x" read as paths and options in shells, URLs and logs.
+  .regex(/^[A-Za-z0-9_]/, 'Username must start with a letter, a digit or "_"');
+
+/** Spaces of every kind, and the invisible characters that look like nothing at all. */
+const BLANK_LOOKING = /^[\s\p{Cc}\p{Cf}\u2800\u3164\uFFA0\u115F\u1160]*$/u;
 
 export const newPasswordSchema = z
   .string({ required_error: 'Password is required', invalid_type_error: 'Password must be a string' })
   .min(8, 'Password must be at least 8 characters long')
+  .refine((password) => !BLANK_LOOKING.test(password), { message: 'Password must not be only spaces or invisible characters' })
   .refine((password) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES, {
     message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes of UTF-8`,
   });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { MikroORM } from '@mikro-orm/sqlite';
 import { mikroOrmConfig } from './mikro-orm.config';
 
@@ -5,6 +6,7 @@ export type Orm = MikroORM;
 
 /** Opens the database and brings its schema up to date (migrations are idempotent). */
 export async function initOrm(databasePath: string): Promise<Orm> {
+  restrictToOwner(databasePath);
   const orm = await MikroORM.init(mikroOrmConfig(databasePath));
   try {
     await orm.getMigrator().up();
@@ -13,4 +15,20 @@ export async function initOrm(databasePath: string): Promise<Orm> {
     throw error;
   }
   return orm;
+}
+
+/**
+ * The database holds password hashes: readable by its owner only (0600). SQLite gives its
+ * -wal and -shm files the database file's mode, so creating the file first is enough; an
+ * existing file from an older version is narrowed too.
+ */
+function restrictToOwner(databasePath: string): void {
+  const handle = fs.openSync(databasePath, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600);
+  try {
+    if ((fs.fstatSync(handle).mode & 0o077) !== 0) fs.fchmodSync(handle, 0o600);
+  } catch {
+    // Not ours to change (another owner): it keeps the mode its owner gave it.
+  } finally {
+    fs.closeSync(handle);
+  }
 }

@@ -1,14 +1,21 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context';
+import { probeDatabaseWrite, replacePooledConnections } from '../db/database-health';
 
-/** GET /healthz: 200 when the database answers and the upload dir is writable (CONTRACT §7). */
+/**
+ * GET /healthz: 200 when the database commits a write and the upload dir takes files
+ * (CONTRACT §7). A failed database probe answers 503 and replaces the pooled connections,
+ * so a connection broken by a fault is not kept for good.
+ */
 export function healthCheck(deps: AppDeps) {
   return async (_req: Request, res: Response) => {
     const problems: string[] = [];
     try {
-      await deps.orm.em.fork().getConnection().execute('select 1');
-    } catch {
+      await probeDatabaseWrite(deps.orm);
+    } catch (error) {
       problems.push('database unavailable');
+      deps.log.warn({ err: error }, 'health check: the database did not take a write');
+      await replacePooledConnections(deps.orm, deps.log, 'health check failed');
     }
     try {
       await deps.store.checkWritable();

@@ -33,6 +33,12 @@ export async function withFirstUploadedFile<T>(
   options: MultipartOptions,
   handle: (upload: NewUpload) => Promise<T>,
 ): Promise<T> {
+  // A compressed body would be stored compressed, under the uploader's name: refuse it.
+  const encoding = String(headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && encoding !== '') {
+    throw new AppError('BAD_REQUEST', `Content-Encoding "${encoding.slice(0, 40)}" is not supported: send the file uncompressed`);
+  }
+
   const declaredLength = Number(headers['content-length'] ?? NaN);
   if (declaredLength > options.maxFileBytes + MULTIPART_OVERHEAD_BYTES) {
     throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
@@ -67,7 +73,7 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
   }
 
-  const state: { handling: Promise<T> | null; failed: boolean } = { handling: null, failed: false };
+  const state: { handling: Promise<T> | null; failed: boolean; extraFile: boolean } = { handling: null, failed: false, extraFile: false };
   // busboy may still emit a file after its first error (the rest of the chunk it was parsing):
   // that file's stream never ends, so a handler given it would wait forever (STACK.md).
   parser.on('error', () => {
@@ -85,8 +91,11 @@ export async function withFirstUploadedFile<T>(
       parser.destroy(new Error('Part after the closing boundary'));
       return;
     }
-    // Only the first named file counts; later ones, empty file inputs and anything after a
-    // parse error are read and dropped.
+    // One file per request: a second named file makes the whole upload a 400 (the first one
+    // is then not recorded, see `bodyAccepted`).
+    if (state.handling && info.filename) state.extraFile = true;
+    // Only the first named file is handled; later ones, empty file inputs (what a browser
+    // sends for an input left empty) and anything after a parse error are read and dropped.
     if (state.failed || parser.destroyed || state.handling || !info.filename) {
       fileStream.resume();
       return;
@@ -101,12 +110,23 @@ export async function withFirstUploadedFile<T>(
       }
     });
     fileStream.pipe(content);
-    const handling = handle({ originalName: info.filename, mimeType: info.mimeType, content });
+    const handling = handle({ originalName: info.filename, mimeType: info.mimeType, content, bodyAccepted });
     handling.catch(() => content.destroy());
     state.handling = handling;
   });
 
+  // Started before any 'file' event can fire (they come from this pipeline's data).
   const parsing = pipeline(body, parser);
+  /**
+   * Resolves once the rest of the body was read and holds no second file; rejects with an
+   * AppError when it does, or when the client went away before the end. Trailing junk after
+   * a complete file does not reject: that file is stored.
+   */
+  const bodyAccepted = async (): Promise<void> => {
+    const [outcome] = await Promise.allSettled([parsing]);
+    if (state.extraFile) throw new AppError('BAD_REQUEST', 'Only one file per request: send each file in its own upload');
+    if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
+  };
   const [parsed] = await Promise.allSettled([parsing]);
   // The handler's outcome wins when it had one: a complete file followed by trailing junk is stored.
   if (state.handling) {
@@ -117,12 +137,15 @@ export async function withFirstUploadedFile<T>(
   if (parsed.status === 'rejected') {
     // A client that went away shows as a reset; a parser error (no code) also destroys the body,
     // but the client is still there and sent something malformed.
-    const code = (parsed.reason as NodeJS.ErrnoException | undefined)?.code;
-    const clientGone = code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
-    if (clientGone && body.destroyed && (body as Readable & { complete?: boolean }).complete === false) {
-      throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
-    }
+    if (clientWentAway(parsed.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
     throw new AppError('BAD_REQUEST', 'Malformed multipart body');
   }
   throw new AppError('BAD_REQUEST', 'No file uploaded');
+}
+
+/** A client that went away shows as a reset of a body that never completed. */
+function clientWentAway(reason: unknown, body: Readable): boolean {
+  const code = (reason as NodeJS.ErrnoException | undefined)?.code;
+  const reset = code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+  return reset && body.destroyed && (body as Readable & { complete?: boolean }).complete === false;
 }

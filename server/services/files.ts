@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
-import { ContentTooLargeError, StorageFullError, type ByteRange } from '../storage/content-store';
+import { ContentTooLargeError, StorageFullError, StorageUnavailableError, type ByteRange } from '../storage/content-store';
 import { requireUser } from './sessions';
 
 /** The file object of the API (CONTRACT §4). */
@@ -26,6 +26,12 @@ export interface NewUpload {
   /** The content type as the uploader sent it. */
   mimeType: string;
   content: Readable;
+  /**
+   * Resolves once the request that carried the content is known to be good (no second file,
+   * not aborted); rejects with an AppError otherwise. Called after the content is stored and
+   * before the record is made.
+   */
+  bodyAccepted?: () => Promise<void>;
 }
 
 export function toFileDto(file: StoredFile): FileDto {
@@ -61,6 +67,17 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
   } catch (error) {
     if (error instanceof ContentTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
     if (error instanceof StorageFullError) throw new AppError('INSUFFICIENT_STORAGE', 'Not enough storage space');
+    if (error instanceof StorageUnavailableError) {
+      ctx.log.error({ err: error }, 'upload refused: storage not writable');
+      throw new AppError('SERVICE_UNAVAILABLE', 'Storage is unavailable; please try again later');
+    }
+    throw error;
+  }
+
+  try {
+    await upload.bodyAccepted?.();
+  } catch (error) {
+    await ctx.store.delete(storedName);
     throw error;
   }
 
@@ -155,7 +172,13 @@ export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<v
   // A concurrent delete of the same file may have won: only the one that removed the row succeeds.
   const removed = await ctx.em.nativeDelete(FileSchema, { id: file.id, userId: owner.id });
   if (removed === 0) throw new AppError('NOT_FOUND', 'File not found');
-  await ctx.store.delete(file.storedName);
+  try {
+    await ctx.store.delete(file.storedName);
+  } catch (error) {
+    // The file is gone for everyone already (no record, no link): the content without a record
+    // is removed by the housekeeping sweep, so this is not the user's failure to report.
+    ctx.log.warn({ err: error, fileId: file.id, storedName: file.storedName }, 'content not removed; left to the sweep');
+  }
   ctx.log.info({ fileId: file.id }, 'file deleted');
 }
 
@@ -171,9 +194,19 @@ async function findFile(ctx: ServiceContext, fileId: string): Promise<StoredFile
   return file ?? null;
 }
 
+const FILE_ID_BYTES = 16;
+
 /** 128 random bits, URL-safe: share links are public, so they must not be guessable. */
 function newFileId(): string {
-  return randomBytes(16).toString('base64url');
+  return randomBytes(FILE_ID_BYTES).toString('base64url');
+}
+
+/** Exactly what uploadFile names content: a 22-character id and an optional extension. */
+const STORED_NAME = /^[A-Za-z0-9_-]{22}(\.[A-Za-z0-9]+)?$/;
+
+/** Whether `name` has the exact shape of a stored name this service makes (the sweep touches nothing else). */
+export function isStoredName(name: string): boolean {
+  return STORED_NAME.test(name);
 }
 
 /**

@@ -1,103 +1,176 @@
-// Slows and then refuses repeated failed logins, per username and per client address
-// (CONTRACT §7, OWASP Authentication cheat sheet). Counters live in the database through
-// rate-limiter-flexible's SQLite store, so a restart or a second instance does not reset them.
+// Slows and then refuses repeated failed logins (CONTRACT §7) without letting anyone lock a
+// user out from elsewhere. The policy and why it holds are in ADR 0009; in short:
+// - (username, address) pair: 5 failures in 15 minutes, then that pair is refused (429);
+// - address: 30 failures in 15 minutes (many usernames: credential stuffing), then refused;
+// - username, from anywhere: never refused; past 20 failures it is "under attack": every
+//   attempt on it waits a second before its password is checked, and each address gets only
+//   2 failures for it instead of 5.
+// Before its password is checked, an attempt takes a *pending* place in its pair and address
+// counters, and goes ahead only while failures + pending stay within the limit; otherwise it
+// waits for the attempts ahead of it to end. So N parallel guesses never check more than the
+// limit of passwords, and parallel correct logins only queue for a moment.
+// Counters are rows changed by single-statement upserts (atomic on SQLite and PostgreSQL),
+// never inside a transaction, so they cannot tangle with a request's unit of work.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
-import type { EntityManager } from '@mikro-orm/sqlite';
+import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
 
-const WINDOW_SECONDS = 15 * 60;
-/** Failed logins for one username before it is refused for the rest of the window. */
-export const MAX_FAILURES_PER_USERNAME = 5;
-/** Failed logins from one address (many usernames: credential stuffing). */
+const WINDOW_MS = 15 * 60 * 1000;
+/** Failed logins for one username from one address before that pair is refused. */
+export const MAX_FAILURES_PER_PAIR = 5;
+/** The same once the username is under attack. */
+export const MAX_FAILURES_PER_PAIR_UNDER_ATTACK = 2;
+/** Failed logins from one address, any usernames, before the address is refused. */
 export const MAX_FAILURES_PER_ADDRESS = 30;
-/** From this failure on, each further failure is answered a little later. */
+/** Failures for one username, from all addresses, that put it under attack. */
+export const USERNAME_UNDER_ATTACK_AFTER = 20;
+/** The wait before each password check of a username under attack. */
+const UNDER_ATTACK_DELAY_MS = 1000;
+/** From this many failures of a pair on, each further failure is answered a little later. */
 const SLOW_DOWN_AFTER = 2;
 const SLOW_DOWN_STEP_MS = 250;
+const MAX_SLOW_DOWN_MS = 1000;
+/** How long an attempt queues behind others of its pair or address before it is refused. */
+const MAX_QUEUE_MS = 10_000;
+const QUEUE_POLL_MS = 50;
 
-export class LoginThrottle {
-  private readonly byUsername: RateLimiterSQLite;
-  private readonly byAddress: RateLimiterSQLite;
+export const TOO_MANY_ATTEMPTS = 'Too many failed login attempts. Please wait and try again later.';
 
-  constructor(knex: Knex) {
-    const common = {
-      storeClient: sqlite3PoolOf(knex),
-      storeType: 'knex',
-      tableName: 'login_throttle',
-      tableCreated: true, // by a migration
-      duration: WINDOW_SECONDS,
-      blockDuration: WINDOW_SECONDS,
-    };
-    this.byUsername = new RateLimiterSQLite({ ...common, keyPrefix: 'user', points: MAX_FAILURES_PER_USERNAME });
-    this.byAddress = new RateLimiterSQLite({ ...common, keyPrefix: 'addr', points: MAX_FAILURES_PER_ADDRESS });
-  }
-
-  /** Throws TOO_MANY_REQUESTS (with Retry-After) while either counter is used up. */
-  async check(username: string, address: string | null): Promise<void> {
-    const checks: Array<[RateLimiterSQLite, string, number]> = [[this.byUsername, username.toLowerCase(), MAX_FAILURES_PER_USERNAME]];
-    if (address) checks.push([this.byAddress, address, MAX_FAILURES_PER_ADDRESS]);
-    for (const [limiter, key, max] of checks) {
-      const state = await limiter.get(key);
-      if (state && state.consumedPoints >= max) {
-        throw new AppError(
-          'TOO_MANY_REQUESTS',
-          'Too many failed login attempts. Please wait and try again later.',
-          Math.max(1, Math.ceil(state.msBeforeNext / 1000)),
-        );
-      }
-    }
-  }
-
-  /** Counts one failure, then waits a little longer with each failure past the first few. */
-  async recordFailure(username: string, address: string | null): Promise<void> {
-    const failures = await consume(this.byUsername, username.toLowerCase());
-    if (address) await consume(this.byAddress, address);
-    if (failures > SLOW_DOWN_AFTER) await sleep(Math.min(1000, (failures - SLOW_DOWN_AFTER) * SLOW_DOWN_STEP_MS));
-  }
-
-  /** A successful login clears that username's failures (not the address's). */
-  async recordSuccess(username: string): Promise<void> {
-    await this.byUsername.delete(username.toLowerCase());
-  }
+/** A login attempt holding its pending places until it is known to have failed or succeeded. */
+export interface LoginAttemptTicket {
+  /** The password was wrong (or the user unknown): the pending places become failures. */
+  failed(): Promise<void>;
+  /** The password was right: the pair's failures are cleared and the places given back. */
+  succeeded(): Promise<void>;
+  /** Neither (the check itself broke): the places are given back, nothing is counted. */
+  abandoned(): Promise<void>;
 }
 
-/** Consumes one point; the limiter rejects with its state once the points are used up. */
-async function consume(limiter: RateLimiterSQLite, key: string): Promise<number> {
-  try {
-    return (await limiter.consume(key)).consumedPoints;
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return rejection.consumedPoints;
-    throw rejection;
-  }
+interface Counter {
+  failures: number;
+  pending: number;
+  windowEndsAt: number;
 }
 
 /**
- * rate-limiter-flexible recognises a knex pool by its `client.config.client` name, which
- * MikroORM sets to its own dialect class: hand it the same pool under the name it expects.
- * It only ever acquires and releases raw sqlite3 connections through it.
+ * Lets a login attempt through to the password check, or throws TOO_MANY_REQUESTS (with
+ * Retry-After) when its pair or address has used up its failures.
  */
-function sqlite3PoolOf(knex: Knex) {
-  const pool = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): unknown };
+export async function admitLoginAttempt(
+  ctx: Pick<ServiceContext, 'em'>,
+  username: string,
+  address: string | null,
+): Promise<LoginAttemptTicket> {
+  const counters = new ThrottleCounters(ctx);
+  const user = username.toLowerCase();
+  const from = address ?? 'unknown';
+  const keys = { pair: `pair:${from}|${user}`, address: `addr:${from}`, username: `user:${user}` };
+
+  const usernameFailures = (await counters.read(keys.username))?.failures ?? 0;
+  const underAttack = usernameFailures >= USERNAME_UNDER_ATTACK_AFTER;
+  const pairLimit = underAttack ? MAX_FAILURES_PER_PAIR_UNDER_ATTACK : MAX_FAILURES_PER_PAIR;
+
+  const queuedUntil = Date.now() + MAX_QUEUE_MS;
+  let pair: Counter;
+  for (;;) {
+    pair = await counters.reserve(keys.pair);
+    const byAddress = await counters.reserve(keys.address);
+    const usedUp = pair.failures >= pairLimit ? pair : byAddress.failures >= MAX_FAILURES_PER_ADDRESS ? byAddress : null;
+    const full = pair.failures + pair.pending > pairLimit || byAddress.failures + byAddress.pending > MAX_FAILURES_PER_ADDRESS;
+    if (!usedUp && !full) break;
+    await counters.release(keys.pair);
+    await counters.release(keys.address);
+    if (usedUp) throw tooManyAttempts(usedUp.windowEndsAt - Date.now());
+    // Attempts ahead of this one are being checked: their outcome decides whether it may go.
+    if (Date.now() > queuedUntil) throw tooManyAttempts(1000);
+    await sleep(QUEUE_POLL_MS + Math.random() * QUEUE_POLL_MS);
+  }
+  if (underAttack) await sleep(UNDER_ATTACK_DELAY_MS);
+
+  const pairFailuresBefore = pair.failures;
   return {
-    raw: knex.raw.bind(knex),
-    client: {
-      config: { client: 'sqlite3' },
-      acquireConnection: () => pool.acquireConnection(),
-      releaseConnection: (connection: unknown) => pool.releaseConnection(connection),
+    async failed() {
+      await counters.fail(keys.pair);
+      await counters.fail(keys.address);
+      await counters.fail(keys.username, { pending: false });
+      const failures = pairFailuresBefore + 1;
+      if (failures > SLOW_DOWN_AFTER) await sleep(Math.min(MAX_SLOW_DOWN_MS, (failures - SLOW_DOWN_AFTER) * SLOW_DOWN_STEP_MS));
+    },
+    async succeeded() {
+      // The username's count runs out with its window: a success does not lift "under attack".
+      await counters.clear(keys.pair);
+      await counters.release(keys.address);
+    },
+    async abandoned() {
+      await counters.release(keys.pair);
+      await counters.release(keys.address);
     },
   };
 }
 
-type Knex = ReturnType<ReturnType<EntityManager['getConnection']>['getKnex']>;
-const throttles = new WeakMap<Knex, LoginThrottle>();
+function tooManyAttempts(retryAfterMs: number): AppError {
+  return new AppError('TOO_MANY_REQUESTS', TOO_MANY_ATTEMPTS, Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
 
-/** The throttle of the database this unit of work talks to (one per connection pool). */
-export function loginThrottleFor(em: EntityManager): LoginThrottle {
-  const knex = em.getConnection().getKnex();
-  let throttle = throttles.get(knex);
-  if (!throttle) {
-    throttle = new LoginThrottle(knex);
-    throttles.set(knex, throttle);
+/**
+ * The `login_attempts` rows. Each method is one SQL statement in standard syntax that SQLite
+ * (3.35+) and PostgreSQL both run atomically. A window that has ended starts afresh at the
+ * next reservation or failure; `pending` never drops below zero.
+ */
+class ThrottleCounters {
+  constructor(private readonly ctx: Pick<ServiceContext, 'em'>) {}
+
+  async read(key: string): Promise<Counter | null> {
+    const [row] = await this.execute('select * from "login_attempts" where "key" = ? and "window_ends_at" > ?', [key, Date.now()]);
+    return row ? toCounter(row) : null;
   }
-  return throttle;
+
+  /** One more attempt under way; the counter as it is now. */
+  async reserve(key: string): Promise<Counter> {
+    return this.upsert(key, { failures: 0, pending: 1 });
+  }
+
+  /** One attempt under way has failed (`pending: false`: a failure only, nothing was reserved). */
+  async fail(key: string, options = { pending: true }): Promise<void> {
+    await this.upsert(key, { failures: 1, pending: options.pending ? -1 : 0 });
+  }
+
+  /** One attempt under way ended without counting. */
+  async release(key: string): Promise<void> {
+    await this.execute('update "login_attempts" set "pending" = case when "pending" > 0 then "pending" - 1 else 0 end where "key" = ?', [key]);
+  }
+
+  /** One attempt under way succeeded: no failures any more. */
+  async clear(key: string): Promise<void> {
+    await this.execute(
+      'update "login_attempts" set "failures" = 0, "pending" = case when "pending" > 0 then "pending" - 1 else 0 end where "key" = ?',
+      [key],
+    );
+  }
+
+  /** Adds `change` to the counter (starting it afresh when its window has ended). */
+  private async upsert(key: string, change: { failures: number; pending: number }): Promise<Counter> {
+    const now = Date.now();
+    const ended = 'case when "login_attempts"."window_ends_at" <= ?';
+    const [row] = await this.execute(
+      'insert into "login_attempts" ("key", "failures", "pending", "window_ends_at") values (?, ?, ?, ?) ' +
+        'on conflict ("key") do update set ' +
+        `"failures" = ${ended} then excluded."failures" else "login_attempts"."failures" + ? end, ` +
+        `"pending" = ${ended} then excluded."pending" ` +
+        'when "login_attempts"."pending" + ? > 0 then "login_attempts"."pending" + ? else 0 end, ' +
+        `"window_ends_at" = ${ended} then excluded."window_ends_at" else "login_attempts"."window_ends_at" end ` +
+        'returning *',
+      [key, change.failures, Math.max(0, change.pending), now + WINDOW_MS, now, change.failures, now, change.pending, change.pending, now],
+    );
+    return toCounter(row);
+  }
+
+  private execute(sql: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
+    return this.ctx.em.getConnection().execute(sql, params as never[], 'all');
+  }
+}
+
+/** PostgreSQL returns bigint columns as strings. */
+function toCounter(row: Record<string, unknown>): Counter {
+  return { failures: Number(row.failures), pending: Number(row.pending), windowEndsAt: Number(row.window_ends_at) };
 }

@@ -1,19 +1,60 @@
-// Start-up housekeeping (CONTRACT §7 crash safety): after a crash, leftovers of unfinished
-// uploads are removed, and content that no record points to (a delete that stopped half-way)
-// is removed too. Records are never removed here: content is written before its record.
+// Storage housekeeping (CONTRACT §7 crash safety), at start and then every hour: leftovers of
+// unfinished uploads are removed, and so is content that no record points to (a delete that
+// stopped half-way). Records are never removed here: content is written before its record.
+// Only what the service itself made is touched (issue 12): names in the exact stored-name
+// format, and nothing written in the last hour, which may be another instance's upload between
+// its content and its record.
 import type { EntityManager } from '@mikro-orm/sqlite';
 import type { Logger } from 'pino';
 import { FileSchema } from '../db/entities/file.entity';
+import { LoginAttemptSchema } from '../db/entities/login-attempt.entity';
+import { SessionSchema } from '../db/entities/session.entity';
 import type { ContentStore } from '../storage/content-store';
+import { isStoredName } from './files';
 
-export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger }) {
+export const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
+/** Stored names looked up per query. */
+const LOOKUP_BATCH = 500;
+
+export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger; now?: Date }) {
   const { em, store, log } = deps;
-  const incomplete = await store.sweepIncomplete();
-  const keys = await store.list();
-  const records = await em.find(FileSchema, {}, { fields: ['storedName'] });
-  const known = new Set(records.map((file) => file.storedName));
-  const orphans = keys.filter((key) => !known.has(key));
-  for (const key of orphans) await store.delete(key);
-  if (incomplete || orphans.length) log.warn({ incomplete, orphans: orphans.length }, 'swept leftovers from an earlier run');
-  return { incomplete, orphans: orphans.length };
+  const modifiedBefore = new Date((deps.now ?? new Date()).getTime() - SWEEP_MIN_AGE_MS);
+  const incomplete = await store.sweepIncomplete({ modifiedBefore });
+  const candidates = (await store.list({ modifiedBefore })).filter(isStoredName);
+
+  let orphans = 0;
+  for (let i = 0; i < candidates.length; i += LOOKUP_BATCH) {
+    const batch = candidates.slice(i, i + LOOKUP_BATCH);
+    const records = await em.find(FileSchema, { storedName: { $in: batch } }, { fields: ['storedName'] });
+    const known = new Set(records.map((file) => file.storedName));
+    for (const key of batch.filter((name) => !known.has(name))) {
+      await store.delete(key);
+      orphans++;
+    }
+  }
+  if (incomplete || orphans) log.warn({ incomplete, orphans }, 'swept leftovers of unfinished uploads and deletes');
+  return { incomplete, orphans };
+}
+
+const MAINTENANCE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Runs the housekeeping every hour while the server runs: leftovers younger than an hour at
+ * start are removed at a later round, and expired sessions and login counters are dropped.
+ * Safe beside other instances: every step only deletes what nobody can still use.
+ */
+export function scheduleMaintenance(deps: { orm: { em: { fork(): EntityManager } }; store: ContentStore; log: Logger }): () => void {
+  const round = async () => {
+    const em = deps.orm.em.fork();
+    try {
+      await reconcileStorage({ em, store: deps.store, log: deps.log });
+      await em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date() } });
+      await em.nativeDelete(LoginAttemptSchema, { windowEndsAt: { $lte: Date.now() } });
+    } catch (error) {
+      deps.log.warn({ err: error }, 'housekeeping round failed; the next one tries again');
+    }
+  };
+  const timer = setInterval(() => void round(), MAINTENANCE_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -7,7 +7,7 @@ import type { AuthUser, ServiceContext } from '../context';
 import { SessionSchema } from '../db/entities/session.entity';
 import { AppError } from '../errors';
 import { firstIssue, loginSchema } from '../schemas';
-import { loginThrottleFor } from './login-throttle';
+import { admitLoginAttempt } from './login-throttle';
 import { findUserByUsername } from './users';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
@@ -23,17 +23,23 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
   const parsed = loginSchema.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   const { username, password } = parsed.data;
-  const throttle = loginThrottleFor(ctx.em);
-  await throttle.check(username, ctx.clientAddress);
+  const attempt = await admitLoginAttempt(ctx, username, ctx.clientAddress);
 
-  const user = await findUserByUsername(ctx, username);
-  // Same answer and the same bcrypt work whether the user is unknown or the password wrong.
-  const valid = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
+  let user: Awaited<ReturnType<typeof findUserByUsername>>;
+  let valid: boolean;
+  try {
+    user = await findUserByUsername(ctx, username);
+    // Same answer and the same bcrypt work whether the user is unknown or the password wrong.
+    valid = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
+  } catch (error) {
+    await attempt.abandoned();
+    throw error;
+  }
   if (!user || !valid) {
-    await throttle.recordFailure(username, ctx.clientAddress);
+    await attempt.failed();
     throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
   }
-  await throttle.recordSuccess(username);
+  await attempt.succeeded();
 
   const now = Math.floor(Date.now() / 1000);
   const ttl = ctx.config.sessionTtlSeconds;

@@ -19,7 +19,8 @@ export interface ContentStore {
   /**
    * Writes `content` under `key` atomically: readers see either nothing or the whole content.
    * Rejects with ContentTooLargeError as soon as more than `maxBytes` arrive, and with
-   * StorageFullError when the disk is full; in every failure nothing is left behind.
+   * StorageFullError when the disk is full, StorageUnavailableError when it refuses writes;
+   * in every failure nothing is left behind.
    */
   write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }>;
   /** A stream of the content (or of one range of it). */
@@ -28,10 +29,14 @@ export interface ContentStore {
   stat(key: string): Promise<ContentStat | null>;
   /** Removes the content; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** Every key with content. */
-  list(): Promise<string[]>;
-  /** Removes leftovers of writes that never completed (a crash mid-upload); returns how many. */
-  sweepIncomplete(): Promise<number>;
+  /** Every key whose content was last written before `modifiedBefore`. */
+  list(options: { modifiedBefore: Date }): Promise<string[]>;
+  /**
+   * Removes leftovers of writes that never completed (a crash mid-upload) and were last
+   * touched before `modifiedBefore`: younger ones may be another instance's upload under way.
+   * Returns how many were removed.
+   */
+  sweepIncomplete(options: { modifiedBefore: Date }): Promise<number>;
   /** Throws when content cannot be written (health check). */
   checkWritable(): Promise<void>;
 }
@@ -42,4 +47,9 @@ export class ContentTooLargeError extends Error {
 
 export class StorageFullError extends Error {
   override name = 'StorageFullError';
+}
+
+/** The storage refuses writes for now (a read-only or unreachable store): nothing was kept. */
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
 }

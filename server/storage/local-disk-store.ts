@@ -6,9 +6,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { makeDirectories } from '../make-directories';
 import {
   ContentTooLargeError,
   StorageFullError,
+  StorageUnavailableError,
   type ByteRange,
   type ContentStat,
   type ContentStore,
@@ -21,13 +23,15 @@ const MAX_CHUNK_BYTES = 1024 * 1024;
 const WRITEBACK_EVERY_BYTES = 32 * 1024 * 1024;
 /** Keys are storedNames: an id and an optional letters-and-digits extension, nothing else. */
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/;
+/** Errors that mean the folder refuses writes (permissions, a read-only mount, a folder gone). */
+const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
 
 export class LocalDiskStore implements ContentStore {
   private readonly incompleteDir: string;
 
   constructor(private readonly root: string) {
     this.incompleteDir = path.join(root, INCOMPLETE_DIR);
-    fs.mkdirSync(this.incompleteDir, { recursive: true });
+    makeDirectories(this.incompleteDir);
   }
 
   async write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }> {
@@ -48,8 +52,12 @@ export class LocalDiskStore implements ContentStore {
       // open create the temp file afterwards, for good. Its 'close' comes after the open.
       if (!output.closed) await new Promise<void>((resolve) => output.once('close', () => resolve()));
       await writeback.close();
-      await fsp.rm(tempPath, { force: true });
-      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw new StorageFullError('No space left on the device');
+      // Best effort: when the folder itself is what failed, there is nothing to remove (or the
+      // sweep removes it later); the write's own error is the one to report.
+      await fsp.rm(tempPath, { force: true }).catch(() => undefined);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') throw new StorageFullError('No space left on the device');
+      if (code && NOT_WRITABLE.has(code)) throw new StorageUnavailableError(`Upload folder not writable (${code})`);
       throw error;
     }
   }
@@ -73,26 +81,51 @@ export class LocalDiskStore implements ContentStore {
     await fsp.rm(this.pathOf(key), { force: true });
   }
 
-  async list(): Promise<string[]> {
+  async list(options: { modifiedBefore: Date }): Promise<string[]> {
     const entries = await fsp.readdir(this.root, { withFileTypes: true });
-    return entries.filter((entry) => entry.isFile() && SAFE_KEY.test(entry.name)).map((entry) => entry.name);
+    const candidates = entries.filter((entry) => entry.isFile() && SAFE_KEY.test(entry.name)).map((entry) => entry.name);
+    const old = await Promise.all(candidates.map((name) => this.lastWrittenBefore(path.join(this.root, name), options.modifiedBefore)));
+    return candidates.filter((_, i) => old[i]);
   }
 
-  async sweepIncomplete(): Promise<number> {
+  async sweepIncomplete(options: { modifiedBefore: Date }): Promise<number> {
     const leftovers = await fsp.readdir(this.incompleteDir);
-    await Promise.all(leftovers.map((name) => fsp.rm(path.join(this.incompleteDir, name), { force: true })));
-    return leftovers.length;
+    let removed = 0;
+    for (const name of leftovers) {
+      const file = path.join(this.incompleteDir, name);
+      if (!(await this.lastWrittenBefore(file, options.modifiedBefore))) continue;
+      await fsp.rm(file, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  /** False for a file written since `cutoff`, and for one that is gone already. */
+  private async lastWrittenBefore(file: string, cutoff: Date): Promise<boolean> {
+    try {
+      return (await fsp.stat(file)).mtimeMs < cutoff.getTime();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
   }
 
   /**
-   * Really writes and removes a tiny probe file where uploads are written: access(W_OK) alone
-   * says yes to root on a read-only mode, and to a `.incomplete` that is no longer a folder.
-   * A probe left by a crash is swept at the next start like any other leftover.
+   * Really writes a tiny probe file where uploads are written and renames it to where they end
+   * up, then removes it: access(W_OK) alone says yes to root on a read-only mode, and to a
+   * `.incomplete` that is no longer a folder. A probe left by a crash is swept like any leftover.
    */
   async checkWritable(): Promise<void> {
-    const probe = path.join(this.incompleteDir, `healthz-${randomBytes(6).toString('hex')}.probe`);
+    const name = `healthz-${randomBytes(6).toString('hex')}.probe`;
+    const probe = path.join(this.incompleteDir, name);
+    const placed = path.join(this.root, `.${name}`);
     await fsp.writeFile(probe, '', { flag: 'wx', mode: 0o600 });
-    await fsp.rm(probe, { force: true });
+    try {
+      await fsp.rename(probe, placed);
+    } finally {
+      await fsp.rm(probe, { force: true });
+      await fsp.rm(placed, { force: true });
+    }
   }
 
   private pathOf(key: string): string {

@@ -113,14 +113,14 @@ describe('server faults', () => {
   });
   afterAll(() => broken.close().catch(() => {}));
 
-  it('when the upload cannot be written to disk, then it answers 500 {"error":"Internal server error"} and records nothing', async () => {
+  it('when the upload folder cannot take the file, then it answers 503 with a clear JSON error and records nothing', async () => {
     const incomplete = path.join(broken.config.uploadDir, '.incomplete');
     fs.rmSync(incomplete, { recursive: true });
     fs.writeFileSync(incomplete, 'not a directory any more');
     try {
       const res = await fetch(`${broken.url}/api/v1/files`, { method: 'POST', headers: { cookie: brokenCookie }, body: fileForm('lost', 'lost.txt') });
 
-      await expectJsonError(res, 500, 'Internal server error');
+      await expectJsonError(res, 503, 'Storage is unavailable; please try again later');
       expect(broken.storedFiles()).toEqual([]);
       expect(await broken.rows('select id from files')).toEqual([]);
     } finally {

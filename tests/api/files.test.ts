@@ -1,6 +1,7 @@
 // Uploading, listing and deleting files over /api/v1/files (CONTRACT §4).
 import fs from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
 import { binaryContent, BOUNDARY, multipartBody, MULTIPART_TYPE, postFiles } from '../helpers/multipart';
@@ -157,23 +158,46 @@ describe('POST /api/v1/files', () => {
     expect(file.storedName).toBe(`${file.id}.pdf`);
   });
 
-  it('when the body has a text field, then two files, then the first file is the one stored and only one record is made', async () => {
+  it('when the body has a text field, then two files, then 400 "Only one file per request" and neither file is stored or recorded', async () => {
     const form = new FormData();
     form.append('note', 'not a file');
     form.append('file', new Blob(['first']), 'first.txt');
     form.append('file', new Blob(['second']), 'second.txt');
-    const filesBefore = app.storedFiles().length;
+    const filesBefore = app.storedFiles();
     const [{ n: rowsBefore }] = await app.rows('select count(*) as n from files');
 
     const res = await upload(alice, form);
 
-    expect(res.status).toBe(201);
-    const { file } = await res.json();
-    expect(file.originalName).toBe('first.txt');
-    expect(fs.readFileSync(onDisk(file.storedName), 'utf8')).toBe('first');
-    expect(app.storedFiles().length).toBe(filesBefore + 1);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'Only one file per request: send each file in its own upload' });
+    expect(app.storedFiles()).toEqual(filesBefore);
+    expect(app.incompleteFiles()).toEqual([]);
     const [{ n: rowsAfter }] = await app.rows('select count(*) as n from files');
-    expect(Number(rowsAfter)).toBe(Number(rowsBefore) + 1);
+    expect(Number(rowsAfter)).toBe(Number(rowsBefore));
+  });
+
+  it('when a file is followed by an empty file input (a browser form left empty), then 201 with that file', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['only one']), 'one.txt');
+    form.append('file', new Blob([]), '');
+
+    const res = await upload(alice, form);
+
+    expect(res.status).toBe(201);
+    expect((await res.json()).file.originalName).toBe('one.txt');
+  });
+
+  it('when the body is sent with Content-Encoding: gzip, then 400 naming the encoding and nothing is stored', async () => {
+    const filesBefore = app.storedFiles();
+    const res = await fetch(`${app.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: alice, 'content-encoding': 'gzip', 'content-type': 'multipart/form-data; boundary=x' },
+      body: gzipSync(Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello\r\n--x--\r\n')),
+    });
+
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'Content-Encoding "gzip" is not supported: send the file uncompressed' });
+    expect(app.storedFiles()).toEqual(filesBefore);
   });
 
   it('when the file part is named something other than "file", then it is still the uploaded file', async () => {

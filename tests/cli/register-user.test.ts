@@ -205,6 +205,37 @@ describe('where it runs', () => {
   });
 });
 
+describe('what it refuses (issue 12)', () => {
+  it.each([
+    ['eight spaces', '        '],
+    ['tabs and no-break spaces', '\t\u00a0\t\u00a0\t\u00a0\t\u00a0'],
+    ['zero-width spaces', '\u200b'.repeat(8)],
+  ])('when the password is %s, then it fails with one line and no user is made', async (_label, password) => {
+    const result = await register('blankpass', password);
+    expectOneLineFailure(result, /Password must not be only spaces or invisible characters/);
+    expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain('blankpass');
+  });
+
+  it.each(['.', '..', '-x', '.hidden', '-'])('when the username is %j, then it fails with one line and no user is made', async (username) => {
+    const result = await register(username, PASSWORD);
+    expectOneLineFailure(result, /Username must start with a letter, a digit or "_"/);
+    expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain(username);
+  });
+
+  it('when DATA_DIR is a path that can never exist (/proc/nope), then it exits non-zero at once with one line naming DATA_DIR', async () => {
+    const started = performance.now();
+    const result = await registerUserCli(['someone', '--password-stdin'], { env: { DATA_DIR: '/proc/nope/data' }, input: `${PASSWORD}\n` });
+    expectOneLineFailure(result, /DATA_DIR/);
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+
+  it('when it creates the database, then the file is readable by its owner only (0600)', async () => {
+    const dir = tempDir('fs-cli-');
+    expect((await register('owner', PASSWORD, { DATA_DIR: dir })).code).toBe(0);
+    expect(fs.statSync(path.join(dir, 'app.db')).mode & 0o777).toBe(0o600);
+  });
+});
+
 describe('arguments', () => {
   it('when it is run without arguments, then it prints the usage and exits non-zero', async () => {
     const result = await registerUserCli([], { env: env() });

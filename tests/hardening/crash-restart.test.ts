@@ -1,6 +1,8 @@
 // Faults of the process itself (CONTRACT §7 crash safety): the built server killed with
 // SIGKILL in the middle of an upload, and content left behind by a delete that stopped
-// half-way. After a restart UPLOAD_DIR holds exactly the content of existing records.
+// half-way. A start sweeps what the service made and is over an hour old (ADR 0010): then
+// UPLOAD_DIR holds exactly the content of existing records. Younger leftovers may be another
+// instance's upload in progress, and files of other shapes are not the service's: both stay.
 // Needs `npm run build` (dist/ and build/).
 import fs from 'node:fs';
 import http from 'node:http';
@@ -65,6 +67,12 @@ function contentOnDisk(): string[] {
   return fs.readdirSync(uploadDir).filter((name) => !name.startsWith('.')).sort();
 }
 
+/** Makes a file look two hours old, as if the restart came long after the crash. */
+function ageFile(file: string): void {
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  fs.utimesSync(file, twoHoursAgo, twoHoursAgo);
+}
+
 function incompleteOnDisk(): string[] {
   return fs.readdirSync(path.join(uploadDir, '.incomplete'));
 }
@@ -108,8 +116,17 @@ describe('crash safety of the built server', () => {
     expect(midway).toBe(true);
     await killHard(server);
     slow.request.destroy();
-    expect(incompleteOnDisk().length).toBeGreaterThan(0); // the crash did leave a leftover
+    const leftovers = incompleteOnDisk();
+    expect(leftovers.length).toBeGreaterThan(0); // the crash did leave a leftover
 
+    // Restarted at once: the leftover is younger than an hour, so it stays (another instance
+    // sharing the folder could be writing it).
+    server = await spawnServer(env);
+    expect(incompleteOnDisk()).toEqual(leftovers);
+    await killHard(server);
+
+    // Restarted later: now it is the old leftover of a crash, and goes.
+    for (const name of leftovers) ageFile(path.join(uploadDir, '.incomplete', name));
     server = await spawnServer(env);
     cookie = await loginTo(server.url);
     expect(incompleteOnDisk()).toEqual([]);
@@ -131,15 +148,25 @@ describe('crash safety of the built server', () => {
     expect(before.length).toBeGreaterThan(0);
     await stopGracefully(server);
 
-    // By hand, as a crash between "row deleted" and "content removed" would leave it.
-    const orphan = 'Zm9yZ290dGVuLWNvbnRlbnQ.txt';
-    const orphanNoExt = 'b3JwaGFuLXdpdGhvdXQtZXh0';
+    // By hand, as a crash between "row deleted" and "content removed" would leave it, an hour ago.
+    const orphan = 'Zm9yZ290dGVuLWNvbnRlbn.txt';
+    const orphanNoExt = 'b3JwaGFuLXdpdGhvdXQtZX';
     fs.copyFileSync(path.join(uploadDir, before[0]), path.join(uploadDir, orphan));
     fs.writeFileSync(path.join(uploadDir, orphanNoExt), 'orphan');
-    expect(contentOnDisk()).toEqual([...before, orphan, orphanNoExt].sort());
+    ageFile(path.join(uploadDir, orphan));
+    ageFile(path.join(uploadDir, orphanNoExt));
+    // Just written: maybe another instance's upload between its content and its record.
+    const young = 'eW91bmctY29udGVudC1oZX.bin';
+    fs.writeFileSync(path.join(uploadDir, young), 'young');
+    // Not in the service's exact format: not the service's to remove, however old.
+    const foreign = ['notes.txt', 'settings.json', 'Zm9yZ290dGVuLWNvbnRlbnQ.txt'];
+    for (const name of foreign) {
+      fs.writeFileSync(path.join(uploadDir, name), 'someone else');
+      ageFile(path.join(uploadDir, name));
+    }
 
     server = await spawnServer(env);
-    expect(contentOnDisk()).toEqual(before);
+    expect(contentOnDisk()).toEqual([...before, young, ...foreign].sort());
     const again = await loginTo(server.url);
     expect(await listedStoredNames(server.url, again)).toEqual(before);
     const files = (await (await fetch(`${server.url}/api/v1/files`, { headers: { cookie: again } })).json()) as { files: Array<{ id: string }> };

@@ -11,6 +11,7 @@ import { createApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { createServiceContext } from '../../server/context';
 import { initOrm, type Orm } from '../../server/db/orm';
+import { applyServerTimeouts } from '../../server/http/server-timeouts';
 import { createLogger } from '../../server/logger';
 import { reconcileStorage } from '../../server/services/maintenance';
 import { registerUser } from '../../server/services/users';
@@ -62,6 +63,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const store = new LocalDiskStore(finalConfig.uploadDir);
   await reconcileStorage({ em: orm.em.fork(), store, log });
   const build = await loadBuild();
+  applyServerTimeouts(server, finalConfig);
   server.on('request', createApp({ config: finalConfig, orm, store, log, build, assetsDir: path.join(ROOT, 'public/build') }));
 
   const testApp: TestApp = {

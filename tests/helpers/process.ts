@@ -81,13 +81,21 @@ export interface ServerProcess {
   kill(): void;
 }
 
-/** Starts `node <SERVER_NODE_FLAGS> dist/server/index.js` on a kernel-chosen port and waits for its "listening" line. */
-export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+/**
+ * Starts `node <SERVER_NODE_FLAGS> dist/server/index.js` on a kernel-chosen port and waits for
+ * its "listening" line; `as` runs it as another user (the tests run as root, whom file modes
+ * do not stop).
+ */
+export async function startServerProcess(
+  env: Record<string, string | undefined>,
+  as?: { uid: number; gid: number },
+): Promise<ServerProcess> {
   requireBuilt(SERVER_JS);
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_JS], {
     cwd: ROOT,
     env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...as,
   });
   let stdout = '';
   let stderr = '';

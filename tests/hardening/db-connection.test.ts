@@ -1,0 +1,78 @@
+// A broken database connection is noticed and replaced (issue 12): a connection left inside a
+// transaction keeps answering reads while none of its writes commit, so /healthz probes with a
+// real write, answers 503, and the pool opens a fresh connection. What is committed is checked
+// through a second, read-only connection, as another process would see it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app';
+import { uploadSmall } from '../helpers/hardening-http';
+import { readCommitted } from '../helpers/outside-reader';
+
+let app: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('keeper');
+  cookie = await app.login('keeper');
+});
+afterAll(() => app.close());
+
+interface RawConnection {
+  open: boolean;
+  run(sql: string, callback: (error: Error | null) => void): void;
+  close(callback: (error: Error | null) => void): void;
+}
+
+/** Does something to the app's one pooled SQLite connection, as a fault would. */
+async function withPooledConnection(action: (connection: RawConnection) => Promise<void>): Promise<void> {
+  const client = app.orm.em.getConnection().getKnex().client as unknown as {
+    acquireConnection(): Promise<RawConnection>;
+    releaseConnection(connection: RawConnection): Promise<unknown>;
+  };
+  const connection = await client.acquireConnection();
+  try {
+    await action(connection);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** File ids committed to the database, read by a separate read-only connection. */
+async function committedFileIds(): Promise<string[]> {
+  return (await readCommitted(app.config.databasePath, 'select id from files')).map((row) => row.id as string);
+}
+
+describe('a broken database connection', () => {
+  it('when the connection is stuck inside an open transaction, then /healthz answers 503 once, the connection is replaced, and later uploads are committed', async () => {
+    await withPooledConnection((connection) => new Promise((resolve, reject) => connection.run('BEGIN', (e) => (e ? reject(e) : resolve()))));
+
+    const lost = await uploadSmall(app.url, cookie, 'written into the stray transaction', 'lost.txt');
+    expect(lost.status).toBe(201);
+    expect(await committedFileIds()).not.toContain(lost.json.file!.id);
+
+    const broken = await fetch(`${app.url}/healthz`);
+    expect(broken.status).toBe(503);
+    expect(await broken.json()).toEqual({ status: 'error', problems: ['database unavailable'] });
+
+    const healthy = await fetch(`${app.url}/healthz`);
+    expect(healthy.status).toBe(200);
+    const kept = await uploadSmall(app.url, cookie, 'committed for real', 'kept.txt');
+    expect(kept.status).toBe(201);
+    expect(await committedFileIds()).toContain(kept.json.file!.id);
+  });
+
+  it('when the connection was closed under the app, then the next requests get a fresh one', async () => {
+    await withPooledConnection((connection) => new Promise((resolve, reject) => connection.close((e) => (e ? reject(e) : resolve()))));
+
+    const uploaded = await uploadSmall(app.url, cookie, 'after a closed connection', 'fresh.txt');
+    expect(uploaded.status).toBe(201);
+    expect(await committedFileIds()).toContain(uploaded.json.file!.id);
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+  });
+
+  it('when /healthz answers 200, then its write was committed (the probe row is visible to another reader)', async () => {
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    const rows = await app.rows('select id, checked_at from health_probe');
+    expect(rows).toEqual([{ id: 1, checked_at: expect.any(Number) }]);
+  });
+});

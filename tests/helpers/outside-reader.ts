@@ -1,0 +1,12 @@
+// Reads a SQLite database through a connection of its own, read-only: what another process
+// sees, which is only what was committed.
+import sqlite3 from 'sqlite3';
+
+export function readCommitted(databasePath: string, sql: string, params: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+  return new Promise((resolve, reject) => {
+    const reader = new sqlite3.Database(databasePath, sqlite3.OPEN_READONLY, (openError) => {
+      if (openError) return reject(openError);
+      reader.all(sql, params, (error, rows: Array<Record<string, unknown>>) => reader.close(() => (error ? reject(error) : resolve(rows))));
+    });
+  });
+}
