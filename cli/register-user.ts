@@ -3,13 +3,11 @@
 // line on stderr and a non-zero exit code; never a stack trace.
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { ConfigError, loadConfig } from '../server/config';
+import { ConfigError, describeDatabase, loadConfig } from '../server/config';
 import { createServiceContext } from '../server/context';
-import { initOrm, type Orm } from '../server/db/orm';
+import { createDeps, type Deps } from '../server/deps';
 import { isAppError } from '../server/errors';
-import { createLogger } from '../server/logger';
 import { registerUser } from '../server/services/users';
-import { LocalDiskStore } from '../server/storage/local-disk-store';
 
 const USAGE = 'Usage: npm run register-user -- <username> [--password-stdin]';
 
@@ -26,20 +24,18 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const password = passwordFromStdin ? await readFirstLine(process.stdin) : await promptPassword();
 
-  let orm: Orm;
+  let deps: Deps;
   try {
-    orm = await initOrm(config.databasePath);
+    deps = await createDeps(config, { logLevel: 'warn' });
   } catch (error) {
-    throw new CliError(`Cannot open the database ${config.databasePath}: ${(error as Error).message.split('\n')[0]}`);
+    throw new CliError(`Cannot open the database ${describeDatabase(config)}: ${(error as Error).message.split('\n')[0]}`);
   }
   try {
-    const log = createLogger('warn');
-    const ctx = createServiceContext({ config, orm, store: new LocalDiskStore(config.uploadDir), log });
-    const user = await registerUser(ctx, { username, password });
+    const user = await registerUser(createServiceContext(deps), { username, password });
     process.stdout.write(`${user.id}\n`);
     return 0;
   } finally {
-    await orm.close();
+    await deps.close();
   }
 }
 

@@ -13,6 +13,9 @@ export class ConfigError extends Error {
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** Where the records live: a SQLite file (the embedded default) or a PostgreSQL server. */
+export type DatabaseConfig = { readonly dialect: 'sqlite'; readonly path: string } | { readonly dialect: 'postgresql'; readonly url: string };
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -20,7 +23,7 @@ export interface Config {
   readonly baseUrl: string;
   readonly dataDir: string;
   readonly uploadDir: string;
-  readonly databasePath: string;
+  readonly database: DatabaseConfig;
   readonly sessionSecret: Uint8Array;
   readonly sessionTtlSeconds: number;
   /** Cookies get `Secure` when the public address is https. */
@@ -72,12 +75,16 @@ export function loadConfig(env: Env = process.env): Config {
   ensureWritableDir('DATA_DIR', dataDir);
   const uploadDir = path.resolve(read('UPLOAD_DIR') ?? path.join(dataDir, 'uploads'));
   ensureWritableDir('UPLOAD_DIR', uploadDir);
-  const databasePath = parseDatabaseUrl(read('DATABASE_URL') ?? `file:${path.join(dataDir, 'app.db')}`);
-  refuseSharedUploadDir(uploadDir, dataDir, databasePath);
+  const database = parseDatabaseUrl(read('DATABASE_URL') ?? `file:${path.join(dataDir, 'app.db')}`);
+  refuseSharedUploadDir(uploadDir, dataDir, database);
 
   // The secret's bytes are used exactly as given (CONTRACT §1).
   const secretText = read('SESSION_SECRET', { trim: false });
   let sessionSecret: Uint8Array;
+  if (secretText === undefined && database.dialect === 'postgresql') {
+    // Several instances share one PostgreSQL: each must sign sessions with the same key.
+    throw new ConfigError('SESSION_SECRET must be set when DATABASE_URL is PostgreSQL: every instance must use the same one');
+  }
   if (secretText !== undefined) {
     if (secretText.length < 32) {
       throw new ConfigError('SESSION_SECRET must be at least 32 characters long');
@@ -114,7 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl,
     dataDir,
     uploadDir,
-    databasePath,
+    database,
     sessionSecret,
     sessionTtlSeconds,
     secureCookies: baseUrl.startsWith('https:'),
@@ -147,12 +154,39 @@ function parseBaseUrl(text: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-function parseDatabaseUrl(text: string): string {
+function parseDatabaseUrl(text: string): DatabaseConfig {
+  if (/^postgres(ql)?:\/\//i.test(text)) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new ConfigError('DATABASE_URL must look like postgres://user:password@host:5432/database');
+    }
+    if (!url.hostname || url.pathname.length < 2) {
+      throw new ConfigError('DATABASE_URL must name a host and a database: postgres://user:password@host:5432/database');
+    }
+    return { dialect: 'postgresql', url: text };
+  }
   const match = /^file:(.+)$/.exec(text);
-  if (!match) throw new ConfigError(`DATABASE_URL must look like file:/path/to/app.db, got "${text}"`);
+  if (!match) throw new ConfigError(`DATABASE_URL must be file:/path/to/app.db or postgres://user:password@host/db, got "${redactUrl(text)}"`);
   const file = path.resolve(match[1]);
   ensureWritableDir('DATABASE_URL', path.dirname(file));
-  return file;
+  return { dialect: 'sqlite', path: file };
+}
+
+/** The database for people to read: the SQLite file, or the PostgreSQL URL without its password. */
+export function describeDatabase(config: Pick<Config, 'database'>): string {
+  return config.database.dialect === 'sqlite' ? config.database.path : redactUrl(config.database.url);
+}
+
+function redactUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return text.replace(/:[^:@/]*@/, ':***@');
+  }
 }
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
@@ -179,14 +213,15 @@ function parseTrustProxy(text: string | undefined): Config['trustProxy'] {
  * It must not hold the data dir (database, secret) or the database (issue 12: with
  * UPLOAD_DIR=DATA_DIR a first start deleted app.db and session-secret).
  */
-function refuseSharedUploadDir(uploadDir: string, dataDir: string, databasePath: string): void {
+function refuseSharedUploadDir(uploadDir: string, dataDir: string, database: DatabaseConfig): void {
   const uploads = fs.realpathSync(uploadDir);
   if (isWithin(fs.realpathSync(dataDir), uploads)) {
     throw new ConfigError(`UPLOAD_DIR (${uploadDir}) must not be DATA_DIR or contain it: give uploads a folder of their own`);
   }
-  const database = path.join(fs.realpathSync(path.dirname(databasePath)), path.basename(databasePath));
-  if (isWithin(database, uploads)) {
-    throw new ConfigError(`DATABASE_URL: the database ${databasePath} must not be inside UPLOAD_DIR (${uploadDir})`);
+  if (database.dialect !== 'sqlite') return;
+  const file = path.join(fs.realpathSync(path.dirname(database.path)), path.basename(database.path));
+  if (isWithin(file, uploads)) {
+    throw new ConfigError(`DATABASE_URL: the database ${database.path} must not be inside UPLOAD_DIR (${uploadDir})`);
   }
 }
 

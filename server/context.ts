@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/sqlite';
+import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { ContentStore } from './storage/content-store';

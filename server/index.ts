@@ -5,11 +5,8 @@ import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { initOrm } from './db/orm';
 import { applyServerTimeouts } from './http/server-timeouts';
-import { createLogger } from './logger';
-import { reconcileStorage, scheduleMaintenance } from './services/maintenance';
-import { LocalDiskStore } from './storage/local-disk-store';
+import { createDeps, startHousekeeping } from './deps';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -24,18 +21,15 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config.logLevel);
+  const deps = await createDeps(config);
+  const { log } = deps;
   for (const warning of config.startupWarnings) log.warn(warning);
-
-  const orm = await initOrm(config.databasePath);
-  const store = new LocalDiskStore(config.uploadDir);
-  await reconcileStorage({ em: orm.em.fork(), store, log });
-  const stopMaintenance = scheduleMaintenance({ orm, store, log });
+  const stopHousekeeping = await startHousekeeping(deps);
 
   // config.ts is the only reader of the environment (CONTRACT §1): the build sits in ./build.
   const buildPath = path.resolve('build/index.js');
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-  const app = createApp({ config, orm, store, log, build, assetsDir: path.resolve('public/build') });
+  const app = createApp({ ...deps, build, assetsDir: path.resolve('public/build') });
 
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();
@@ -57,7 +51,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    stopMaintenance();
+    stopHousekeeping();
     log.info({ signal, inFlight: inFlight.size }, 'shutting down: finishing in-flight requests');
     for (const res of inFlight) {
       if (!res.headersSent) res.shouldKeepAlive = false;
@@ -71,7 +65,7 @@ async function main(): Promise<void> {
     forced.unref();
     server.close(async () => {
       clearTimeout(forced);
-      await orm.close();
+      await deps.close();
       log.info('stopped');
       process.exit(0);
     });

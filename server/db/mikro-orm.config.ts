@@ -1,11 +1,14 @@
-import { defineConfig } from '@mikro-orm/sqlite';
 import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import type { Options } from '@mikro-orm/core';
+import type { DatabaseConfig } from '../config';
 import { FileSchema } from './entities/file.entity';
 import { HealthProbeSchema } from './entities/health-probe.entity';
 import { LoginAttemptSchema } from './entities/login-attempt.entity';
 import { SessionSchema } from './entities/session.entity';
 import { UserSchema } from './entities/user.entity';
-import { migrationsList } from './migrations';
+import { migrationsFor } from './migrations';
 
 /** Entities listed one by one: folder globs break once the code is bundled (STACK.md). */
 export const entities = [UserSchema, FileSchema, SessionSchema, LoginAttemptSchema, HealthProbeSchema];
@@ -32,15 +35,20 @@ const sqlitePool = {
   validate: (connection: SqliteConnection) => connection.open,
 };
 
-export function mikroOrmConfig(databasePath: string) {
-  return defineConfig({
-    dbName: databasePath,
+/** PostgreSQL: a pool per instance; several instances share the server. */
+const POSTGRES_POOL = { min: 0, max: 10 };
+
+export function mikroOrmConfig(database: DatabaseConfig): Options {
+  const common = {
     entities,
     extensions: [Migrator],
-    migrations: { migrationsList, transactional: true, allOrNothing: true, silent: true },
-    pool: sqlitePool,
+    migrations: { migrationsList: migrationsFor(database.dialect), transactional: true, allOrNothing: true, silent: true },
     allowGlobalContext: false,
     debug: false,
     discovery: { warnWhenNoEntities: true },
-  });
+  };
+  if (database.dialect === 'postgresql') {
+    return { ...common, driver: PostgreSqlDriver, clientUrl: database.url, pool: POSTGRES_POOL };
+  }
+  return { ...common, driver: SqliteDriver, dbName: database.path, pool: sqlitePool };
 }

@@ -1,13 +1,16 @@
 import fs from 'node:fs';
-import { MikroORM } from '@mikro-orm/sqlite';
+import { MikroORM } from '@mikro-orm/core';
+import type { AbstractSqlDriver, EntityManager } from '@mikro-orm/knex';
+import type { DatabaseConfig } from '../config';
 import { mikroOrmConfig } from './mikro-orm.config';
 
-export type Orm = MikroORM;
+/** SQLite or PostgreSQL: services see the SQL driver's common surface only. */
+export type Orm = MikroORM<AbstractSqlDriver, EntityManager>;
 
 /** Opens the database and brings its schema up to date (migrations are idempotent). */
-export async function initOrm(databasePath: string): Promise<Orm> {
-  restrictToOwner(databasePath);
-  const orm = await MikroORM.init(mikroOrmConfig(databasePath));
+export async function initOrm(database: DatabaseConfig): Promise<Orm> {
+  if (database.dialect === 'sqlite') restrictToOwner(database.path);
+  const orm = (await MikroORM.init(mikroOrmConfig(database))) as unknown as Orm;
   try {
     await orm.getMigrator().up();
   } catch (error) {

@@ -1,7 +1,7 @@
 // Every rule about files: who may see, add and remove them, how they are named and stored.
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { QBFilterQuery } from '@mikro-orm/sqlite';
+import type { QBFilterQuery } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';

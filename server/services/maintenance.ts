@@ -4,7 +4,7 @@
 // Only what the service itself made is touched (issue 12): names in the exact stored-name
 // format, and nothing written in the last hour, which may be another instance's upload between
 // its content and its record.
-import type { EntityManager } from '@mikro-orm/sqlite';
+import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
 import { FileSchema } from '../db/entities/file.entity';
 import { LoginAttemptSchema } from '../db/entities/login-attempt.entity';

@@ -20,7 +20,7 @@ const env = () => ({ DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET });
 
 beforeAll(async () => {
   dataDir = tempDir('fs-cli-');
-  shared = await initOrm(path.join(dataDir, 'app.db'));
+  shared = await initOrm({ dialect: 'sqlite', path: path.join(dataDir, 'app.db') });
 });
 afterAll(() => shared.close());
 
@@ -36,7 +36,7 @@ async function usersOf(orm: Orm): Promise<Record<string, unknown>[]> {
 /** The users table of a data dir, straight from its SQLite file. */
 async function usersIn(dir: string): Promise<Record<string, unknown>[]> {
   if (dir === dataDir) return usersOf(shared);
-  const orm = await initOrm(path.join(dir, 'app.db'));
+  const orm = await initOrm({ dialect: 'sqlite', path: path.join(dir, 'app.db') });
   try {
     return await usersOf(orm);
   } finally {

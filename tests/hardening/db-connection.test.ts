@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { uploadSmall } from '../helpers/hardening-http';
-import { readCommitted } from '../helpers/outside-reader';
+import { readCommitted, sqlitePath } from '../helpers/outside-reader';
 
 let app: TestApp;
 let cookie: string;
@@ -39,7 +39,7 @@ async function withPooledConnection(action: (connection: RawConnection) => Promi
 
 /** File ids committed to the database, read by a separate read-only connection. */
 async function committedFileIds(): Promise<string[]> {
-  return (await readCommitted(app.config.databasePath, 'select id from files')).map((row) => row.id as string);
+  return (await readCommitted(sqlitePath(app),  'select id from files')).map((row) => row.id as string);
 }
 
 describe('a broken database connection', () => {

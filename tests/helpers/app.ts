@@ -10,12 +10,10 @@ import type { ServerBuild } from '@remix-run/node';
 import { createApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { createServiceContext } from '../../server/context';
-import { initOrm, type Orm } from '../../server/db/orm';
+import type { Orm } from '../../server/db/orm';
+import { createDeps, startHousekeeping } from '../../server/deps';
 import { applyServerTimeouts } from '../../server/http/server-timeouts';
-import { createLogger } from '../../server/logger';
-import { reconcileStorage } from '../../server/services/maintenance';
 import { registerUser } from '../../server/services/users';
-import { LocalDiskStore } from '../../server/storage/local-disk-store';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -58,13 +56,12 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
 
   const dataDir = env.DATA_DIR ?? tempDir();
   const finalConfig = loadConfig({ SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', BASE_URL: url, ...env, DATA_DIR: dataDir });
-  const log = createLogger(finalConfig.logLevel);
-  const orm = await initOrm(finalConfig.databasePath);
-  const store = new LocalDiskStore(finalConfig.uploadDir);
-  await reconcileStorage({ em: orm.em.fork(), store, log });
+  const deps = await createDeps(finalConfig);
+  const { orm } = deps;
+  const stopHousekeeping = await startHousekeeping(deps);
   const build = await loadBuild();
   applyServerTimeouts(server, finalConfig);
-  server.on('request', createApp({ config: finalConfig, orm, store, log, build, assetsDir: path.join(ROOT, 'public/build') }));
+  server.on('request', createApp({ ...deps, build, assetsDir: path.join(ROOT, 'public/build') }));
 
   const testApp: TestApp = {
     url,
@@ -72,7 +69,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     orm,
     dataDir,
     async createUser(username, password = DEFAULT_PASSWORD) {
-      const ctx = createServiceContext({ config: finalConfig, orm, store, log });
+      const ctx = createServiceContext(deps);
       return (await registerUser(ctx, { username, password })).id;
     },
     async login(username, password = DEFAULT_PASSWORD) {
@@ -96,7 +93,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await orm.close();
+      stopHousekeeping();
+      await deps.close();
     },
   };
   return testApp;

@@ -10,3 +10,9 @@ export function readCommitted(databasePath: string, sql: string, params: unknown
     });
   });
 }
+
+/** The SQLite file of a test app (these tests read it from outside). */
+export function sqlitePath(app: { config: { database: { dialect: string; path?: string } } }): string {
+  if (app.config.database.dialect !== 'sqlite' || !app.config.database.path) throw new Error('this test reads a SQLite file');
+  return app.config.database.path;
+}

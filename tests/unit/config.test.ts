@@ -45,7 +45,7 @@ describe('defaults', () => {
     expect(config.baseUrl).toBe('http://localhost:3000');
     expect(config.dataDir).toBe(dataDir);
     expect(config.uploadDir).toBe(path.join(dataDir, 'uploads'));
-    expect(config.databasePath).toBe(path.join(dataDir, 'app.db'));
+    expect(config.database).toEqual({ dialect: 'sqlite', path: path.join(dataDir, 'app.db') });
     expect(config.maxUploadBytes).toBe(1073741824);
     expect(config.sessionTtlSeconds).toBe(2592000);
     expect(config.secureCookies).toBe(false);
@@ -73,7 +73,7 @@ describe('defaults', () => {
     const config = load({ UPLOAD_DIR: path.join(root, 'up', 'loads'), DATABASE_URL: `file:${path.join(root, 'db', 'x.db')}` });
 
     expect(config.uploadDir).toBe(path.join(root, 'up', 'loads'));
-    expect(config.databasePath).toBe(path.join(root, 'db', 'x.db'));
+    expect(config.database).toEqual({ dialect: 'sqlite', path: path.join(root, 'db', 'x.db') });
     expect(fs.statSync(path.join(root, 'up', 'loads')).isDirectory()).toBe(true);
     expect(fs.statSync(path.join(root, 'db')).isDirectory()).toBe(true);
   });
@@ -157,7 +157,9 @@ describe('malformed values', () => {
     ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: '0' }],
     ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: '12w' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
-    ['DATABASE_URL', { DATABASE_URL: 'postgres://db/app' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://db/app' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://db' }],
+    ['SESSION_SECRET', { DATABASE_URL: 'postgres://user:pw@db:5432/app', SESSION_SECRET: undefined as unknown as string }],
   ] as [string, Record<string, string>][])('when %s is %j, then loading stops with a one-line ConfigError naming it', (name, env) => {
     const error = configErrorOf(env);
 
@@ -227,5 +229,22 @@ describe('the server process with JWT_EXPIRES_IN set', () => {
 
     expect(server.stdoutLines().join('\n')).not.toContain('JWT_EXPIRES_IN');
     expect(await server.stop()).toBe(0);
+  });
+});
+
+describe('DATABASE_URL for PostgreSQL', () => {
+  it('when DATABASE_URL is postgres://…, then the database is PostgreSQL at that URL', () => {
+    const config = load({ DATABASE_URL: 'postgres://files:secret@db.internal:5432/files' });
+    expect(config.database).toEqual({ dialect: 'postgresql', url: 'postgres://files:secret@db.internal:5432/files' });
+  });
+
+  it('when DATABASE_URL is PostgreSQL and SESSION_SECRET is unset, then loading stops: instances must share the secret', () => {
+    const error = configErrorOf({ DATABASE_URL: 'postgresql://files@db/files', SESSION_SECRET: undefined });
+    expect(error.message).toBe('SESSION_SECRET must be set when DATABASE_URL is PostgreSQL: every instance must use the same one');
+  });
+
+  it('when a malformed URL carries a password, then the error does not show it', () => {
+    const error = configErrorOf({ DATABASE_URL: 'mysql://files:hunter2@db/files' });
+    expect(error.message).not.toContain('hunter2');
   });
 });

@@ -1,4 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { WholeNumberType } from './whole-number.type';
 
 export interface StoredFile {
   id: string;
@@ -15,12 +16,15 @@ export interface StoredFile {
 export const FileSchema = new EntitySchema<StoredFile>({
   name: 'File',
   tableName: 'files',
+  // A user's list, newest first, reads this index in order.
+  indexes: [{ name: 'files_user_id_created_at_index', properties: ['userId', 'createdAt'] }],
   properties: {
     id: { type: 'string', primary: true },
-    userId: { type: 'string', index: true },
+    // The owner's id (mapToPk), with the foreign key both migrations create: a user's files go with the user.
+    userId: { kind: 'm:1', entity: 'User', fieldName: 'user_id', mapToPk: true, deleteRule: 'cascade', updateRule: 'no action', index: false },
     originalName: { type: 'string' },
     mimeType: { type: 'string' },
-    size: { type: 'number' },
+    size: { type: WholeNumberType },
     storedName: { type: 'string', unique: true },
     createdAt: { type: 'Date' },
   },

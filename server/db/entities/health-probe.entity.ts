@@ -1,4 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { WholeNumberType } from './whole-number.type';
 
 /** A single row that /healthz rewrites: proof that the database still takes (and commits) writes. */
 export interface HealthProbe {
@@ -11,6 +12,6 @@ export const HealthProbeSchema = new EntitySchema<HealthProbe>({
   tableName: 'health_probe',
   properties: {
     id: { type: 'integer', primary: true, autoincrement: false },
-    checkedAt: { type: 'bigint', columnType: 'bigint' },
+    checkedAt: { type: WholeNumberType },
   },
 });

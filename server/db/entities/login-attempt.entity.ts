@@ -1,4 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { WholeNumberType } from './whole-number.type';
 
 /**
  * One login-throttle counter (ADR 0009): failed logins under one key (a username and address
@@ -18,9 +19,10 @@ export const LoginAttemptSchema = new EntitySchema<LoginAttempt>({
   name: 'LoginAttempt',
   tableName: 'login_attempts',
   properties: {
-    key: { type: 'string', primary: true },
+    // text: the key holds a username as typed at login (up to 256 characters) and an address.
+    key: { type: 'string', primary: true, columnType: 'text' },
     failures: { type: 'integer' },
     pending: { type: 'integer' },
-    windowEndsAt: { type: 'bigint', columnType: 'bigint' },
+    windowEndsAt: { type: WholeNumberType },
   },
 });

@@ -1,10 +1,21 @@
-import { Migration20261122000000Init } from './Migration20261122000000Init';
-import { Migration20261122010000LoginThrottle } from './Migration20261122010000LoginThrottle';
-import { Migration20261123000000ThrottleAndHealth } from './Migration20261123000000ThrottleAndHealth';
+// Migrations per dialect (ADR 0011): SQLite keeps the history existing installs have run;
+// PostgreSQL starts from one migration that creates the same schema. Each later change is
+// written once for each dialect, and tests/db/schema.test.ts checks that both end where the
+// entities say.
+import { Migration20261123100000Init as PostgresInit } from './postgresql/Migration20261123100000Init';
+import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
+import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
+import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
-export const migrationsList = [
+const sqliteMigrations = [
   { name: 'Migration20261122000000Init', class: Migration20261122000000Init },
   { name: 'Migration20261122010000LoginThrottle', class: Migration20261122010000LoginThrottle },
   { name: 'Migration20261123000000ThrottleAndHealth', class: Migration20261123000000ThrottleAndHealth },
 ];
+
+const postgresqlMigrations = [{ name: 'Migration20261123100000Init', class: PostgresInit }];
+
+export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
+  return dialect === 'sqlite' ? sqliteMigrations : postgresqlMigrations;
+}

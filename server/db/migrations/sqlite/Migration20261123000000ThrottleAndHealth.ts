@@ -10,8 +10,8 @@ export class Migration20261123000000ThrottleAndHealth extends Migration {
     this.addSql('drop table if exists `login_throttle`;');
     this.addSql(
       'create table `login_attempts` (`key` text not null, `failures` integer not null, `pending` integer not null, ' +
-        '`window_ends_at` bigint not null, primary key (`key`));',
+        '`window_ends_at` integer not null, primary key (`key`));',
     );
-    this.addSql('create table `health_probe` (`id` integer not null, `checked_at` bigint not null, primary key (`id`));');
+    this.addSql('create table `health_probe` (`id` integer not null, `checked_at` integer not null, primary key (`id`));');
   }
 }

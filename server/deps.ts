@@ -1,0 +1,36 @@
+// The composition root: configuration in, every long-lived part of the service out. The
+// server, the CLI and the test harness all build their parts here, so there is one wiring.
+import type { Logger } from 'pino';
+import type { Config, LogLevel } from './config';
+import type { AppDeps } from './context';
+import { initOrm } from './db/orm';
+import { createLogger } from './logger';
+import { reconcileStorage, scheduleMaintenance } from './services/maintenance';
+import type { ContentStore } from './storage/content-store';
+import { LocalDiskStore } from './storage/local-disk-store';
+
+export interface Deps extends AppDeps {
+  /** Closes the database (the store holds nothing open). */
+  close(): Promise<void>;
+}
+
+/** Logger, database (migrated), content store. A failure to open the database rejects. */
+export async function createDeps(config: Config, options: { logLevel?: LogLevel; log?: Logger } = {}): Promise<Deps> {
+  const log = options.log ?? createLogger(options.logLevel ?? config.logLevel);
+  const orm = await initOrm(config.database);
+  const store = createContentStore(config);
+  return { config, log, orm, store, close: () => orm.close() };
+}
+
+export function createContentStore(config: Config): ContentStore {
+  return new LocalDiskStore(config.uploadDir);
+}
+
+/**
+ * What a serving process does before it answers: sweep what crashed runs left, then keep
+ * sweeping every hour. Returns the function that stops the hourly rounds.
+ */
+export async function startHousekeeping(deps: AppDeps): Promise<() => void> {
+  await reconcileStorage({ em: deps.orm.em.fork(), store: deps.store, log: deps.log });
+  return scheduleMaintenance(deps);
+}

@@ -1,0 +1,83 @@
+// The servers the PostgreSQL + S3 runs need, started for the test run and stopped after it
+// (tests/global-setup.ts): a throwaway PostgreSQL cluster from Debian's `postgresql` package
+// (its own data dir, port and socket dir, fsync off) and s3rver (npm) on a free port.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface RunningBackend {
+  /** postgres://… of the cluster's superuser, or http://… of the S3 endpoint. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The newest installed PostgreSQL's bin folder, or null. */
+function postgresBin(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!fs.existsSync(root)) return null;
+  const versions = fs.readdirSync(root).filter((name) => fs.existsSync(path.join(root, name, 'bin', 'initdb')));
+  versions.sort((a, b) => Number(b) - Number(a));
+  return versions.length ? path.join(root, versions[0], 'bin') : null;
+}
+
+export async function startPostgres(): Promise<RunningBackend> {
+  const bin = postgresBin();
+  if (!bin) {
+    throw new Error('PostgreSQL is not installed: `apt-get install -y postgresql` (the PostgreSQL + S3 tests need its initdb and pg_ctl)');
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-pg-'));
+  const port = await freePort();
+  // initdb refuses to run as root: run the cluster as the postgres user then.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  const run = (command: string, args: string[]) => {
+    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]] : [path.join(bin, command), args];
+    const result = spawnSync(file, argv, { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+  };
+  const data = path.join(dir, 'data');
+  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}`,
+    async stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+export async function startS3(): Promise<RunningBackend> {
+  const { default: S3rver } = (await import('s3rver')) as unknown as { default: new (options: object) => S3rverInstance };
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-s3-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
+  const { port } = await server.run();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+interface S3rverInstance {
+  run(): Promise<{ port: number }>;
+  close(): Promise<void>;
+}
