@@ -16,13 +16,28 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 /** Where the records live: a SQLite file (the embedded default) or a PostgreSQL server. */
 export type DatabaseConfig = { readonly dialect: 'sqlite'; readonly path: string } | { readonly dialect: 'postgresql'; readonly url: string };
 
+/** Where file content lives: a local folder (the embedded default) or an S3-compatible bucket. */
+export type StorageConfig =
+  | { readonly kind: 'disk'; readonly dir: string }
+  | {
+      readonly kind: 's3';
+      readonly bucket: string;
+      readonly region: string;
+      readonly endpoint?: string;
+      readonly forcePathStyle: boolean;
+      readonly accessKeyId?: string;
+      readonly secretAccessKey?: string;
+    };
+
 export interface Config {
   readonly port: number;
   readonly host: string;
   /** Public base address without a trailing slash. */
   readonly baseUrl: string;
   readonly dataDir: string;
+  /** The local content folder (used when `storage` is the disk). */
   readonly uploadDir: string;
+  readonly storage: StorageConfig;
   readonly database: DatabaseConfig;
   readonly sessionSecret: Uint8Array;
   readonly sessionTtlSeconds: number;
@@ -54,6 +69,12 @@ export const CONFIG_VARIABLES = [
   'REQUEST_TIMEOUT_MS',
   'REQUEST_IDLE_TIMEOUT_MS',
   'JWT_EXPIRES_IN',
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -74,9 +95,12 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(read('DATA_DIR') ?? './data');
   ensureWritableDir('DATA_DIR', dataDir);
   const uploadDir = path.resolve(read('UPLOAD_DIR') ?? path.join(dataDir, 'uploads'));
-  ensureWritableDir('UPLOAD_DIR', uploadDir);
+  const storage = parseStorage(read, uploadDir);
   const database = parseDatabaseUrl(read('DATABASE_URL') ?? `file:${path.join(dataDir, 'app.db')}`);
-  refuseSharedUploadDir(uploadDir, dataDir, database);
+  if (storage.kind === 'disk') {
+    ensureWritableDir('UPLOAD_DIR', uploadDir);
+    refuseSharedUploadDir(uploadDir, dataDir, database);
+  }
 
   // The secret's bytes are used exactly as given (CONTRACT §1).
   const secretText = read('SESSION_SECRET', { trim: false });
@@ -121,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl,
     dataDir,
     uploadDir,
+    storage,
     database,
     sessionSecret,
     sessionTtlSeconds,
@@ -152,6 +177,40 @@ function parseBaseUrl(text: string): string {
     throw new ConfigError(`BASE_URL must start with http:// or https://, got "${text}"`);
   }
   return url.toString().replace(/\/+$/, '');
+}
+
+/** S3_BUCKET selects the bucket; the other S3_* settings only matter with it. */
+function parseStorage(read: (name: (typeof CONFIG_VARIABLES)[number], options?: { trim: boolean }) => string | undefined, uploadDir: string): StorageConfig {
+  const bucket = read('S3_BUCKET');
+  if (bucket === undefined) {
+    const stray = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).find((name) => read(name) !== undefined);
+    if (stray) throw new ConfigError(`${stray} is set but S3_BUCKET is not: set S3_BUCKET to store files in a bucket`);
+    return { kind: 'disk', dir: uploadDir };
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a valid bucket name, got "${bucket}"`);
+  const endpoint = read('S3_ENDPOINT');
+  if (endpoint !== undefined && !/^https?:\/\/[^/]/.test(endpoint)) {
+    throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got "${redactUrl(endpoint)}"`);
+  }
+  const accessKeyId = read('S3_ACCESS_KEY_ID');
+  const secretAccessKey = read('S3_SECRET_ACCESS_KEY', { trim: false });
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the SDK default credentials)');
+  }
+  const pathStyle = read('S3_FORCE_PATH_STYLE');
+  if (pathStyle !== undefined && pathStyle !== 'true' && pathStyle !== 'false') {
+    throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  }
+  return {
+    kind: 's3',
+    bucket,
+    region: read('S3_REGION') ?? 'us-east-1',
+    endpoint,
+    // S3-compatible servers mostly want path-style addresses; AWS itself wants virtual hosts.
+    forcePathStyle: pathStyle === undefined ? endpoint !== undefined : pathStyle === 'true',
+    accessKeyId,
+    secretAccessKey,
+  };
 }
 
 function parseDatabaseUrl(text: string): DatabaseConfig {

@@ -8,6 +8,7 @@ import { createLogger } from './logger';
 import { reconcileStorage, scheduleMaintenance } from './services/maintenance';
 import type { ContentStore } from './storage/content-store';
 import { LocalDiskStore } from './storage/local-disk-store';
+import { S3Store } from './storage/s3-store';
 
 export interface Deps extends AppDeps {
   /** Closes the database (the store holds nothing open). */
@@ -23,7 +24,8 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
 }
 
 export function createContentStore(config: Config): ContentStore {
-  return new LocalDiskStore(config.uploadDir);
+  const { storage } = config;
+  return storage.kind === 's3' ? new S3Store(storage) : new LocalDiskStore(storage.dir);
 }
 
 /**

@@ -1,13 +1,10 @@
 // GET/HEAD /f/:id/raw — the shared content, served like a good static server: streamed,
 // single byte ranges, conditional requests, and never active content inline (CONTRACT §5).
-import { once } from 'node:events';
-import type { Readable } from 'node:stream';
-import { finished, pipeline } from 'node:stream/promises';
 import contentDisposition from 'content-disposition';
 import type { NextFunction, Request, Response } from 'express';
 import { isInlineSafe } from '../services/content-policy';
 import { openSharedContent } from '../services/files';
-import type { ByteRange } from '../storage/content-store';
+import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
 import { evaluatePreconditions, ifRangeHolds, parseRange } from './conditional-requests';
 
 /** The policy of inline content: it may show itself and same-origin media, never run script. */
@@ -17,7 +14,7 @@ const INLINE_CSP =
 
 export function rawFile() {
   return async (req: Request, res: Response, next: NextFunction) => {
-    let body: Readable | undefined;
+    let content: OpenedContent | undefined;
     try {
       const shared = await openSharedContent(res.locals.ctx, req.params.id);
       // Unknown id or missing content: fall through to the not-found page.
@@ -54,11 +51,10 @@ export function rawFile() {
       if (req.method !== 'HEAD' && length > 0) {
         // Always with a byte range, the whole file included: the store sizes its read buffer to
         // what is left to send, so a 4 KiB file never costs a 1 MiB buffer (STACK.md).
-        body = shared.open(status === 206 ? (range as ByteRange) : { start: 0, end: size - 1 });
         try {
-          await opened(body);
+          content = await shared.open(status === 206 ? (range as ByteRange) : { start: 0, end: size - 1 });
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return next();
+          if (error instanceof ContentNotFoundError) return next();
           throw error;
         }
       }
@@ -88,13 +84,13 @@ export function rawFile() {
         return;
       }
       res.setHeader('Content-Length', String(length));
-      if (!body) {
+      if (!content) {
         res.end();
         return;
       }
-      await send(body, res);
+      await content.pipeTo(res);
     } catch (error) {
-      body?.destroy();
+      content?.stream.destroy();
       // A client that goes away mid-download is not a fault.
       if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
       next(error);
@@ -102,56 +98,8 @@ export function rawFile() {
   };
 }
 
-/**
- * Streams the content into the response, as `pipeline(body, res)` does. When the store lets
- * chunks be handed back (LocalDiskStore's FileChunkStream), each one is, once the socket has
- * taken it, so its buffer is read into again instead of a new one being allocated per chunk.
- */
-async function send(body: Readable, res: Response): Promise<void> {
-  const release = (body as Readable & { release?: (chunk: Buffer) => void }).release?.bind(body);
-  if (!release) return pipeline(body, res);
-  // Settles when the answer is out, or rejects (ERR_STREAM_PREMATURE_CLOSE) when the client goes away.
-  const done = finished(res);
-  done.catch(() => undefined);
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      // The callback runs once the socket is done with the chunk (written, or the write abandoned).
-      if (res.write(chunk, () => release(chunk))) continue;
-      if (!res.destroyed) await drainOrClose(res);
-      if (res.destroyed) {
-        await done;
-        throw Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
-      }
-    }
-    res.end();
-    await done;
-  } catch (error) {
-    body.destroy();
-    res.destroy();
-    throw error;
-  }
-}
-
-/** Resolves on the response's next 'drain' or its 'close', whichever comes first. */
-function drainOrClose(res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const settle = () => {
-      res.off('drain', settle);
-      res.off('close', settle);
-      resolve();
-    };
-    res.on('drain', settle);
-    res.on('close', settle);
-  });
-}
-
 function contentTypeOf(mimeType: string): string {
   return mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : mimeType;
-}
-
-/** Resolves once a file stream has its file open; rejects with the open error (ENOENT…). */
-async function opened(stream: Readable): Promise<void> {
-  if ((stream as Readable & { pending?: boolean }).pending) await once(stream, 'ready');
 }
 
 /**

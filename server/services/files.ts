@@ -6,7 +6,14 @@ import type { ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
-import { ContentTooLargeError, StorageFullError, StorageUnavailableError, type ByteRange } from '../storage/content-store';
+import {
+  ContentNotFoundError,
+  ContentTooLargeError,
+  StorageFullError,
+  StorageUnavailableError,
+  type ByteRange,
+  type OpenedContent,
+} from '../storage/content-store';
 import { requireUser } from './sessions';
 
 /** The file object of the API (CONTRACT §4). */
@@ -243,8 +250,8 @@ function cleanMimeType(mimeType: string): string {
 export interface SharedContent {
   file: FileDto;
   size: number;
-  /** Opens the content, or one byte range of it. */
-  open(range?: ByteRange): Readable;
+  /** Opens the content, or one byte range of it; rejects with ContentNotFoundError once it is gone. */
+  open(range?: ByteRange): Promise<OpenedContent>;
 }
 
 /**
@@ -262,7 +269,7 @@ export async function openSharedContent(ctx: ServiceContext, fileId: string): Pr
   return {
     file: toFileDto(file),
     size: stat.size,
-    open: (range) => ctx.store.read(file.storedName, range),
+    open: (range) => ctx.store.open(file.storedName, range),
   };
 }
 
@@ -278,7 +285,14 @@ export async function readTextPreview(
   if (!shared) return null;
   if (shared.size === 0) return { text: '', truncated: false };
   const chunks: Buffer[] = [];
-  for await (const chunk of shared.open({ start: 0, end: Math.min(shared.size, maxBytes) - 1 })) chunks.push(chunk as Buffer);
+  let content: OpenedContent;
+  try {
+    content = await shared.open({ start: 0, end: Math.min(shared.size, maxBytes) - 1 });
+  } catch (error) {
+    if (error instanceof ContentNotFoundError) return null; // deleted since the stat
+    throw error;
+  }
+  for await (const chunk of content.stream) chunks.push(chunk as Buffer);
   // A multi-byte character cut by the cap decodes to U+FFFD at the very end: drop it.
   const text = new TextDecoder('utf-8').decode(Buffer.concat(chunks));
   const truncated = shared.size > maxBytes;

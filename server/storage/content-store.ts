@@ -1,7 +1,7 @@
 // The content store: where file bytes live, addressed by key (a file's storedName).
 // Services only talk to this interface, so a move to object storage is a new implementation,
 // not a rewrite (STYLE: "Built to grow past one machine").
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 export interface ByteRange {
   /** First byte, inclusive. */
@@ -23,8 +23,11 @@ export interface ContentStore {
    * in every failure nothing is left behind.
    */
   write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }>;
-  /** A stream of the content (or of one range of it). */
-  read(key: string, range?: ByteRange): Readable;
+  /**
+   * Opens the content (or one byte range of it) for reading. Rejects with
+   * ContentNotFoundError when there is none, before a byte was read.
+   */
+  open(key: string, range?: ByteRange): Promise<OpenedContent>;
   /** Null when there is no content under `key`. */
   stat(key: string): Promise<ContentStat | null>;
   /** Removes the content; removing a missing key is not an error. */
@@ -39,6 +42,21 @@ export interface ContentStore {
   sweepIncomplete(options: { modifiedBefore: Date }): Promise<number>;
   /** Throws when content cannot be written (health check). */
   checkWritable(): Promise<void>;
+}
+
+/** Content opened for reading: as a stream, or sent straight into a destination. */
+export interface OpenedContent {
+  stream: Readable;
+  /**
+   * Sends the whole stream into `destination` and ends it, as `pipeline` does (each store may
+   * do it its own faster way); rejects when either side fails or the destination closes early.
+   */
+  pipeTo(destination: Writable): Promise<void>;
+}
+
+/** There is no content under the key (never written, or deleted). */
+export class ContentNotFoundError extends Error {
+  override name = 'ContentNotFoundError';
 }
 
 export class ContentTooLargeError extends Error {

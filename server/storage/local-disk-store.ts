@@ -4,16 +4,19 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import { Readable, type Writable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
 import { makeDirectories } from '../make-directories';
+import { ByteCounter } from './byte-counter';
 import {
-  ContentTooLargeError,
+  ContentNotFoundError,
   StorageFullError,
   StorageUnavailableError,
   type ByteRange,
   type ContentStat,
   type ContentStore,
+  type OpenedContent,
 } from './content-store';
 
 const INCOMPLETE_DIR = '.incomplete';
@@ -38,7 +41,7 @@ export class LocalDiskStore implements ContentStore {
     const finalPath = this.pathOf(key);
     const tempPath = path.join(this.incompleteDir, `${randomBytes(12).toString('hex')}.part`);
     const writeback = new EarlyWriteback(tempPath);
-    const counter = new ByteCounter(options.maxBytes, (bytes) => writeback.progress(bytes));
+    const counter = new ByteCounter(options.maxBytes, (bytes) => writeback.progress(bytes), MAX_CHUNK_BYTES);
     // `flush`: fsync before close, so a crash after the rename never exposes a file with holes.
     const output = fs.createWriteStream(tempPath, { flags: 'wx', mode: 0o640, flush: true, highWaterMark: MAX_CHUNK_BYTES });
     try {
@@ -62,9 +65,17 @@ export class LocalDiskStore implements ContentStore {
     }
   }
 
-  read(key: string, range?: ByteRange): Readable {
+  async open(key: string, range?: ByteRange): Promise<OpenedContent> {
     const highWaterMark = Math.max(16 * 1024, Math.min(range ? range.end - range.start + 1 : MAX_CHUNK_BYTES, MAX_CHUNK_BYTES));
-    return new FileChunkStream(this.pathOf(key), range?.start ?? 0, range?.end ?? Infinity, highWaterMark);
+    const stream = new FileChunkStream(this.pathOf(key), range?.start ?? 0, range?.end ?? Infinity, highWaterMark);
+    try {
+      await once(stream, 'ready');
+    } catch (error) {
+      stream.destroy();
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ContentNotFoundError(`No content under ${key}`);
+      throw error;
+    }
+    return { stream, pipeTo: (destination) => sendReusingBuffers(stream, destination) };
   }
 
   async stat(key: string): Promise<ContentStat | null> {
@@ -131,25 +142,6 @@ export class LocalDiskStore implements ContentStore {
   private pathOf(key: string): string {
     if (!SAFE_KEY.test(key)) throw new Error(`Unsafe storage key: ${JSON.stringify(key)}`);
     return path.join(this.root, key);
-  }
-}
-
-/** Counts bytes as they pass and fails the write as soon as there are more than allowed. */
-class ByteCounter extends Transform {
-  bytes = 0;
-
-  constructor(
-    private readonly maxBytes: number,
-    private readonly onProgress: (bytes: number) => void,
-  ) {
-    super({ highWaterMark: MAX_CHUNK_BYTES });
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) return callback(new ContentTooLargeError('File too large'));
-    this.onProgress(this.bytes);
-    callback(null, chunk);
   }
 }
 
@@ -280,4 +272,45 @@ export class FileChunkStream extends Readable {
     if (this.reading) this.afterRead = close;
     else close();
   }
+}
+
+/**
+ * Streams the content into the destination, as `pipeline(body, destination)` does, handing
+ * each chunk back to the FileChunkStream once the destination (a socket) has taken it, so
+ * its buffer is read into again instead of a new one being allocated per chunk.
+ */
+async function sendReusingBuffers(body: FileChunkStream, destination: Writable): Promise<void> {
+  // Settles when all is out, or rejects (ERR_STREAM_PREMATURE_CLOSE) when the client goes away.
+  const done = finished(destination);
+  done.catch(() => undefined);
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      // The callback runs once the socket is done with the chunk (written, or the write abandoned).
+      if (destination.write(chunk, () => body.release(chunk))) continue;
+      if (!destination.destroyed) await drainOrClose(destination);
+      if (destination.destroyed) {
+        await done;
+        throw Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+      }
+    }
+    destination.end();
+    await done;
+  } catch (error) {
+    body.destroy();
+    destination.destroy();
+    throw error;
+  }
+}
+
+/** Resolves on the destination's next 'drain' or its 'close', whichever comes first. */
+function drainOrClose(destination: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = () => {
+      destination.off('drain', settle);
+      destination.off('close', settle);
+      resolve();
+    };
+    destination.on('drain', settle);
+    destination.on('close', settle);
+  });
 }

@@ -1,0 +1,109 @@
+// The content store contract, the same cases on the local disk and on an S3 bucket (s3rver):
+// atomic streamed writes that leave nothing behind when they fail, byte ranges, a clear
+// ContentNotFoundError, listing for the sweep, and a write probe.
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { createContentStore } from '../../server/deps';
+import { ContentNotFoundError, ContentTooLargeError, type ContentStore } from '../../server/storage/content-store';
+import { TEST_SECRET, tempDir } from '../helpers/app';
+import { freshBucketEnv } from '../helpers/buckets';
+
+async function storeOn(kind: 'disk' | 's3'): Promise<ContentStore> {
+  const env = kind === 's3' ? await freshBucketEnv() : {};
+  return createContentStore(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...env }));
+}
+
+/** `size` bytes of a repeating pattern, produced in 1 MiB pieces (never whole in memory). */
+function patterned(size: number, chunk = 1024 * 1024): Readable {
+  let sent = 0;
+  return new Readable({
+    read() {
+      if (sent >= size) return void this.push(null);
+      const piece = Buffer.alloc(Math.min(chunk, size - sent));
+      for (let i = 0; i < piece.length; i++) piece[i] = (sent + i) % 251;
+      sent += piece.length;
+      this.push(piece);
+    },
+  });
+}
+
+async function digest(stream: Readable): Promise<{ sha: string; size: number }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of stream) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha: hash.digest('hex'), size };
+}
+
+async function text(store: ContentStore, key: string, range?: { start: number; end: number }): Promise<string> {
+  const opened = await store.open(key, range);
+  const chunks: Buffer[] = [];
+  for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
+  it('when content is written, then it reads back whole and by byte range, and stat gives its size', async () => {
+    const store = await storeOn(kind);
+    expect(await store.write('AAAAAAAAAAAAAAAAAAAAAA.txt', Readable.from([Buffer.from('hello, '), Buffer.from('world')]), { maxBytes: 100 })).toEqual({ size: 12 });
+    expect(await text(store, 'AAAAAAAAAAAAAAAAAAAAAA.txt')).toBe('hello, world');
+    expect(await text(store, 'AAAAAAAAAAAAAAAAAAAAAA.txt', { start: 7, end: 11 })).toBe('world');
+    expect(await store.stat('AAAAAAAAAAAAAAAAAAAAAA.txt')).toEqual({ size: 12, modifiedAt: expect.any(Date) });
+  });
+
+  it('when 40 MiB stream in (several parts on S3), then they read back byte-exact', { timeout: 60_000 }, async () => {
+    const store = await storeOn(kind);
+    const size = 40 * 1024 * 1024;
+    expect(await store.write('BBBBBBBBBBBBBBBBBBBBBB', patterned(size), { maxBytes: size })).toEqual({ size });
+    const expected = await digest(patterned(size));
+    expect(await digest((await store.open('BBBBBBBBBBBBBBBBBBBBBB')).stream)).toEqual(expected);
+  });
+
+  it('when more than maxBytes arrive, then the write fails with ContentTooLargeError and nothing is stored', { timeout: 60_000 }, async () => {
+    const store = await storeOn(kind);
+    await expect(store.write('CCCCCCCCCCCCCCCCCCCCCC', patterned(20 * 1024 * 1024), { maxBytes: 12 * 1024 * 1024 })).rejects.toBeInstanceOf(ContentTooLargeError);
+    expect(await store.stat('CCCCCCCCCCCCCCCCCCCCCC')).toBeNull();
+    expect(await store.list({ modifiedBefore: new Date(Date.now() + 60_000) })).toEqual([]);
+  });
+
+  it('when the content stream fails half-way (a client gone), then the write rejects with that error and nothing is stored', { timeout: 60_000 }, async () => {
+    const store = await storeOn(kind);
+    const broken = patterned(30 * 1024 * 1024);
+    let sent = 0;
+    broken.on('data', (chunk: Buffer) => {
+      sent += chunk.length;
+      if (sent > 10 * 1024 * 1024) broken.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    });
+    await expect(store.write('DDDDDDDDDDDDDDDDDDDDDD', broken, { maxBytes: 100 * 1024 * 1024 })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(await store.stat('DDDDDDDDDDDDDDDDDDDDDD')).toBeNull();
+  });
+
+  it('when content is missing, then open rejects with ContentNotFoundError and stat is null; a delete of it is no error', async () => {
+    const store = await storeOn(kind);
+    await expect(store.open('EEEEEEEEEEEEEEEEEEEEEE')).rejects.toBeInstanceOf(ContentNotFoundError);
+    expect(await store.stat('EEEEEEEEEEEEEEEEEEEEEE')).toBeNull();
+    await expect(store.delete('EEEEEEEEEEEEEEEEEEEEEE')).resolves.toBeUndefined();
+  });
+
+  it('when content is deleted, then it is gone; list only names content written before the cutoff', async () => {
+    const store = await storeOn(kind);
+    await store.write('FFFFFFFFFFFFFFFFFFFFFF.bin', Readable.from([Buffer.from('x')]), { maxBytes: 10 });
+    await store.write('GGGGGGGGGGGGGGGGGGGGGG.bin', Readable.from([Buffer.from('y')]), { maxBytes: 10 });
+    expect((await store.list({ modifiedBefore: new Date(Date.now() + 60_000) })).sort()).toEqual(['FFFFFFFFFFFFFFFFFFFFFF.bin', 'GGGGGGGGGGGGGGGGGGGGGG.bin']);
+    expect(await store.list({ modifiedBefore: new Date(Date.now() - 60 * 60_000) })).toEqual([]);
+    await store.delete('FFFFFFFFFFFFFFFFFFFFFF.bin');
+    expect(await store.list({ modifiedBefore: new Date(Date.now() + 60_000) })).toEqual(['GGGGGGGGGGGGGGGGGGGGGG.bin']);
+    await expect(store.open('FFFFFFFFFFFFFFFFFFFFFF.bin')).rejects.toBeInstanceOf(ContentNotFoundError);
+  });
+
+  it('when the store takes writes, then checkWritable resolves and leaves nothing listed', async () => {
+    const store = await storeOn(kind);
+    await store.checkWritable();
+    expect(await store.list({ modifiedBefore: new Date(Date.now() + 60_000) })).toEqual([]);
+    expect(await store.sweepIncomplete({ modifiedBefore: new Date() })).toBe(0);
+  });
+});
