@@ -47,9 +47,10 @@ export function toFileDto(file: StoredFile): FileDto {
     userId: file.userId,
     originalName: file.originalName,
     mimeType: file.mimeType,
-    size: file.size,
+    // Plain rows skip the entity's type conversion: PostgreSQL hands bigint back as text.
+    size: Number(file.size),
     storedName: file.storedName,
-    createdAt: file.createdAt.toISOString(),
+    createdAt: new Date(file.createdAt).toISOString(),
   };
 }
 

@@ -47,6 +47,13 @@ export function tempDir(prefix = 'fs-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** The environment of a fresh PostgreSQL database and a fresh bucket, on the run's servers. */
+export async function postgresS3Env(): Promise<Record<string, string>> {
+  const { freshDatabaseUrl } = await import('./databases');
+  const { freshBucketEnv } = await import('./buckets');
+  return { DATABASE_URL: await freshDatabaseUrl('postgresql'), ...(await freshBucketEnv()) };
+}
+
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   // Listen first, so that BASE_URL can default to the real port, as it does in production.
   const server = http.createServer();
