@@ -3,7 +3,11 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { 'server/index': 'server/index.ts', 'cli/register-user': 'cli/register-user.ts' },
+  entryPoints: {
+    'server/index': 'server/index.ts',
+    'cli/register-user': 'cli/register-user.ts',
+    'cli/move-install': 'cli/move-install.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

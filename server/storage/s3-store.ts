@@ -16,6 +16,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { state as sdkNodeVersionNotice } from '@aws-sdk/core/client';
 import { Upload } from '@aws-sdk/lib-storage';
 import { ByteCounter } from './byte-counter';
 import {
@@ -49,6 +50,11 @@ export class S3Store implements ContentStore {
   private readonly bucket: string;
 
   constructor(options: S3StoreOptions) {
+    // On Node 20 the SDK prints a multi-line plain-text notice on stderr (newer SDK releases
+    // will need Node 22): it would break the JSON log lines and the CLIs' one-line errors. The
+    // SDK's own once-only flag, set beforehand, keeps it quiet. The container runs Node 22 and
+    // the lock file pins the SDK (ADR 0012).
+    sdkNodeVersionNotice.warningEmitted = true;
     this.bucket = options.bucket;
     this.client = new S3Client({
       region: options.region,

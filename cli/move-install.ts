@@ -1,0 +1,76 @@
+// npm run move-install -- --from-database file:./data/app.db --from-uploads ./data/uploads
+// Copies a SQLite + local-folder install into the database and store that the environment
+// configures (DATABASE_URL, S3_*: usually PostgreSQL + S3), then checks every user and file
+// arrived with content of the right size. Safe to run again: it only fills what is missing.
+// Every failure is one line on stderr and a non-zero exit code.
+import path from 'node:path';
+import { ConfigError, describeDatabase, loadConfig } from '../server/config';
+import { initOrm, type Orm } from '../server/db/orm';
+import { createDeps, type Deps } from '../server/deps';
+import { moveInstall, MoveVerificationError } from '../server/services/install-move';
+import { LocalDiskStore } from '../server/storage/local-disk-store';
+
+const USAGE = 'Usage: npm run move-install -- --from-database file:/path/app.db --from-uploads /path/uploads';
+
+class CliError extends Error {}
+
+function option(argv: string[], name: string): string {
+  const at = argv.indexOf(name);
+  const value = at >= 0 ? argv[at + 1] : undefined;
+  if (!value || value.startsWith('--')) throw new CliError(`${name} is missing. ${USAGE}`);
+  return value;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const known = new Set(['--from-database', '--from-uploads']);
+  const unknown = argv.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(argv[i - 1]));
+  if (unknown.length) throw new CliError(`Unknown option ${unknown[0]}. ${USAGE}`);
+  const fromDatabase = option(argv, '--from-database');
+  const fromUploads = path.resolve(option(argv, '--from-uploads'));
+  const match = /^file:(.+)$/.exec(fromDatabase);
+  if (!match) throw new CliError(`--from-database must be a SQLite file as file:/path/app.db. ${USAGE}`);
+  const sourcePath = path.resolve(match[1]);
+
+  const config = loadConfig();
+  if (config.database.dialect === 'sqlite' && config.database.path === sourcePath) {
+    throw new CliError('The target database (DATABASE_URL) is the source itself: point DATABASE_URL at the new database');
+  }
+
+  let source: Orm;
+  try {
+    source = await initOrm({ dialect: 'sqlite', path: sourcePath });
+  } catch (error) {
+    throw new CliError(`Cannot open the source database ${sourcePath}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  let target: Deps;
+  try {
+    target = await createDeps(config, { logLevel: 'warn' });
+  } catch (error) {
+    await source.close();
+    throw new CliError(`Cannot open the target database ${describeDatabase(config)}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  try {
+    const report = await moveInstall(
+      { em: source.em.fork(), store: new LocalDiskStore(fromUploads) },
+      { em: target.orm.em.fork(), store: target.store },
+    );
+    process.stdout.write(
+      `Moved ${report.users} users and ${report.files} files (${report.bytes} bytes; ${report.copiedFiles} copied in this run) ` +
+        `to ${describeDatabase(config)}; every user and file verified.\n`,
+    );
+    return 0;
+  } finally {
+    await source.close();
+    await target.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = error instanceof CliError || error instanceof ConfigError || error instanceof MoveVerificationError;
+    const message = known ? (error as Error).message : `Unexpected error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    process.stderr.write(`move-install: ${message}\n`);
+    process.exit(error instanceof CliError ? 2 : 1);
+  },
+);
