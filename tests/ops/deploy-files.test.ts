@@ -256,3 +256,31 @@ describe('README Deployment section', () => {
     expect(deployment).toMatch(/### Upgrades[\s\S]*migrat/);
   });
 });
+
+describe('the scale-out example (compose.scale-out.yaml)', () => {
+  const scaleOut = read('compose.scale-out.yaml');
+  const nginx = read('deploy/nginx-scale-out.conf');
+  const appEnv = Object.fromEntries(
+    [...scaleOut.matchAll(/^ {6}([A-Z][A-Z0-9_]*):\s*(.+)$/gm)].map((match) => [match[1], match[2].trim()]),
+  );
+
+  it('when its app service is read, then it runs two replicas on PostgreSQL and the bucket, with one SESSION_SECRET required of the operator', () => {
+    expect(scaleOut).toMatch(/replicas:\s*2/);
+    expect(appEnv.DATABASE_URL).toMatch(/^postgres:\/\/files:[^@]+@db:5432\/files$/);
+    expect(appEnv.SESSION_SECRET).toMatch(/\$\{SESSION_SECRET:\?/);
+    expect(appEnv.S3_BUCKET).toBe('filesharing');
+    expect(appEnv.S3_ENDPOINT).toBe('http://s3:9000');
+    expect(scaleOut).toContain('mc mb --ignore-existing s3/filesharing');
+    // The database's and the bucket's passwords are the ones the app is given.
+    expect(appEnv.DATABASE_URL).toContain(`:${/POSTGRES_PASSWORD:\s*(\S+)/.exec(scaleOut)?.[1]}@`);
+    expect(appEnv.S3_SECRET_ACCESS_KEY).toBe(/MINIO_ROOT_PASSWORD:\s*(\S+)/.exec(scaleOut)?.[1]);
+  });
+
+  it('when the proxy is read, then it mounts the nginx file that exists, streams uploads through and forwards the client address the app trusts', () => {
+    expect(scaleOut).toContain('./deploy/nginx-scale-out.conf:/etc/nginx/conf.d/default.conf:ro');
+    expect(nginx).toMatch(/proxy_request_buffering off;/);
+    expect(nginx).toMatch(/client_max_body_size 0;/);
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    expect(appEnv.TRUST_PROXY).toBe('"1"');
+  });
+});
