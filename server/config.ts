@@ -78,6 +78,8 @@ export const CONFIG_VARIABLES = [
 ] as const;
 
 type Env = Record<string, string | undefined>;
+/** A variable's value, as loadConfig's `read` gives it. */
+type Read = (name: (typeof CONFIG_VARIABLES)[number], options?: { trim: boolean }) => string | undefined;
 
 export function loadConfig(env: Env = process.env): Config {
   /** A variable's value; blank counts as unset. Trimmed unless its exact bytes matter. */
@@ -180,7 +182,7 @@ function parseBaseUrl(text: string): string {
 }
 
 /** S3_BUCKET selects the bucket; the other S3_* settings only matter with it. */
-function parseStorage(read: (name: (typeof CONFIG_VARIABLES)[number], options?: { trim: boolean }) => string | undefined, uploadDir: string): StorageConfig {
+function parseStorage(read: Read, uploadDir: string): StorageConfig {
   const bucket = read('S3_BUCKET');
   if (bucket === undefined) {
     const stray = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).find((name) => read(name) !== undefined);

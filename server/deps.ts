@@ -1,6 +1,5 @@
 // The composition root: configuration in, every long-lived part of the service out. The
 // server, the CLI and the test harness all build their parts here, so there is one wiring.
-import type { Logger } from 'pino';
 import type { Config, LogLevel } from './config';
 import type { AppDeps } from './context';
 import { initOrm } from './db/orm';
@@ -16,8 +15,8 @@ export interface Deps extends AppDeps {
 }
 
 /** Logger, database (migrated), content store. A failure to open the database rejects. */
-export async function createDeps(config: Config, options: { logLevel?: LogLevel; log?: Logger } = {}): Promise<Deps> {
-  const log = options.log ?? createLogger(options.logLevel ?? config.logLevel);
+export async function createDeps(config: Config, options: { logLevel?: LogLevel } = {}): Promise<Deps> {
+  const log = createLogger(options.logLevel ?? config.logLevel);
   const orm = await initOrm(config.database);
   const store = createContentStore(config);
   return { config, log, orm, store, close: () => orm.close() };

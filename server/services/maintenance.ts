@@ -12,13 +12,13 @@ import { SessionSchema } from '../db/entities/session.entity';
 import type { ContentStore } from '../storage/content-store';
 import { isStoredName } from './files';
 
-export const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
+const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
 /** Stored names looked up per query. */
 const LOOKUP_BATCH = 500;
 
-export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger; now?: Date }) {
+export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger }) {
   const { em, store, log } = deps;
-  const modifiedBefore = new Date((deps.now ?? new Date()).getTime() - SWEEP_MIN_AGE_MS);
+  const modifiedBefore = new Date(Date.now() - SWEEP_MIN_AGE_MS);
   const incomplete = await store.sweepIncomplete({ modifiedBefore });
   const candidates = (await store.list({ modifiedBefore })).filter(isStoredName);
 

@@ -44,6 +44,14 @@ export interface ContentStore {
   checkWritable(): Promise<void>;
 }
 
+/** Keys are stored names: an id and an optional letters-and-digits extension, nothing else. */
+const SAFE_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/;
+
+/** Whether `key` can be a key of this contract (never a path, never a dot file). */
+export function isSafeKey(key: string): boolean {
+  return SAFE_KEY.test(key);
+}
+
 /** Content opened for reading: as a stream, or sent straight into a destination. */
 export interface OpenedContent {
   stream: Readable;

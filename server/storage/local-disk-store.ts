@@ -13,6 +13,7 @@ import {
   ContentNotFoundError,
   StorageFullError,
   StorageUnavailableError,
+  isSafeKey,
   type ByteRange,
   type ContentStat,
   type ContentStore,
@@ -24,8 +25,6 @@ const INCOMPLETE_DIR = '.incomplete';
 const MAX_CHUNK_BYTES = 1024 * 1024;
 /** While a large file comes in, the disk is asked to catch up every this many bytes (EarlyWriteback). */
 const WRITEBACK_EVERY_BYTES = 32 * 1024 * 1024;
-/** Keys are storedNames: an id and an optional letters-and-digits extension, nothing else. */
-const SAFE_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/;
 /** Errors that mean the folder refuses writes (permissions, a read-only mount, a folder gone). */
 const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
 
@@ -94,7 +93,7 @@ export class LocalDiskStore implements ContentStore {
 
   async list(options: { modifiedBefore: Date }): Promise<string[]> {
     const entries = await fsp.readdir(this.root, { withFileTypes: true });
-    const candidates = entries.filter((entry) => entry.isFile() && SAFE_KEY.test(entry.name)).map((entry) => entry.name);
+    const candidates = entries.filter((entry) => entry.isFile() && isSafeKey(entry.name)).map((entry) => entry.name);
     const old = await Promise.all(candidates.map((name) => this.lastWrittenBefore(path.join(this.root, name), options.modifiedBefore)));
     return candidates.filter((_, i) => old[i]);
   }
@@ -124,7 +123,9 @@ export class LocalDiskStore implements ContentStore {
   /**
    * Really writes a tiny probe file where uploads are written and renames it to where they end
    * up, then removes it: access(W_OK) alone says yes to root on a read-only mode, and to a
-   * `.incomplete` that is no longer a folder. A probe left by a crash is swept like any leftover.
+   * `.incomplete` that is no longer a folder. A probe left in `.incomplete` by a crash is swept
+   * like any leftover; one left in UPLOAD_DIR (a crash between rename and remove) is an empty dot
+   * file the sweep does not touch.
    */
   async checkWritable(): Promise<void> {
     const name = `healthz-${randomBytes(6).toString('hex')}.probe`;
@@ -140,7 +141,7 @@ export class LocalDiskStore implements ContentStore {
   }
 
   private pathOf(key: string): string {
-    if (!SAFE_KEY.test(key)) throw new Error(`Unsafe storage key: ${JSON.stringify(key)}`);
+    if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${JSON.stringify(key)}`);
     return path.join(this.root, key);
   }
 }

@@ -22,6 +22,7 @@ import { ByteCounter } from './byte-counter';
 import {
   ContentNotFoundError,
   StorageUnavailableError,
+  isSafeKey,
   type ByteRange,
   type ContentStat,
   type ContentStore,
@@ -41,8 +42,6 @@ export interface S3StoreOptions {
 /** Size of each uploaded part; PART_BYTES × QUEUE_SIZE is what an upload holds in memory. */
 const PART_BYTES = 8 * 1024 * 1024;
 const QUEUE_SIZE = 2;
-/** Keys are stored names; anything else in the bucket is not ours to list. */
-const SAFE_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/;
 const PROBE_PREFIX = '.healthz/';
 
 export class S3Store implements ContentStore {
@@ -135,7 +134,7 @@ export class S3Store implements ContentStore {
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
-        if (object.Key && SAFE_KEY.test(object.Key) && object.LastModified && object.LastModified < options.modifiedBefore) keys.push(object.Key);
+        if (object.Key && isSafeKey(object.Key) && object.LastModified && object.LastModified < options.modifiedBefore) keys.push(object.Key);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

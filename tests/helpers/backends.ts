@@ -3,25 +3,14 @@
 // (its own data dir, port and socket dir, fsync off) and s3rver (npm) on a free port.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 export interface RunningBackend {
   /** postgres://… of the cluster's superuser, or http://… of the S3 endpoint. */
   url: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** The newest installed PostgreSQL's bin folder, or null. */

@@ -3,7 +3,6 @@
 // everything an upload could leave behind (content, temporary files, rows).
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { expect } from 'vitest';
@@ -126,17 +125,7 @@ export function collectGarbage(): void {
   (vm.runInNewContext('gc') as () => void)();
 }
 
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './free-port';
 
 /** mulberry32: a tiny seeded PRNG, so a failing fuzz run can be replayed exactly. */
 export function mulberry32(seed: number): () => number {

@@ -1,23 +1,11 @@
 // Helpers for the operations tests: the production server as a real child process
 // (`node <flags> dist/server/index.js`, exactly what the container runs), on a free port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { ROOT } from '../helpers/app';
+import { freePort } from '../helpers/free-port';
 
-export { ROOT };
-
-/** A port nobody listens on right now (the kernel picks it; we release it at once). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { ROOT, freePort };
 
 export interface ServerProcess {
   child: ChildProcess;

@@ -1,18 +1,19 @@
 // The service on PostgreSQL + S3 (issue 13), over real HTTP: the same answers as on SQLite and
 // a disk, with the records in PostgreSQL and the content as objects in the bucket.
 import { createHash } from 'node:crypto';
-import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, fileForm, postgresS3Env, startApp, type TestApp } from '../helpers/app';
+import { bucketKeys } from '../helpers/buckets';
 
 let app: TestApp;
+let env: Record<string, string>;
+/** To look into the bucket from outside the service. */
 let s3: S3Client;
-let bucket: string;
 let cookie: string;
 
 beforeAll(async () => {
-  const env = await postgresS3Env();
-  bucket = env.S3_BUCKET;
+  env = await postgresS3Env();
   s3 = new S3Client({ endpoint: env.S3_ENDPOINT, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   app = await startApp({ ...env, TRUST_PROXY: 'true' });
   await app.createUser('pat');
@@ -22,11 +23,6 @@ afterAll(async () => {
   await app.close();
   s3.destroy();
 });
-
-async function objectKeys(): Promise<string[]> {
-  const listing = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
-  return (listing.Contents ?? []).map((object) => object.Key!).filter((key) => !key.startsWith('.')).sort();
-}
 
 async function upload(content: Uint8Array | string, name: string) {
   const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(content, name) });
@@ -51,7 +47,7 @@ describe('PostgreSQL + S3', () => {
     expect(await app.rows('select stored_name, size from files where id = ?', [body.file.id])).toEqual([
       { stored_name: body.file.storedName, size: String(content.length) },
     ]);
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: body.file.storedName }));
+    const head = await s3.send(new HeadObjectCommand({ Bucket: env.S3_BUCKET, Key: body.file.storedName }));
     expect(head.ContentLength).toBe(content.length);
 
     const whole = await fetch(`${app.url}/f/${body.file.id}/raw`);
@@ -74,14 +70,15 @@ describe('PostgreSQL + S3', () => {
 
     const deleted = await fetch(`${app.url}/api/v1/files/${first.body.file.id}`, { method: 'DELETE', headers: { cookie } });
     expect(deleted.status).toBe(200);
-    expect(await objectKeys()).not.toContain(first.body.file.storedName);
-    expect(await objectKeys()).toContain(second.body.file.storedName);
+    expect(await bucketKeys(env)).not.toContain(first.body.file.storedName);
+    expect(await bucketKeys(env)).toContain(second.body.file.storedName);
     expect((await fetch(`${app.url}/f/${first.body.file.id}/raw`)).status).toBe(404);
     expect(await app.rows('select id from files where id = ?', [first.body.file.id])).toEqual([]);
   });
 
   it('when an upload is too large, then 413 and no object or row is left', async () => {
-    const small = await startApp({ ...(await postgresS3Env()), MAX_UPLOAD_BYTES: String(1024 * 1024) });
+    const smallEnv = { ...(await postgresS3Env()), MAX_UPLOAD_BYTES: String(1024 * 1024) };
+    const small = await startApp(smallEnv);
     try {
       await small.createUser('limited');
       const limitedCookie = await small.login('limited');
@@ -92,10 +89,7 @@ describe('PostgreSQL + S3', () => {
       });
       expect(res.status).toBe(413);
       expect(await small.rows('select count(*) as n from files')).toEqual([{ n: '0' }]);
-      const keys = await new S3Client({ endpoint: small.config.storage.kind === 's3' ? small.config.storage.endpoint : '', region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }).send(
-        new ListObjectsV2Command({ Bucket: small.config.storage.kind === 's3' ? small.config.storage.bucket : '' }),
-      );
-      expect((keys.Contents ?? []).filter((object) => !object.Key!.startsWith('.'))).toEqual([]);
+      expect(await bucketKeys(smallEnv)).toEqual([]);
     } finally {
       await small.close();
     }

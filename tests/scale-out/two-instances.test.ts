@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresS3Env, tempDir, TEST_SECRET } from '../helpers/app';
+import { bucketKeys, putObject } from '../helpers/buckets';
 import { CLI_JS, runNode, startServerProcess, type ServerProcess } from '../helpers/process';
 
 const PASSWORD = 'correct horse battery';
@@ -70,8 +71,12 @@ describe('two instances behind one address', () => {
     expect((await login(b, PASSWORD, '203.0.113.34')).status).toBe(200);
   });
 
-  it('when one instance restarts (and sweeps) while the other is mid-upload, then that upload completes and is served', { timeout: 60_000 }, async () => {
+  it('when one instance restarts (and sweeps) while the other is mid-upload, then that upload completes and is served, and content just written without its record yet is kept', { timeout: 60_000 }, async () => {
     const cookie = await cookieFrom(a);
+    // What another instance leaves for a moment between its content and its record: an object
+    // of the stored-name shape with no row. Minutes old, it is not an orphan yet.
+    const between = 'aW4tYmV0d2Vlbi1jb250ZW.bin';
+    await putObject(env, between, 'record on its way');
     const boundary = 'two-instances';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\n\r\n`;
     const tail = `\r\n--${boundary}--\r\n`;
@@ -112,5 +117,6 @@ describe('two instances behind one address', () => {
     const raw = await fetch(`${b.url}/f/${file.id}/raw`);
     expect(raw.status).toBe(200);
     expect((await raw.arrayBuffer()).byteLength).toBe(size);
+    expect(await bucketKeys(env)).toContain(between);
   });
 });
