@@ -115,7 +115,9 @@ describe('graceful shutdown', () => {
       expect(fs.statSync(stored).size).toBe(chunk.length * chunks);
       expect(fs.readdirSync(path.join(dataDir!, 'uploads', '.incomplete'))).toEqual([]);
 
-      expect(afterSignal).toBe('ECONNREFUSED');
+      // Refused, or reset when the attempt reached the kernel's queue just as the listener closed:
+      // either way no new connection is served.
+      expect(['ECONNREFUSED', 'ECONNRESET']).toContain(afterSignal);
       const answeredAt = Date.now();
       expect(await exitWithin(server, Math.max(0, 10_000 - (Date.now() - signalledAt)))).toBe(0);
       // The answer closed its keep-alive connection: the exit did not wait for Node's 5 s idle timeout.
