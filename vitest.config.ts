@@ -1,9 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import { SERVER_NODE_FLAGS } from './scripts/server-node-flags.mjs';
 
+/** The suites that must hold on every backend (issue 13): the API, sharing and hardening. */
+const EVERY_BACKEND = ['tests/api/**/*.test.ts', 'tests/sharing/**/*.test.ts', 'tests/hardening/**/*.test.ts'];
+/** Faults of the disk store itself (a full disk, file modes, what the sweep may delete in UPLOAD_DIR). */
+const DISK_STORE_ONLY = [
+  'tests/hardening/crash-restart.test.ts',
+  'tests/hardening/disk-full.test.ts',
+  'tests/hardening/storage-permissions.test.ts',
+  'tests/hardening/upload-dir-safety.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     // A throwaway PostgreSQL cluster and an S3 server for the whole run (tests/helpers/backends.ts).
     globalSetup: ['tests/global-setup.ts'],
     pool: 'forks',
@@ -15,5 +24,12 @@ export default defineConfig({
     // Two cores: more workers only fight over them (and over bcrypt).
     maxWorkers: 2,
     reporters: ['default'],
+    projects: [
+      // Everything on the embedded default, SQLite + a local folder.
+      { extends: true, test: { name: 'sqlite-disk', include: ['tests/**/*.test.ts'] } },
+      // The same suites again with every app on a fresh PostgreSQL database and S3 bucket
+      // (tests/helpers/test-backend.ts).
+      { extends: true, test: { name: 'postgres-s3', include: EVERY_BACKEND, exclude: DISK_STORE_ONLY, env: { TEST_BACKEND: 'postgres-s3' } } },
+    ],
   },
 });

@@ -7,6 +7,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     postgresUrl: string;
     s3Endpoint: string;
+    /** s3rver's data folder: where it keeps the parts of unfinished multipart uploads. */
+    s3Directory: string;
   }
 }
 
@@ -19,6 +21,7 @@ export async function setup(project: TestProject): Promise<void> {
   running.push(s3);
   project.provide('postgresUrl', postgres.url);
   project.provide('s3Endpoint', s3.url);
+  project.provide('s3Directory', s3.directory!);
 }
 
 export async function teardown(): Promise<void> {

@@ -1,6 +1,4 @@
 // Errors of the JSON API: always JSON {"error": …}, the right status, never a stack (CONTRACT §4).
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
 
@@ -75,7 +73,7 @@ describe('protected routes without a session', () => {
       });
     }
 
-    expect(app.storedFiles()).toEqual([storedName]);
+    expect((await app.storedFiles())).toEqual([storedName]);
     expect(await app.rows('select id from files')).toEqual([{ id: fileId }]);
   });
 });
@@ -113,20 +111,18 @@ describe('server faults', () => {
   });
   afterAll(() => broken.close().catch(() => {}));
 
-  it('when the upload folder cannot take the file, then it answers 503 with a clear JSON error and records nothing', async () => {
-    const incomplete = path.join(broken.config.uploadDir, '.incomplete');
-    fs.rmSync(incomplete, { recursive: true });
-    fs.writeFileSync(incomplete, 'not a directory any more');
+  it('when the storage cannot take the file, then it answers 503 with a clear JSON error and records nothing', async () => {
+    const repair = await broken.breakStorageWrites();
     try {
       const res = await fetch(`${broken.url}/api/v1/files`, { method: 'POST', headers: { cookie: brokenCookie }, body: fileForm('lost', 'lost.txt') });
 
       await expectJsonError(res, 503, 'Storage is unavailable; please try again later');
-      expect(broken.storedFiles()).toEqual([]);
-      expect(await broken.rows('select id from files')).toEqual([]);
     } finally {
-      fs.rmSync(incomplete);
-      fs.mkdirSync(incomplete);
+      await repair();
     }
+    expect(await broken.storedFiles()).toEqual([]);
+    expect(await broken.incompleteFiles()).toEqual([]);
+    expect(await broken.rows('select id from files')).toEqual([]);
   });
 
   it('when the database is gone, then the API still answers JSON {"error":"Internal server error"} on every route', async () => {

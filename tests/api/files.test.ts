@@ -38,10 +38,11 @@ function remove(cookie: string, id: string) {
   return fetch(`${app.url}/api/v1/files/${id}`, { method: 'DELETE', headers: { cookie } });
 }
 
-const onDisk = (storedName: string) => path.join(app.config.uploadDir, storedName);
+/** The bytes the service stored for a file (in UPLOAD_DIR or the bucket), as text. */
+const storedText = async (storedName: string) => (await app.readStored(storedName))?.toString('utf8');
 
 describe('POST /api/v1/files', () => {
-  it('when a logged-in user uploads a file, then it answers 201 with the file and its share url, and the bytes are on disk', async () => {
+  it('when a logged-in user uploads a file, then it answers 201 with the file and its share url, and the bytes are stored', async () => {
     const res = await upload(alice, fileForm('hello world', 'greeting.txt', 'text/plain'));
     expect(res.status).toBe(201);
     const body = await res.json();
@@ -50,7 +51,7 @@ describe('POST /api/v1/files', () => {
     expect(body.file.storedName).toBe(`${body.file.id}.txt`);
     expect(body.url).toBe(`${app.url}/f/${body.file.id}`);
     expect(new Date(body.file.createdAt).toISOString()).toBe(body.file.createdAt);
-    expect(fs.readFileSync(path.join(app.config.uploadDir, body.file.storedName), 'utf8')).toBe('hello world');
+    expect(await storedText(body.file.storedName)).toBe('hello world');
     const [row] = await app.rows('select stored_name, user_id, size from files where id = ?', [body.file.id]);
     expect(row).toEqual({ stored_name: body.file.storedName, user_id: body.file.userId, size: 11 });
   });
@@ -76,7 +77,7 @@ describe('POST /api/v1/files', () => {
     const { file } = await uploadOk(alice, content, 'blob.bin', 'application/octet-stream');
 
     expect(file.size).toBe(content.length);
-    expect(Buffer.compare(fs.readFileSync(onDisk(file.storedName)), Buffer.from(content))).toBe(0);
+    expect(Buffer.compare((await app.readStored(file.storedName))!, Buffer.from(content))).toBe(0);
     const raw = await fetch(`${app.url}/f/${file.id}/raw`);
     expect(raw.status).toBe(200);
     expect(Buffer.compare(Buffer.from(await raw.arrayBuffer()), Buffer.from(content))).toBe(0);
@@ -111,8 +112,8 @@ describe('POST /api/v1/files', () => {
 
     expect(file.storedName).toBe(file.id + extension);
     expect(file.originalName).toBe(name);
-    expect(fs.readFileSync(onDisk(file.storedName), 'utf8')).toBe('content');
-    expect(app.storedFiles()).toContain(file.storedName);
+    expect(await storedText(file.storedName)).toBe('content');
+    expect((await app.storedFiles())).toContain(file.storedName);
     const [row] = await app.rows('select original_name, stored_name from files where id = ?', [file.id]);
     expect(row).toEqual({ original_name: name, stored_name: file.storedName });
   });
@@ -123,7 +124,7 @@ describe('POST /api/v1/files', () => {
     for (const name of ['../escape.txt', '../../escape2.txt', '/tmp/abs.txt']) await uploadOk(alice, 'x', name);
 
     expect(fs.readdirSync(parent).sort()).toEqual(before);
-    for (const name of app.storedFiles()) expect(name).toMatch(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/);
+    for (const name of (await app.storedFiles())) expect(name).toMatch(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/);
   });
 
   it.each(['résumé 📄.pdf', '报告 2024 年.docx', 'Ünïcödé naïve café.txt', 'ファイル'])(
@@ -163,15 +164,15 @@ describe('POST /api/v1/files', () => {
     form.append('note', 'not a file');
     form.append('file', new Blob(['first']), 'first.txt');
     form.append('file', new Blob(['second']), 'second.txt');
-    const filesBefore = app.storedFiles();
+    const filesBefore = (await app.storedFiles());
     const [{ n: rowsBefore }] = await app.rows('select count(*) as n from files');
 
     const res = await upload(alice, form);
 
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'Only one file per request: send each file in its own upload' });
-    expect(app.storedFiles()).toEqual(filesBefore);
-    expect(app.incompleteFiles()).toEqual([]);
+    expect((await app.storedFiles())).toEqual(filesBefore);
+    expect((await app.incompleteFiles())).toEqual([]);
     const [{ n: rowsAfter }] = await app.rows('select count(*) as n from files');
     expect(Number(rowsAfter)).toBe(Number(rowsBefore));
   });
@@ -188,7 +189,7 @@ describe('POST /api/v1/files', () => {
   });
 
   it('when the body is sent with Content-Encoding: gzip, then 400 naming the encoding and nothing is stored', async () => {
-    const filesBefore = app.storedFiles();
+    const filesBefore = (await app.storedFiles());
     const res = await fetch(`${app.url}/api/v1/files`, {
       method: 'POST',
       headers: { cookie: alice, 'content-encoding': 'gzip', 'content-type': 'multipart/form-data; boundary=x' },
@@ -197,7 +198,7 @@ describe('POST /api/v1/files', () => {
 
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'Content-Encoding "gzip" is not supported: send the file uncompressed' });
-    expect(app.storedFiles()).toEqual(filesBefore);
+    expect((await app.storedFiles())).toEqual(filesBefore);
   });
 
   it('when the file part is named something other than "file", then it is still the uploaded file', async () => {
@@ -211,7 +212,7 @@ describe('POST /api/v1/files', () => {
     const { file } = await uploadOk(alice, '', 'empty.txt', 'text/plain');
 
     expect(file.size).toBe(0);
-    expect(fs.statSync(onDisk(file.storedName)).size).toBe(0);
+    expect(await app.readStored(file.storedName)).toEqual(Buffer.alloc(0));
   });
 
   it('when the part declares a content type, then mimeType is that type', async () => {
@@ -282,7 +283,7 @@ describe('DELETE /api/v1/files/<id>', () => {
 
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: 'Forbidden' });
-    expect(fs.readFileSync(onDisk(file.storedName), 'utf8')).toBe('keep me');
+    expect(await storedText(file.storedName)).toBe('keep me');
     expect(await app.rows('select id from files where id = ?', [file.id])).toHaveLength(1);
     const listed = (await (await list(alice)).json()).files.map((f: { id: string }) => f.id);
     expect(listed).toContain(file.id);
@@ -290,13 +291,13 @@ describe('DELETE /api/v1/files/<id>', () => {
 
   it('when the owner deletes the file, then it answers 200 {ok:true} and the record, the content and the share link are gone', async () => {
     const { file } = await uploadOk(alice, 'bye', 'bye.txt');
-    expect(fs.existsSync(onDisk(file.storedName))).toBe(true);
+    expect(await app.readStored(file.storedName)).not.toBeNull();
 
     const res = await remove(alice, file.id);
 
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
-    expect(fs.existsSync(onDisk(file.storedName))).toBe(false);
+    expect(await app.readStored(file.storedName)).toBeNull();
     expect(await app.rows('select id from files where id = ?', [file.id])).toEqual([]);
     const listed = (await (await list(alice)).json()).files.map((f: { id: string }) => f.id);
     expect(listed).not.toContain(file.id);

@@ -10,7 +10,7 @@ import { sessionCookies } from '../helpers/tokens';
 // Child processes (node start-up, bcrypt) are slow on a busy 2-core machine.
 vi.setConfig({ testTimeout: 90_000 });
 
-describe('a restart of the app over the same DATA_DIR', () => {
+describe('a restart of the app over the same data', () => {
   let first: TestApp | undefined;
   let second: TestApp | undefined;
   afterEach(async () => {
@@ -27,11 +27,11 @@ describe('a restart of the app over the same DATA_DIR', () => {
     const res = await fetch(`${first.url}/api/v1/files`, { method: 'POST', headers: { cookie: oldCookie }, body: fileForm(content, 'data.bin') });
     expect(res.status).toBe(201);
     const { file } = await res.json();
-    const dataDir = first.dataDir;
+    const { env } = first;
     await first.close();
     first = undefined;
 
-    second = await startApp({ DATA_DIR: dataDir });
+    second = await startApp(env);
 
     const cookie = await second.login('keeper');
     const listed = await (await fetch(`${second.url}/api/v1/files`, { headers: { cookie } })).json();
@@ -47,11 +47,11 @@ describe('a restart of the app over the same DATA_DIR', () => {
     await first.createUser('leaver');
     const cookie = await first.login('leaver');
     expect((await fetch(`${first.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie } })).status).toBe(200);
-    const dataDir = first.dataDir;
+    const { env } = first;
     await first.close();
     first = undefined;
 
-    second = await startApp({ DATA_DIR: dataDir });
+    second = await startApp(env);
 
     expect((await fetch(`${second.url}/api/v1/files`, { headers: { cookie } })).status).toBe(401);
   });

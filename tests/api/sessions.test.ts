@@ -1,6 +1,7 @@
 // Which tokens open a session, and when a session is renewed (CONTRACT §3, §7 Logout).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
+import { queryPostgres } from '../helpers/outside-reader';
 import {
   claimsOf,
   now,
@@ -68,7 +69,9 @@ describe('renewal', () => {
   it('when a session 10 minutes from its end is renewed, then its row lives for a full lifetime again', async () => {
     const agingSid = claimsOf(tokenOf(await app.login('erin'))).sid!;
     // The state of a session logged in 30 days minus 10 minutes ago.
-    await app.rows('update sessions set expires_at = ? where id = ?', [(now() + 600) * 1000, agingSid]);
+    const expiresAt = (now() + 600) * 1000;
+    // SQLite keeps times as milliseconds, PostgreSQL as timestamptz.
+    await app.rows('update sessions set expires_at = ? where id = ?', [app.config.database.dialect === 'sqlite' ? expiresAt : new Date(expiresAt), agingSid]);
 
     const res = await listFiles(await signToken(claimsExpiringIn(600, agingSid)));
     expect(sessionCookies(res)).toHaveLength(1);
@@ -153,16 +156,11 @@ describe('tokens that are refused', () => {
     await expectUnauthorized(await fetch(`${app.url}/api/v1/files`, { headers: { cookie } }));
   });
 
-  it('when the user is deleted by a tool that does not cascade (the sqlite3 shell: foreign keys off), then the token is refused', async () => {
+  it('when the user is deleted by a tool that does not cascade (foreign keys off, as in the sqlite3 shell), then the token is refused', async () => {
     const ghostId = await app.createUser('ghost');
     const cookie = await app.login('ghost');
 
-    await app.rows('PRAGMA foreign_keys = OFF');
-    try {
-      await app.rows('delete from users where id = ?', [ghostId]);
-    } finally {
-      await app.rows('PRAGMA foreign_keys = ON');
-    }
+    await deleteWithoutCascade('users', ghostId);
     expect(await app.rows('select id from sessions where user_id = ?', [ghostId])).toHaveLength(1);
 
     await expectUnauthorized(await fetch(`${app.url}/api/v1/files`, { headers: { cookie } }));
@@ -185,3 +183,18 @@ describe('tokens that are refused', () => {
     expect(res.status).toBe(200);
   });
 });
+
+/** Deletes a row with foreign-key checks off for that one statement's connection. */
+async function deleteWithoutCascade(table: 'users', id: string): Promise<void> {
+  const { database } = app.config;
+  if (database.dialect === 'postgresql') {
+    await queryPostgres(database.url, [{ sql: 'set session_replication_role = replica' }, { sql: `delete from ${table} where id = ?`, params: [id] }]);
+    return;
+  }
+  await app.rows('PRAGMA foreign_keys = OFF');
+  try {
+    await app.rows(`delete from ${table} where id = ?`, [id]);
+  } finally {
+    await app.rows('PRAGMA foreign_keys = ON');
+  }
+}

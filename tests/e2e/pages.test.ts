@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       expect(await page.getByText('No preview for this type of file').isVisible()).toBe(true);
       const [row] = await app.rows('select size, stored_name from files where id = ?', [bigId]);
       expect(row).toEqual({ size: big.length, stored_name: `${bigId}.bin` });
-      expect(app.storedFiles()).toContain(`${bigId}.bin`);
+      expect((await app.storedFiles())).toContain(`${bigId}.bin`);
     }, STEP_TIMEOUT);
 
     it('when they upload an image, then its share link shows the picture to someone with no session', async () => {
@@ -214,7 +214,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       expect(await page.evaluate(() => (window as unknown as { pagesTestMarker?: string }).pagesTestMarker)).toBe('still here');
       expect(await page.locator(`tr[data-file-id="${imageId}"]`).isVisible()).toBe(true);
       expect(await fileIdsOf('erin')).toEqual([imageId]);
-      expect(app.storedFiles()).not.toContain(`${bigId}.bin`);
+      expect((await app.storedFiles())).not.toContain(`${bigId}.bin`);
     }, STEP_TIMEOUT);
 
     it('when a file was deleted in another tab and they delete it again here, then the page says it was already deleted and drops the row', async () => {

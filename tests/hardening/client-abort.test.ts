@@ -55,10 +55,10 @@ async function serverCaughtUp(timeoutMs: number): Promise<{ settled: boolean; pe
   let peak = openFdCount();
   let last = -1;
   let stableSince = Date.now();
-  const settled = await poll(() => {
+  const settled = await poll(async () => {
     const fds = openFdCount();
     peak = Math.max(peak, fds);
-    if (fds !== last || app.incompleteFiles().length > 0) {
+    if (fds !== last || (await app.incompleteFiles()).length > 0) {
       last = fds;
       stableSince = Date.now();
       return false;
@@ -83,7 +83,7 @@ describe('client aborts mid-upload', () => {
 
     await abortMany(ABORTS);
     const { settled, peak } = await serverCaughtUp(60_000);
-    expect(settled, `still busy: ${openFdCount()} fds (before: ${fdBefore}), ${app.incompleteFiles().length} temporary files`).toBe(true);
+    expect(settled, `still busy: ${openFdCount()} fds (before: ${fdBefore}), ${(await app.incompleteFiles()).length} temporary files`).toBe(true);
 
     collectGarbage();
     const fdAfter = openFdCount();

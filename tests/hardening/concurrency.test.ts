@@ -100,7 +100,7 @@ describe('SQLite under concurrency', () => {
     expect(statuses).toEqual([200, ...Array(9).fill(404)]);
     expect(results.filter((result) => result.status === 404).every((result) => result.body.error === 'File not found')).toBe(true);
     expect(await app.rows('select count(*) as n from files')).toEqual([{ n: Number(rowsBefore[0].n) - 1 }]);
-    expect(app.storedFiles()).not.toContain(uploaded.json.file!.storedName);
+    expect((await app.storedFiles())).not.toContain(uploaded.json.file!.storedName);
     await expectRowsMatchDisk(app);
     await expectServerAnswers(app.url);
   });

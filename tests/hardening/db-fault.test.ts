@@ -1,5 +1,5 @@
-// The database fails for real while an upload is being recorded (a SQLite trigger aborts the
-// insert): the answer is a bare 500 JSON error, and the content already written is removed.
+// The database fails for real while an upload is being recorded (a trigger aborts the insert):
+// the answer is a bare 500 JSON error, and the content already written is removed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { expectRowsMatchDisk, expectServerAnswers, expectUnchanged, snapshot, uploadSmall } from '../helpers/hardening-http';
@@ -14,12 +14,26 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+/** From now on every insert into files fails in the database itself, with the message "boom". */
+async function breakFileInserts(): Promise<void> {
+  if (app.config.database.dialect === 'sqlite') {
+    await app.rows("create trigger hardening_boom before insert on files begin select raise(abort, 'boom'); end");
+    return;
+  }
+  await app.rows("create or replace function hardening_boom() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$");
+  await app.rows('create trigger hardening_boom before insert on files for each row execute function hardening_boom()');
+}
+
+async function repairFileInserts(): Promise<void> {
+  await app.rows(app.config.database.dialect === 'sqlite' ? 'drop trigger if exists hardening_boom' : 'drop trigger if exists hardening_boom on files');
+}
+
 describe('a database error while recording an upload', () => {
   it('when the insert of the record fails, then 500 {"error":"Internal server error"} without a stack, no orphan content, and uploads work once the fault is gone', async () => {
     expect((await uploadSmall(app.url, cookie, 'before the fault', 'before.txt')).status).toBe(201);
     const before = await snapshot(app);
 
-    await app.rows("create trigger hardening_boom before insert on files begin select raise(abort, 'boom'); end");
+    await breakFileInserts();
     try {
       const res = await fetch(`${app.url}/api/v1/files`, {
         method: 'POST',
@@ -38,18 +52,18 @@ describe('a database error while recording an upload', () => {
       await expectUnchanged(app, before);
       await expectServerAnswers(app.url);
     } finally {
-      await app.rows('drop trigger if exists hardening_boom');
+      await repairFileInserts();
     }
 
     const after = await uploadSmall(app.url, cookie, 'after the fault', 'after.txt');
     expect(after.status).toBe(201);
-    expect(app.storedFiles()).toEqual([...before.stored, after.json.file!.storedName].sort());
+    expect((await app.storedFiles())).toEqual([...before.stored, after.json.file!.storedName].sort());
     await expectRowsMatchDisk(app);
   });
 
   it('when the insert fails for an upload from the page, then a 500 page and no orphan content either', async () => {
     const before = await snapshot(app);
-    await app.rows("create trigger hardening_boom before insert on files begin select raise(abort, 'boom'); end");
+    await breakFileInserts();
     try {
       const form = new FormData();
       form.append('file', new Blob(['page upload']), 'page.txt');
@@ -60,7 +74,7 @@ describe('a database error while recording an upload', () => {
       await expectUnchanged(app, before);
       await expectServerAnswers(app.url);
     } finally {
-      await app.rows('drop trigger if exists hardening_boom');
+      await repairFileInserts();
     }
   });
 });

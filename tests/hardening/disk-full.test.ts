@@ -61,8 +61,8 @@ describe.skipIf(disk.dir === null)(`disk full (ENOSPC) on a ${TMPFS_SIZE} tmpfs$
 
     const small = await uploadSmall(app.url, cookie, 'fits', 'small.txt');
     expect(small.status).toBe(201);
-    expect(app.storedFiles()).toEqual([small.json.file!.storedName]);
-    expect(app.incompleteFiles()).toEqual([]);
+    expect((await app.storedFiles())).toEqual([small.json.file!.storedName]);
+    expect((await app.incompleteFiles())).toEqual([]);
   });
 
   it('when the upload page gets a file that does not fit, then a 507 page, nothing left behind, and the server still answers', async () => {

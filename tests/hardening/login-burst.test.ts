@@ -1,23 +1,24 @@
 // Issue 12's burst, against the built server process: wrong logins, uploads and correct logins
 // all at once, round after round. Never a 500, every upload answered 201 is committed (read
-// through a separate SQLite connection, outside the server process) with its content on disk,
-// it survives a restart, and the CLI works on the same database meanwhile.
+// through a connection of its own, outside the server process) with its content stored, it
+// survives a restart, and the CLI works on the same database meanwhile. On both backends.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, TEST_SECRET } from '../helpers/app';
-import { readCommitted } from '../helpers/outside-reader';
+import { outsideView, backendEnv } from '../helpers/test-backend';
 import { CLI_JS, registerUserCli, runNode, startServerProcess, type RunResult, type ServerProcess } from '../helpers/process';
 
 const ROUNDS = 20;
 const PASSWORD = 'correct horse battery';
 let dataDir: string;
 let env: Record<string, string>;
+let outside: ReturnType<typeof outsideView>;
 let server: ServerProcess | null = null;
 
 beforeAll(async () => {
   dataDir = tempDir('fs-burst-');
-  env = { DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, TRUST_PROXY: 'true', LOG_LEVEL: 'info' };
+  env = { ...(await backendEnv()), DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, TRUST_PROXY: 'true', LOG_LEVEL: 'info' };
+  outside = outsideView(env);
   for (const name of ['uploader', 'regular']) {
     const made = await registerUserCli([name, '--password-stdin'], { env, input: `${PASSWORD}\n` });
     expect(made.code, made.stderr).toBe(0);
@@ -46,11 +47,11 @@ async function upload(cookie: string, content: string) {
 
 /** Rows of the server's database as another process sees them: only what was committed. */
 function committed(sql: string) {
-  return readCommitted(path.join(dataDir, 'app.db'), sql);
+  return outside.committed(sql);
 }
 
 describe('a burst of failed logins beside uploads (issue 12)', () => {
-  it(`when 50 wrong logins, 50 uploads and 10 correct logins run at once, ${ROUNDS} times, then no 500, every 201 upload is committed and on disk, and the CLI works meanwhile`, { timeout: 300_000 }, async () => {
+  it(`when 50 wrong logins, 50 uploads and 10 correct logins run at once, ${ROUNDS} times, then no 500, every 201 upload is committed and stored, and the CLI works meanwhile`, { timeout: 300_000 }, async () => {
     const cookieRes = await login('uploader', PASSWORD, '198.51.100.1');
     expect(cookieRes.status).toBe(200);
     const cookie = cookieRes.headers.getSetCookie()[0].split(';')[0];
@@ -85,7 +86,7 @@ describe('a burst of failed logins beside uploads (issue 12)', () => {
     expect(uploaded).toHaveLength(ROUNDS * 50);
     for (const file of uploaded) {
       expect(byId.get(file.id), `file ${file.id} not committed`).toEqual({ id: file.id, stored_name: file.storedName, size: file.size });
-      expect(fs.statSync(path.join(dataDir, 'uploads', file.storedName)).size).toBe(file.size);
+      expect((await outside.content.read(file.storedName))?.length, `content of ${file.id}`).toBe(file.size);
     }
     const cliUsers = await committed("select username from users where username like 'cli%'");
     expect(cliUsers).toHaveLength(cliRuns.length);

@@ -47,7 +47,7 @@ describe('logout revokes the session server-side', () => {
     expect(page.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
     const upload = await uploadSmall(app.url, copied);
     expect(upload.status).toBe(401);
-    expect(app.storedFiles()).toEqual([]);
+    expect((await app.storedFiles())).toEqual([]);
     // A revoked token is never renewed either.
     expect(api.headers.getSetCookie()).toEqual([]);
 

@@ -14,6 +14,8 @@ import type { Orm } from '../../server/db/orm';
 import { createDeps, startHousekeeping } from '../../server/deps';
 import { applyServerTimeouts } from '../../server/http/server-timeouts';
 import { registerUser } from '../../server/services/users';
+import { queryPostgres } from './outside-reader';
+import { backendEnv, inspectContent } from './test-backend';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -23,14 +25,23 @@ export interface TestApp {
   config: Config;
   orm: Orm;
   dataDir: string;
+  /** The environment it was started with (BASE_URL aside): start it again on the same data with this. */
+  env: Record<string, string>;
   /** Creates a user the way the CLI does (same service) and returns its id. */
   createUser(username: string, password?: string): Promise<string>;
   /** Logs in over HTTP and returns the Cookie header value for later requests. */
   login(username: string, password?: string): Promise<string>;
-  /** Files currently under UPLOAD_DIR (the temporary folder excluded) and in it. */
-  storedFiles(): string[];
-  incompleteFiles(): string[];
-  /** Rows of a table, straight from SQLite. */
+  /** Stored names of the content in UPLOAD_DIR or the bucket, sorted. */
+  storedFiles(): Promise<string[]>;
+  /** Unfinished uploads: temporary files, or multipart uploads neither completed nor aborted. */
+  incompleteFiles(): Promise<string[]>;
+  /** The bytes stored under a stored name, or null. */
+  readStored(storedName: string): Promise<Buffer | null>;
+  /** Removes stored content behind the service's back. */
+  removeStored(storedName: string): Promise<void>;
+  /** Makes the (empty) storage refuse new content until the returned function repairs it. */
+  breakStorageWrites(): Promise<() => Promise<void>>;
+  /** Runs SQL on the app's database (`?` placeholders; 64-bit integers come back as numbers). */
   rows(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
@@ -47,13 +58,6 @@ export function tempDir(prefix = 'fs-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** The environment of a fresh PostgreSQL database and a fresh bucket, on the run's servers. */
-export async function postgresS3Env(): Promise<Record<string, string>> {
-  const { freshDatabaseUrl } = await import('./databases');
-  const { freshBucketEnv } = await import('./buckets');
-  return { DATABASE_URL: await freshDatabaseUrl('postgresql'), ...(await freshBucketEnv()) };
-}
-
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   // Listen first, so that BASE_URL can default to the real port, as it does in production.
   const server = http.createServer();
@@ -62,7 +66,11 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const url = `http://127.0.0.1:${port}`;
 
   const dataDir = env.DATA_DIR ?? tempDir();
-  const finalConfig = loadConfig({ SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', BASE_URL: url, ...env, DATA_DIR: dataDir });
+  // A test that names its database or bucket gets exactly that; others get the run's backend.
+  const backend = env.DATABASE_URL || env.S3_BUCKET ? {} : await backendEnv();
+  const startEnv = { SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...backend, ...env, DATA_DIR: dataDir };
+  const finalConfig = loadConfig({ BASE_URL: url, ...startEnv });
+  const content = inspectContent(finalConfig);
   const deps = await createDeps(finalConfig);
   const { orm } = deps;
   const stopHousekeeping = await startHousekeeping(deps);
@@ -75,6 +83,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     config: finalConfig,
     orm,
     dataDir,
+    env: startEnv,
     async createUser(username, password = DEFAULT_PASSWORD) {
       const ctx = createServiceContext(deps);
       return (await registerUser(ctx, { username, password })).id;
@@ -88,13 +97,14 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
       if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
       return cookieFrom(res);
     },
-    storedFiles() {
-      return fs.readdirSync(finalConfig.uploadDir).filter((name) => !name.startsWith('.')).sort();
-    },
-    incompleteFiles() {
-      return fs.readdirSync(path.join(finalConfig.uploadDir, '.incomplete'));
-    },
+    storedFiles: () => content.stored(),
+    incompleteFiles: () => content.incomplete(),
+    readStored: (storedName) => content.read(storedName),
+    removeStored: (storedName) => content.remove(storedName),
+    breakStorageWrites: () => content.breakWrites(),
     async rows(sql, params = []) {
+      const { database } = finalConfig;
+      if (database.dialect === 'postgresql') return queryPostgres(database.url, [{ sql, params }]);
       return orm.em.fork().getConnection().execute(sql, params as never[]);
     },
     async close() {

@@ -10,6 +10,8 @@ import { freePort } from './free-port';
 export interface RunningBackend {
   /** postgres://… of the cluster's superuser, or http://… of the S3 endpoint. */
   url: string;
+  /** Where the server keeps its data. */
+  directory?: string;
   stop(): Promise<void>;
 }
 
@@ -56,9 +58,11 @@ export async function startS3(): Promise<RunningBackend> {
   const { default: S3rver } = (await import('s3rver')) as unknown as { default: new (options: object) => S3rverInstance };
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-s3-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
+  server.middleware.unshift(abortMultipartUpload(directory));
   const { port } = await server.run();
   return {
     url: `http://127.0.0.1:${port}`,
+    directory,
     async stop() {
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });
@@ -67,6 +71,39 @@ export async function startS3(): Promise<RunningBackend> {
 }
 
 interface S3rverInstance {
+  middleware: KoaMiddleware[];
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
+}
+
+type KoaMiddleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
+interface KoaContext {
+  method: string;
+  path: string;
+  query: Record<string, string | string[] | undefined>;
+  status: number;
+}
+
+/** Where s3rver keeps the parts of a bucket's unfinished multipart uploads, one folder per upload. */
+export function s3rverUploadsDir(directory: string, bucket: string): string {
+  return path.join(directory, bucket, '._S3rver_uploads');
+}
+
+/**
+ * AbortMultipartUpload, which s3rver lacks (it answers 405 and keeps the parts). The service
+ * aborts every multipart upload that fails; with this the test server drops the parts as S3
+ * does, so a test can see that nothing of a failed upload stays in the bucket.
+ */
+function abortMultipartUpload(directory: string): KoaMiddleware {
+  return async (ctx, next) => {
+    const uploadId = ctx.query.uploadId;
+    if (ctx.method !== 'DELETE' || typeof uploadId !== 'string') return next();
+    const bucket = ctx.path.split('/')[1] ?? '';
+    if (!/^[\w.-]+$/.test(bucket) || !/^[\w.-]+$/.test(uploadId)) {
+      ctx.status = 400;
+      return;
+    }
+    await fs.promises.rm(path.join(s3rverUploadsDir(directory, bucket), uploadId), { recursive: true, force: true });
+    ctx.status = 204;
+  };
 }

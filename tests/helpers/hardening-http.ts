@@ -148,8 +148,8 @@ export interface StorageSnapshot {
 /** Everything an upload or a delete could change: content, temporary files, and file rows. */
 export async function snapshot(app: TestApp): Promise<StorageSnapshot> {
   return {
-    stored: app.storedFiles(),
-    incomplete: app.incompleteFiles(),
+    stored: (await app.storedFiles()),
+    incomplete: (await app.incompleteFiles()),
     rows: await app.rows('select id, user_id, stored_name, size from files order by id'),
   };
 }
@@ -163,8 +163,8 @@ export async function expectUnchanged(app: TestApp, before: StorageSnapshot): Pr
 export async function expectRowsMatchDisk(app: TestApp): Promise<void> {
   const rows = await app.rows('select stored_name from files');
   const names = rows.map((row) => String(row.stored_name)).sort();
-  expect(app.storedFiles()).toEqual(names);
-  expect(app.incompleteFiles()).toEqual([]);
+  expect((await app.storedFiles())).toEqual(names);
+  expect((await app.incompleteFiles())).toEqual([]);
 }
 
 /** The server still answers: /healthz is 200. */

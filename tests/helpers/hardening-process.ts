@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, TEST_SECRET } from './app';
 import { freePort } from './hardening-http';
+import { backendEnv } from './test-backend';
 import { CLI_JS, cleanEnv, registerUserCli, SERVER_JS } from './process';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
@@ -16,8 +17,9 @@ export interface HardeningServerEnv {
   [name: string]: string;
 }
 
+/** A server's environment on the run's backend (a fresh database and bucket on PostgreSQL + S3). */
 export async function serverEnv(dataDir: string): Promise<HardeningServerEnv> {
-  return { PORT: String(await freePort()), DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' };
+  return { ...(await backendEnv()), PORT: String(await freePort()), DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' };
 }
 
 /** Fails with a clear message when the build the fault tests spawn is missing. */

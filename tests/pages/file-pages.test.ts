@@ -45,11 +45,11 @@ describe('protected pages without a session', () => {
   });
 
   it('when a visitor posts an upload without a session, then nothing is stored and they are sent to log in', async () => {
-    const before = app.storedFiles();
+    const before = (await app.storedFiles());
     const res = await postUpload(app, '', { filename: 'sneaky.txt', content: 'no session' });
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/login?redirectTo=%2Fupload');
-    expect(app.storedFiles()).toEqual(before);
+    expect((await app.storedFiles())).toEqual(before);
   });
 
   it('when a visitor posts a delete without a session, then the file stays and they are sent to log in, then back to the list', async () => {
@@ -59,7 +59,7 @@ describe('protected pages without a session', () => {
     // Not back to /files/<id>/delete: that address only takes POSTs (a GET of it is the 404 page).
     expect(res.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
     expect(await fileRow(file.id)).toBeDefined();
-    expect(app.storedFiles()).toContain(file.storedName);
+    expect((await app.storedFiles())).toContain(file.storedName);
   });
 });
 
@@ -97,21 +97,21 @@ describe('GET /upload and POST /upload', () => {
   });
 
   it('when the form is posted with the file input left empty, then the upload page comes back with 400 "No file uploaded"', async () => {
-    const before = app.storedFiles();
+    const before = (await app.storedFiles());
     const res = await postUpload(app, alice, { filename: '', content: '' });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(visibleText(html)).toContain('No file uploaded');
     expect(html).toMatch(/<input[^>]*type="file"/); // the form again, to try once more
-    expect(app.storedFiles()).toEqual(before);
+    expect((await app.storedFiles())).toEqual(before);
   });
 
   it('when the body is not multipart at all, then the upload page answers 400 and stores nothing', async () => {
-    const before = app.storedFiles();
+    const before = (await app.storedFiles());
     const res = await postForm(app, '/upload', { file: 'not a file' }, { cookie: alice });
     expect(res.status).toBe(400);
     expect(visibleText(await res.text())).toContain('Upload a file');
-    expect(app.storedFiles()).toEqual(before);
+    expect((await app.storedFiles())).toEqual(before);
   });
 });
 
@@ -131,15 +131,15 @@ describe('POST /upload over the size limit', () => {
     const html = await res.text();
     expect(visibleText(html)).toContain('File too large');
     expect(html).toMatch(/<input[^>]*type="file"/);
-    expect(small.storedFiles()).toEqual([]);
-    expect(small.incompleteFiles()).toEqual([]);
+    expect((await small.storedFiles())).toEqual([]);
+    expect((await small.incompleteFiles())).toEqual([]);
     expect(await small.rows('select id from files')).toEqual([]);
   });
 
   it('when a file is exactly MAX_UPLOAD_BYTES, then it is accepted', async () => {
     const res = await postUpload(small, carol, { filename: 'exact.bin', content: Buffer.alloc(1000, 1) });
     expect([302, 303]).toContain(res.status);
-    expect(small.storedFiles()).toHaveLength(1);
+    expect((await small.storedFiles())).toHaveLength(1);
   });
 });
 
@@ -187,12 +187,12 @@ describe('GET /files', () => {
 describe('POST /files/<id>/delete', () => {
   it('when the owner deletes a file, then they are sent back to /files and the file is gone from disk, database and list', async () => {
     const file = await apiUpload(app, alice, { filename: 'to-delete.txt', type: 'text/plain', content: 'bye' });
-    expect(app.storedFiles()).toContain(file.storedName);
+    expect((await app.storedFiles())).toContain(file.storedName);
 
     const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: alice });
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/files');
-    expect(app.storedFiles()).not.toContain(file.storedName);
+    expect((await app.storedFiles())).not.toContain(file.storedName);
     expect(await fileRow(file.id)).toBeUndefined();
 
     const list = visibleText(await (await getPage(app, '/files', alice)).text());
@@ -208,7 +208,7 @@ describe('POST /files/<id>/delete', () => {
     const text = visibleText(await res.text());
     expect(text).toContain('Not allowed');
     expect(text).toContain('Forbidden');
-    expect(app.storedFiles()).toContain(file.storedName);
+    expect((await app.storedFiles())).toContain(file.storedName);
     expect(await fileRow(file.id)).toBeDefined();
   });
 
@@ -226,7 +226,7 @@ describe('POST /files/<id>/delete', () => {
     const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: alice, headers: { origin: 'https://evil.example' } });
     expect(res.status).toBe(403);
     expect(await fileRow(file.id)).toBeDefined();
-    expect(app.storedFiles()).toContain(file.storedName);
+    expect((await app.storedFiles())).toContain(file.storedName);
   });
 
   it('when the delete address is opened with GET, then it is the 404 page and nothing is deleted', async () => {
@@ -360,7 +360,7 @@ describe('internal tRPC router', () => {
     const body = await res.json();
     expect(body.error?.data?.code).toBe('FORBIDDEN');
     expect(await fileRow(file.id)).toBeDefined();
-    expect(app.storedFiles()).toContain(file.storedName);
+    expect((await app.storedFiles())).toContain(file.storedName);
   });
 
   it('when files.delete is called by the owner, then the file is gone from disk and database', async () => {
@@ -373,7 +373,7 @@ describe('internal tRPC router', () => {
     expect(res.status).toBe(200);
     expect((await res.json()).result.data).toEqual({ ok: true });
     expect(await fileRow(file.id)).toBeUndefined();
-    expect(app.storedFiles()).not.toContain(file.storedName);
+    expect((await app.storedFiles())).not.toContain(file.storedName);
   });
 
   it('when another site calls files.delete (Origin: https://evil.example), then it is refused and the file stays', async () => {

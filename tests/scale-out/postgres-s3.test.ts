@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, fileForm, postgresS3Env, startApp, type TestApp } from '../helpers/app';
+import { DEFAULT_PASSWORD, fileForm, startApp, type TestApp } from '../helpers/app';
+import { postgresS3Env } from '../helpers/test-backend';
 import { bucketKeys } from '../helpers/buckets';
 
 let app: TestApp;
@@ -45,7 +46,7 @@ describe('PostgreSQL + S3', () => {
     expect(body.file.size).toBe(content.length);
 
     expect(await app.rows('select stored_name, size from files where id = ?', [body.file.id])).toEqual([
-      { stored_name: body.file.storedName, size: String(content.length) },
+      { stored_name: body.file.storedName, size: content.length },
     ]);
     const head = await s3.send(new HeadObjectCommand({ Bucket: env.S3_BUCKET, Key: body.file.storedName }));
     expect(head.ContentLength).toBe(content.length);
@@ -88,7 +89,7 @@ describe('PostgreSQL + S3', () => {
         body: fileForm(new Uint8Array(3 * 1024 * 1024), 'too-big.bin'),
       });
       expect(res.status).toBe(413);
-      expect(await small.rows('select count(*) as n from files')).toEqual([{ n: '0' }]);
+      expect(await small.rows('select count(*) as n from files')).toEqual([{ n: 0 }]);
       expect(await bucketKeys(smallEnv)).toEqual([]);
     } finally {
       await small.close();

@@ -4,7 +4,8 @@
 // in progress alone.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresS3Env, tempDir, TEST_SECRET } from '../helpers/app';
+import { tempDir, TEST_SECRET } from '../helpers/app';
+import { postgresS3Env } from '../helpers/test-backend';
 import { bucketKeys, putObject } from '../helpers/buckets';
 import { CLI_JS, runNode, startServerProcess, type ServerProcess } from '../helpers/process';
 

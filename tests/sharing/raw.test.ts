@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgresS3 } from '../helpers/test-backend';
 import { request, startSharingApp, type SharingApp, type Uploaded } from './support';
 
 let app: SharingApp;
@@ -292,9 +293,9 @@ describe('GET /f/:id/raw — what is not there', () => {
     }
   });
 
-  it('when the record exists but its content was removed from disk, then it answers 404, never 500 or a hang', async () => {
+  it('when the record exists but its content was removed from storage, then it answers 404, never 500 or a hang', async () => {
     const gone = await app.upload('soon gone', 'gone.txt', 'text/plain');
-    fs.rmSync(path.join(app.config.uploadDir, gone.file.storedName));
+    await app.removeStored(gone.file.storedName);
     const started = Date.now();
     for (const options of [{}, { method: 'HEAD' }, { headers: { range: 'bytes=0-3' } }]) {
       const res = await request(gone.rawUrl, options);
@@ -306,7 +307,8 @@ describe('GET /f/:id/raw — what is not there', () => {
     expect(page.status).toBe(404);
   });
 
-  it('when the content was replaced by a folder of the same name, then it answers 404', async () => {
+  // A bucket has no folders: this is the disk's own case.
+  it.skipIf(onPostgresS3)('when the content was replaced by a folder of the same name, then it answers 404', async () => {
     const odd = await app.upload('odd', 'odd.txt', 'text/plain');
     const stored = path.join(app.config.uploadDir, odd.file.storedName);
     fs.rmSync(stored);

@@ -88,9 +88,9 @@ describe('the facts and the download button', () => {
     }
   });
 
-  it('when the record exists but its content is gone from disk, then the page answers 404 like the raw link', async () => {
+  it('when the record exists but its content is gone from storage, then the page answers 404 like the raw link', async () => {
     const uploaded = await app.upload('bye', 'vanished.txt', 'text/plain');
-    fs.rmSync(path.join(app.config.uploadDir, uploaded.file.storedName));
+    await app.removeStored(uploaded.file.storedName);
     expect((await page(uploaded.url)).status).toBe(404);
     expect((await request(uploaded.rawUrl)).status).toBe(404);
   });
