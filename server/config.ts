@@ -1,8 +1,9 @@
-// The only reader of process.env (CONTRACT §1). Everything is validated once at start;
-// a bad value throws a ConfigError whose message is one line naming the variable.
+// The only reader of process.env. The environment is checked once at start against one zod
+// schema; a bad value throws a ConfigError whose message is one line naming the variable.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { SESSION_TTL_SECONDS } from './auth/session-constants';
 import { makeDirectories } from './make-directories';
 
@@ -54,185 +55,214 @@ export interface Config {
   readonly startupWarnings: readonly string[];
 }
 
-/** Every variable the config reads; `.env.example` must document exactly these. */
-export const CONFIG_VARIABLES = [
-  'PORT',
-  'HOST',
-  'BASE_URL',
-  'DATA_DIR',
-  'UPLOAD_DIR',
-  'DATABASE_URL',
-  'SESSION_SECRET',
-  'MAX_UPLOAD_BYTES',
-  'TRUST_PROXY',
-  'LOG_LEVEL',
-  'REQUEST_TIMEOUT_MS',
-  'REQUEST_IDLE_TIMEOUT_MS',
-  'JWT_EXPIRES_IN',
-  'S3_BUCKET',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_ACCESS_KEY_ID',
-  'S3_SECRET_ACCESS_KEY',
-  'S3_FORCE_PATH_STYLE',
-] as const;
+/** What a variable holds as read: blank counts as unset, and the value is trimmed. */
+const variable = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+/** The same, kept byte for byte: for values whose exact bytes matter (secrets). */
+const exactVariable = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
 
-type Env = Record<string, string | undefined>;
-/** A variable's value, as loadConfig's `read` gives it. */
-type Read = (name: (typeof CONFIG_VARIABLES)[number], options?: { trim: boolean }) => string | undefined;
+/** Reports a bad value (one line naming the variable) and stops this variable's parsing. */
+function refuse(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+  return z.NEVER;
+}
 
-export function loadConfig(env: Env = process.env): Config {
-  /** A variable's value; blank counts as unset. Trimmed unless its exact bytes matter. */
-  const read = (name: (typeof CONFIG_VARIABLES)[number], options: { trim: boolean } = { trim: true }) => {
-    const value = env[name];
-    if (value === undefined || value.trim() === '') return undefined;
-    return options.trim ? value.trim() : value;
-  };
-  const warnings: string[] = [];
-
-  const port = parseInteger('PORT', read('PORT') ?? '3000', 0, 65535);
-  const host = read('HOST') ?? '0.0.0.0';
-  const baseUrl = parseBaseUrl(read('BASE_URL') ?? `http://localhost:${port}`);
-
-  const dataDir = path.resolve(read('DATA_DIR') ?? './data');
-  ensureWritableDir('DATA_DIR', dataDir);
-  const uploadDir = path.resolve(read('UPLOAD_DIR') ?? path.join(dataDir, 'uploads'));
-  const storage = parseStorage(read, uploadDir);
-  const database = parseDatabaseUrl(read('DATABASE_URL') ?? `file:${path.join(dataDir, 'app.db')}`);
-  if (storage.kind === 'disk') {
-    ensureWritableDir('UPLOAD_DIR', uploadDir);
-    refuseSharedUploadDir(uploadDir, dataDir, database);
-  }
-
-  // The secret's bytes are used exactly as given (CONTRACT §1).
-  const secretText = read('SESSION_SECRET', { trim: false });
-  let sessionSecret: Uint8Array;
-  if (secretText === undefined && database.dialect === 'postgresql') {
-    // Several instances share one PostgreSQL: each must sign sessions with the same key.
-    throw new ConfigError('SESSION_SECRET must be set when DATABASE_URL is PostgreSQL: every instance must use the same one');
-  }
-  if (secretText !== undefined) {
-    if (secretText.length < 32) {
-      throw new ConfigError('SESSION_SECRET must be at least 32 characters long');
-    }
-    sessionSecret = new TextEncoder().encode(secretText);
-  } else {
-    sessionSecret = loadOrCreateSecret(dataDir);
-    warnings.push(
-      `SESSION_SECRET is not set: using the generated secret stored in ${path.join(dataDir, 'session-secret')}`,
-    );
-  }
-
-  let sessionTtlSeconds = SESSION_TTL_SECONDS;
-  const legacyExpiry = read('JWT_EXPIRES_IN');
-  if (legacyExpiry !== undefined) {
-    sessionTtlSeconds = parseDuration('JWT_EXPIRES_IN', legacyExpiry);
-    warnings.push(
-      'JWT_EXPIRES_IN is deprecated and will be removed: sessions last 30 days by default; unset it to use the default',
-    );
-  }
-
-  const maxUploadBytes = parseInteger('MAX_UPLOAD_BYTES', read('MAX_UPLOAD_BYTES') ?? '1073741824', 1);
-  const requestTimeoutMs = parseInteger('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS') ?? '0', 0);
-  const requestIdleTimeoutMs = parseInteger('REQUEST_IDLE_TIMEOUT_MS', read('REQUEST_IDLE_TIMEOUT_MS') ?? '60000', 1);
-
-  const logLevel = (read('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  }
-
-  return Object.freeze({
-    port,
-    host,
-    baseUrl,
-    dataDir,
-    uploadDir,
-    storage,
-    database,
-    sessionSecret,
-    sessionTtlSeconds,
-    secureCookies: baseUrl.startsWith('https:'),
-    maxUploadBytes,
-    trustProxy: parseTrustProxy(read('TRUST_PROXY')),
-    logLevel,
-    requestTimeoutMs,
-    requestIdleTimeoutMs,
-    startupWarnings: Object.freeze(warnings),
+function wholeNumber(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return variable.transform((text, ctx) => {
+    if (text === undefined) return fallback;
+    if (!/^\d+$/.test(text)) return refuse(ctx, `${name} must be a whole number, got "${text}"`);
+    const value = Number(text);
+    if (value < min || value > max) return refuse(ctx, `${name} must be between ${min} and ${max}, got ${text}`);
+    return value;
   });
 }
 
-function parseInteger(name: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^\d+$/.test(text)) throw new ConfigError(`${name} must be a whole number, got "${text}"`);
-  const value = Number(text);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${text}`);
-  return value;
-}
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
-function parseBaseUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(`BASE_URL must be an absolute http(s) URL, got "${text}"`);
+/**
+ * Every variable the service reads, each with its rule; `.env.example` and the README table
+ * must document exactly these. The values are checked here; what needs the filesystem
+ * (folders, the generated secret) is done by loadConfig afterwards.
+ */
+const environmentVariables = z.object({
+  PORT: wholeNumber('PORT', 3000, 0, 65535),
+  HOST: variable.transform((host) => host ?? '0.0.0.0'),
+  // Defaults to http://localhost:PORT (see `settings` below).
+  BASE_URL: variable.transform((text, ctx) => (text === undefined ? undefined : parseBaseUrl(text, ctx))),
+  DATA_DIR: variable.transform((dir) => path.resolve(dir ?? './data')),
+  UPLOAD_DIR: variable,
+  DATABASE_URL: variable.transform((text, ctx) => (text === undefined ? undefined : parseDatabaseUrl(text, ctx))),
+  // The secret's bytes are used exactly as given.
+  SESSION_SECRET: exactVariable.refine((secret) => secret === undefined || secret.length >= 32, 'SESSION_SECRET must be at least 32 characters long'),
+  MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1073741824, 1),
+  TRUST_PROXY: variable.transform(parseTrustProxy),
+  LOG_LEVEL: variable.transform((text, ctx) => {
+    const level = (text ?? 'info').toLowerCase() as LogLevel;
+    return LOG_LEVELS.includes(level) ? level : refuse(ctx, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }),
+  // Node's request timeout: 0 (none) by default, so that multi-GB uploads on slow links are not cut.
+  REQUEST_TIMEOUT_MS: wholeNumber('REQUEST_TIMEOUT_MS', 0, 0),
+  REQUEST_IDLE_TIMEOUT_MS: wholeNumber('REQUEST_IDLE_TIMEOUT_MS', 60000, 1),
+  JWT_EXPIRES_IN: variable.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const match = /^(\d+)\s*([smhd]?)$/.exec(text);
+    const seconds = match ? Number(match[1]) * DURATION_UNITS[match[2] || 's'] : 0;
+    if (seconds > 0) return seconds;
+    return refuse(ctx, `JWT_EXPIRES_IN must be seconds or a number with a unit s, m, h or d (e.g. 3600, 12h, 30d), got "${text}"`);
+  }),
+  S3_BUCKET: variable.refine(
+    (bucket) => bucket === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket),
+    (bucket) => ({ message: `S3_BUCKET must be a valid bucket name, got "${bucket}"` }),
+  ),
+  S3_ENDPOINT: variable.refine(
+    (endpoint) => endpoint === undefined || /^https?:\/\/[^/]/.test(endpoint),
+    (endpoint) => ({ message: `S3_ENDPOINT must be an http(s) URL, got "${redactUrl(endpoint ?? '')}"` }),
+  ),
+  S3_REGION: variable.transform((region) => region ?? 'us-east-1'),
+  S3_ACCESS_KEY_ID: variable,
+  S3_SECRET_ACCESS_KEY: exactVariable,
+  S3_FORCE_PATH_STYLE: variable.transform((text, ctx) => {
+    if (text === undefined || text === 'true' || text === 'false') return text === undefined ? undefined : text === 'true';
+    return refuse(ctx, `S3_FORCE_PATH_STYLE must be true or false, got "${text}"`);
+  }),
+});
+
+/** Every variable the config reads. */
+export const CONFIG_VARIABLES = Object.keys(environmentVariables.shape) as ReadonlyArray<keyof typeof environmentVariables.shape>;
+
+/** The environment, checked as a whole: the variables, then the rules that tie several together. */
+const environmentSchema = environmentVariables.transform((values, ctx) => {
+  const database = values.DATABASE_URL ?? ({ dialect: 'sqlite', path: path.join(values.DATA_DIR, 'app.db') } as const);
+  if (values.SESSION_SECRET === undefined && database.dialect === 'postgresql') {
+    // Several instances share one PostgreSQL: each must sign sessions with the same key.
+    return refuse(ctx, 'SESSION_SECRET must be set when DATABASE_URL is PostgreSQL: every instance must use the same one');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`BASE_URL must start with http:// or https://, got "${text}"`);
-  }
-  return url.toString().replace(/\/+$/, '');
-}
+  const uploadDir = path.resolve(values.UPLOAD_DIR ?? path.join(values.DATA_DIR, 'uploads'));
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    baseUrl: values.BASE_URL ?? `http://localhost:${values.PORT}`,
+    dataDir: values.DATA_DIR,
+    uploadDir,
+    storage: storageOf(values, uploadDir, ctx),
+    database,
+    sessionSecretText: values.SESSION_SECRET,
+    legacySessionTtlSeconds: values.JWT_EXPIRES_IN,
+    maxUploadBytes: values.MAX_UPLOAD_BYTES,
+    trustProxy: values.TRUST_PROXY,
+    logLevel: values.LOG_LEVEL,
+    requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
+    requestIdleTimeoutMs: values.REQUEST_IDLE_TIMEOUT_MS,
+  };
+});
+
+/** The variables once each is checked and given its default. */
+type CheckedVariables = z.output<typeof environmentVariables>;
 
 /** S3_BUCKET selects the bucket; the other S3_* settings only matter with it. */
-function parseStorage(read: Read, uploadDir: string): StorageConfig {
-  const bucket = read('S3_BUCKET');
+function storageOf(values: CheckedVariables, uploadDir: string, ctx: z.RefinementCtx): StorageConfig {
+  const bucket = values.S3_BUCKET;
   if (bucket === undefined) {
-    const stray = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).find((name) => read(name) !== undefined);
-    if (stray) throw new ConfigError(`${stray} is set but S3_BUCKET is not: set S3_BUCKET to store files in a bucket`);
+    const stray = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).find((name) => values[name] !== undefined);
+    if (stray) return refuse(ctx, `${stray} is set but S3_BUCKET is not: set S3_BUCKET to store files in a bucket`);
     return { kind: 'disk', dir: uploadDir };
   }
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET must be a valid bucket name, got "${bucket}"`);
-  const endpoint = read('S3_ENDPOINT');
-  if (endpoint !== undefined && !/^https?:\/\/[^/]/.test(endpoint)) {
-    throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got "${redactUrl(endpoint)}"`);
-  }
-  const accessKeyId = read('S3_ACCESS_KEY_ID');
-  const secretAccessKey = read('S3_SECRET_ACCESS_KEY', { trim: false });
-  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
-    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the SDK default credentials)');
-  }
-  const pathStyle = read('S3_FORCE_PATH_STYLE');
-  if (pathStyle !== undefined && pathStyle !== 'true' && pathStyle !== 'false') {
-    throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  if ((values.S3_ACCESS_KEY_ID === undefined) !== (values.S3_SECRET_ACCESS_KEY === undefined)) {
+    return refuse(ctx, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the SDK default credentials)');
   }
   return {
     kind: 's3',
     bucket,
-    region: read('S3_REGION') ?? 'us-east-1',
-    endpoint,
+    region: values.S3_REGION,
+    endpoint: values.S3_ENDPOINT,
     // S3-compatible servers mostly want path-style addresses; AWS itself wants virtual hosts.
-    forcePathStyle: pathStyle === undefined ? endpoint !== undefined : pathStyle === 'true',
-    accessKeyId,
-    secretAccessKey,
+    forcePathStyle: values.S3_FORCE_PATH_STYLE ?? values.S3_ENDPOINT !== undefined,
+    accessKeyId: values.S3_ACCESS_KEY_ID,
+    secretAccessKey: values.S3_SECRET_ACCESS_KEY,
   };
 }
 
-function parseDatabaseUrl(text: string): DatabaseConfig {
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message).join('; '));
+  const settings = parsed.data;
+  const warnings: string[] = [];
+
+  // What the values name must exist and be writable.
+  ensureWritableDir('DATA_DIR', settings.dataDir);
+  if (settings.database.dialect === 'sqlite') ensureWritableDir('DATABASE_URL', path.dirname(settings.database.path));
+  if (settings.storage.kind === 'disk') {
+    ensureWritableDir('UPLOAD_DIR', settings.uploadDir);
+    refuseSharedUploadDir(settings.uploadDir, settings.dataDir, settings.database);
+  }
+
+  let sessionSecret: Uint8Array;
+  if (settings.sessionSecretText !== undefined) {
+    sessionSecret = new TextEncoder().encode(settings.sessionSecretText);
+  } else {
+    sessionSecret = loadOrCreateSecret(settings.dataDir);
+    warnings.push(`SESSION_SECRET is not set: using the generated secret stored in ${path.join(settings.dataDir, 'session-secret')}`);
+  }
+  if (settings.legacySessionTtlSeconds !== undefined) {
+    warnings.push('JWT_EXPIRES_IN is deprecated and will be removed: sessions last 30 days by default; unset it to use the default');
+  }
+
+  return Object.freeze({
+    port: settings.port,
+    host: settings.host,
+    baseUrl: settings.baseUrl,
+    dataDir: settings.dataDir,
+    uploadDir: settings.uploadDir,
+    storage: settings.storage,
+    database: settings.database,
+    sessionSecret,
+    sessionTtlSeconds: settings.legacySessionTtlSeconds ?? SESSION_TTL_SECONDS,
+    secureCookies: settings.baseUrl.startsWith('https:'),
+    maxUploadBytes: settings.maxUploadBytes,
+    trustProxy: settings.trustProxy,
+    logLevel: settings.logLevel,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    requestIdleTimeoutMs: settings.requestIdleTimeoutMs,
+    startupWarnings: Object.freeze(warnings),
+  });
+}
+
+function parseBaseUrl(text: string, ctx: z.RefinementCtx): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refuse(ctx, `BASE_URL must be an absolute http(s) URL, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return refuse(ctx, `BASE_URL must start with http:// or https://, got "${text}"`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function parseDatabaseUrl(text: string, ctx: z.RefinementCtx): DatabaseConfig {
   if (/^postgres(ql)?:\/\//i.test(text)) {
     let url: URL;
     try {
       url = new URL(text);
     } catch {
-      throw new ConfigError('DATABASE_URL must look like postgres://user:password@host:5432/database');
+      return refuse(ctx, 'DATABASE_URL must look like postgres://user:password@host:5432/database');
     }
     if (!url.hostname || url.pathname.length < 2) {
-      throw new ConfigError('DATABASE_URL must name a host and a database: postgres://user:password@host:5432/database');
+      return refuse(ctx, 'DATABASE_URL must name a host and a database: postgres://user:password@host:5432/database');
     }
     return { dialect: 'postgresql', url: text };
   }
   const match = /^file:(.+)$/.exec(text);
-  if (!match) throw new ConfigError(`DATABASE_URL must be file:/path/to/app.db or postgres://user:password@host/db, got "${redactUrl(text)}"`);
-  const file = path.resolve(match[1]);
-  ensureWritableDir('DATABASE_URL', path.dirname(file));
-  return { dialect: 'sqlite', path: file };
+  if (!match) return refuse(ctx, `DATABASE_URL must be file:/path/to/app.db or postgres://user:password@host/db, got "${redactUrl(text)}"`);
+  return { dialect: 'sqlite', path: path.resolve(match[1]) };
 }
 
 /** The database for people to read: the SQLite file, or the PostgreSQL URL without its password. */
@@ -248,17 +278,6 @@ function redactUrl(text: string): string {
   } catch {
     return text.replace(/:[^:@/]*@/, ':***@');
   }
-}
-
-const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-
-function parseDuration(name: string, text: string): number {
-  const match = /^(\d+)\s*([smhd]?)$/.exec(text);
-  const seconds = match ? Number(match[1]) * DURATION_UNITS[match[2] || 's'] : 0;
-  if (!match || seconds <= 0) {
-    throw new ConfigError(`${name} must be seconds or a number with a unit s, m, h or d (e.g. 3600, 12h, 30d), got "${text}"`);
-  }
-  return seconds;
 }
 
 function parseTrustProxy(text: string | undefined): Config['trustProxy'] {

@@ -1,5 +1,6 @@
 // The composition root: configuration in, every long-lived part of the service out. The
 // server, the CLI and the test harness all build their parts here, so there is one wiring.
+import type { Logger } from 'pino';
 import type { Config, LogLevel } from './config';
 import type { AppDeps } from './context';
 import { initOrm } from './db/orm';
@@ -17,14 +18,14 @@ export interface Deps extends AppDeps {
 /** Logger, database (migrated), content store. A failure to open the database rejects. */
 export async function createDeps(config: Config, options: { logLevel?: LogLevel } = {}): Promise<Deps> {
   const log = createLogger(options.logLevel ?? config.logLevel);
-  const orm = await initOrm(config.database);
-  const store = createContentStore(config);
+  const orm = await initOrm(config.database, log);
+  const store = createContentStore(config, log);
   return { config, log, orm, store, close: () => orm.close() };
 }
 
-export function createContentStore(config: Config): ContentStore {
+export function createContentStore(config: Config, log: Logger): ContentStore {
   const { storage } = config;
-  return storage.kind === 's3' ? new S3Store(storage) : new LocalDiskStore(storage.dir);
+  return storage.kind === 's3' ? new S3Store(storage, log) : new LocalDiskStore(storage.dir);
 }
 
 /**

@@ -2,12 +2,14 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { Options } from '@mikro-orm/core';
+import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config';
 import { FileSchema } from './entities/file.entity';
 import { HealthProbeSchema } from './entities/health-probe.entity';
 import { LoginAttemptSchema } from './entities/login-attempt.entity';
 import { SessionSchema } from './entities/session.entity';
 import { UserSchema } from './entities/user.entity';
+import { libraryLogger } from '../library-logs';
 import { migrationsFor } from './migrations';
 
 /** Entities listed one by one: folder globs break once the code is bundled (STACK.md). */
@@ -38,8 +40,10 @@ const sqlitePool = {
 /** PostgreSQL: a pool per instance; several instances share the server. */
 const POSTGRES_POOL = { min: 0, max: 10 };
 
-export function mikroOrmConfig(database: DatabaseConfig): Options {
+/** `log` receives what knex would print on the console (e.g. a replaced broken connection). */
+export function mikroOrmConfig(database: DatabaseConfig, log?: Logger): Options {
   const common = {
+    driverOptions: log ? { log: libraryLogger(log, 'knex', { errors: true }) } : {},
     entities,
     extensions: [Migrator],
     migrations: { migrationsList: migrationsFor(database.dialect), transactional: true, allOrNothing: true, silent: true },

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlDriver, EntityManager } from '@mikro-orm/knex';
+import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config';
 import { mikroOrmConfig } from './mikro-orm.config';
 
@@ -8,9 +9,9 @@ import { mikroOrmConfig } from './mikro-orm.config';
 export type Orm = MikroORM<AbstractSqlDriver, EntityManager>;
 
 /** Opens the database and brings its schema up to date (migrations are idempotent). */
-export async function initOrm(database: DatabaseConfig): Promise<Orm> {
+export async function initOrm(database: DatabaseConfig, log?: Logger): Promise<Orm> {
   if (database.dialect === 'sqlite') restrictToOwner(database.path);
-  const orm = (await MikroORM.init(mikroOrmConfig(database))) as unknown as Orm;
+  const orm = (await MikroORM.init(mikroOrmConfig(database, log))) as unknown as Orm;
   try {
     await orm.getMigrator().up();
   } catch (error) {

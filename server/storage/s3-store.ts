@@ -18,6 +18,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { state as sdkNodeVersionNotice } from '@aws-sdk/core/client';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { Logger } from 'pino';
+import { libraryLogger } from '../library-logs';
 import { ByteCounter } from './byte-counter';
 import {
   ContentNotFoundError,
@@ -48,7 +50,8 @@ export class S3Store implements ContentStore {
   private readonly client: S3Client;
   private readonly bucket: string;
 
-  constructor(options: S3StoreOptions) {
+  /** `log` receives the SDK's own warnings (it would print them on the console). */
+  constructor(options: S3StoreOptions, log: Logger) {
     // On Node 20 the SDK prints a multi-line plain-text notice on stderr (newer SDK releases
     // will need Node 22): it would break the JSON log lines and the CLIs' one-line errors. The
     // SDK's own once-only flag, set beforehand, keeps it quiet. The container runs Node 22 and
@@ -58,6 +61,7 @@ export class S3Store implements ContentStore {
     this.client = new S3Client({
       region: options.region,
       endpoint: options.endpoint,
+      logger: libraryLogger(log, 'aws-sdk', { errors: false }),
       forcePathStyle: options.forcePathStyle,
       credentials:
         options.accessKeyId && options.secretAccessKey
@@ -161,7 +165,8 @@ export class S3Store implements ContentStore {
   /** Really writes and removes a small object, as an upload would. */
   async checkWritable(): Promise<void> {
     const key = `${PROBE_PREFIX}${randomBytes(6).toString('hex')}`;
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: '' }));
+    // An explicit length: the SDK sends no Content-Length for an empty body otherwise (and warns).
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: '', ContentLength: 0 }));
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 }

@@ -2,7 +2,7 @@
 // transaction keeps answering reads while none of its writes commit, so /healthz probes with a
 // real write, answers 503, and the pool opens a fresh connection. What is committed is checked
 // through a second, read-only connection, as another process would see it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { uploadSmall } from '../helpers/hardening-http';
 import { queryPostgres, readCommittedRows } from '../helpers/outside-reader';
@@ -38,6 +38,18 @@ async function withPooledConnection(action: (connection: RawConnection) => Promi
   }
 }
 
+/** Collects what is printed with console.log/warn/error (knex prints its warnings there unless given a logger). */
+function consoleOutput(): { stop(): string[] } {
+  const spies = (['log', 'warn', 'error'] as const).map((method) => vi.spyOn(console, method));
+  return {
+    stop() {
+      const printed = spies.flatMap((spy) => spy.mock.calls.map((call) => call.map(String).join(' ')));
+      for (const spy of spies) spy.mockRestore();
+      return printed;
+    },
+  };
+}
+
 /** File ids committed to the database, read by a separate read-only connection. */
 async function committedFileIds(): Promise<string[]> {
   return (await readCommittedRows(app.config.database, 'select id from files')).map((row) => row.id as string);
@@ -53,6 +65,7 @@ describe.skipIf(onPostgresS3)('a broken SQLite connection', () => {
     expect(lost.status).toBe(201);
     expect(await committedFileIds()).not.toContain(lost.json.file!.id);
 
+    const printed = consoleOutput();
     const broken = await fetch(`${app.url}/healthz`);
     expect(broken.status).toBe(503);
     expect(await broken.json()).toEqual({ status: 'error', problems: ['database unavailable'] });
@@ -61,6 +74,7 @@ describe.skipIf(onPostgresS3)('a broken SQLite connection', () => {
     expect(healthy.status).toBe(200);
     const kept = await uploadSmall(app.url, cookie, 'committed for real', 'kept.txt');
     expect(kept.status).toBe(201);
+    expect(printed.stop(), 'printed on the console, outside the JSON log').toEqual([]);
     expect(await committedFileIds()).toContain(kept.json.file!.id);
   });
 
@@ -86,7 +100,9 @@ describe.runIf(onPostgresS3)('broken PostgreSQL connections', () => {
     ]);
     expect(terminated.length).toBeGreaterThan(0);
 
+    const printed = consoleOutput();
     const uploaded = await uploadSmall(app.url, cookie, 'after the connections were killed', 'fresh.txt');
+    expect(printed.stop(), 'printed on the console, outside the JSON log').toEqual([]);
     expect(uploaded.status).toBe(201);
     expect(await committedFileIds()).toContain(uploaded.json.file!.id);
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);

@@ -4,11 +4,11 @@
 // here, so that a test reads the same on either backend.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import { s3rverUploadsDir } from './backends';
-import { bucketKeys, freshBucketEnv } from './buckets';
+import { bucketKeys, clientFor, freshBucketEnv } from './buckets';
 import { freshDatabaseUrl } from './databases';
 import { readCommittedRows, type Row } from './outside-reader';
 
@@ -88,12 +88,7 @@ function inspectFolder(dir: string): ContentInspector {
 function inspectBucket(storage: Extract<Config['storage'], { kind: 's3' }>): ContentInspector {
   const env = { S3_ENDPOINT: storage.endpoint!, S3_BUCKET: storage.bucket };
   const withClient = async <T>(use: (client: S3Client) => Promise<T>): Promise<T> => {
-    const client = new S3Client({
-      endpoint: storage.endpoint,
-      region: storage.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: storage.accessKeyId!, secretAccessKey: storage.secretAccessKey! },
-    });
+    const client = clientFor(storage.endpoint!);
     try {
       return await use(client);
     } finally {

@@ -3,16 +3,19 @@
 // ContentNotFoundError, listing for the sweep, and a write probe.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { createContentStore } from '../../server/deps';
+import { createLogger } from '../../server/logger';
 import { ContentNotFoundError, ContentTooLargeError, type ContentStore } from '../../server/storage/content-store';
 import { TEST_SECRET, tempDir } from '../helpers/app';
 import { freshBucketEnv } from '../helpers/buckets';
 
-async function storeOn(kind: 'disk' | 's3'): Promise<ContentStore> {
+/** A store on a fresh folder or bucket; `log` receives what it logs (silent by default). */
+async function storeOn(kind: 'disk' | 's3', log = createLogger('silent')): Promise<ContentStore> {
   const env = kind === 's3' ? await freshBucketEnv() : {};
-  return createContentStore(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...env }));
+  return createContentStore(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...env }), log);
 }
 
 /** `size` bytes of a repeating pattern, produced in 1 MiB pieces (never whole in memory). */
@@ -105,5 +108,26 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
     await store.checkWritable();
     expect(await store.list({ modifiedBefore: new Date(Date.now() + 60_000) })).toEqual([]);
     expect(await store.sweepIncomplete({ modifiedBefore: new Date() })).toBe(0);
+  });
+});
+
+describe('what the S3 store says', () => {
+  it('when it probes the bucket, stores empty content and asks for missing content, then the SDK prints nothing on the console and nothing is logged at warn or above', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
+    const printed = vi.spyOn(console, 'warn');
+    try {
+      const store = await storeOn('s3', log);
+      await store.checkWritable();
+      await store.write('EEEEEEEEEEEEEEEEEEEEEE.txt', Readable.from([]), { maxBytes: 10 });
+      expect((await store.stat('EEEEEEEEEEEEEEEEEEEEEE.txt'))?.size).toBe(0);
+      // Expected misses are the caller's to report: the SDK would log each at error, with a stack.
+      expect(await store.stat('MMMMMMMMMMMMMMMMMMMMMM.txt')).toBeNull();
+      await expect(store.open('MMMMMMMMMMMMMMMMMMMMMM.txt')).rejects.toBeInstanceOf(ContentNotFoundError);
+    } finally {
+      printed.mockRestore();
+    }
+    expect(printed).not.toHaveBeenCalled();
+    expect(lines.map((line) => JSON.parse(line)).filter((entry) => entry.level >= 40)).toEqual([]);
   });
 });
