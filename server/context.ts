@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
+import type { Clock } from './clock';
 import type { Config } from './config';
 import type { ContentStore } from './storage/content-store';
 
@@ -15,6 +16,7 @@ export interface ServiceContext {
   config: Config;
   store: ContentStore;
   log: Logger;
+  clock: Clock;
   user: AuthUser | null;
   /** The caller's network address (behind a proxy: as TRUST_PROXY allows); null outside HTTP. */
   clientAddress: string | null;
@@ -26,8 +28,9 @@ export interface AppDeps {
   orm: import('./db/orm').Orm;
   store: ContentStore;
   log: Logger;
+  clock: Clock;
 }
 
 export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
-  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, user: null, clientAddress: null };
+  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, clock: deps.clock, user: null, clientAddress: null };
 }

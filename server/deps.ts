@@ -1,6 +1,7 @@
 // The composition root: configuration in, every long-lived part of the service out. The
 // server, the CLI and the test harness all build their parts here, so there is one wiring.
 import type { Logger } from 'pino';
+import { systemClock } from './clock';
 import type { Config, LogLevel } from './config';
 import type { AppDeps } from './context';
 import { initOrm } from './db/orm';
@@ -20,7 +21,7 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel 
   const log = createLogger(options.logLevel ?? config.logLevel);
   const orm = await initOrm(config.database, log);
   const store = createContentStore(config, log);
-  return { config, log, orm, store, close: () => orm.close() };
+  return { config, log, orm, store, clock: systemClock, close: () => orm.close() };
 }
 
 export function createContentStore(config: Config, log: Logger): ContentStore {
@@ -33,6 +34,6 @@ export function createContentStore(config: Config, log: Logger): ContentStore {
  * sweeping every hour. Returns the function that stops the hourly rounds.
  */
 export async function startHousekeeping(deps: AppDeps): Promise<() => void> {
-  await reconcileStorage({ em: deps.orm.em.fork(), store: deps.store, log: deps.log });
+  await reconcileStorage({ em: deps.orm.em.fork(), store: deps.store, log: deps.log, clock: deps.clock });
   return scheduleMaintenance(deps);
 }

@@ -96,7 +96,7 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
     mimeType: cleanMimeType(upload.mimeType),
     size,
     storedName,
-    createdAt: new Date(),
+    createdAt: new Date(ctx.clock.now()),
   };
   try {
     // One INSERT, without the unit of work's transaction around it: nothing else changes here.

@@ -57,7 +57,7 @@ interface Counter {
  * Retry-After) when its pair or address has used up its failures.
  */
 export async function admitLoginAttempt(
-  ctx: Pick<ServiceContext, 'em'>,
+  ctx: Pick<ServiceContext, 'em' | 'clock'>,
   username: string,
   address: string | null,
 ): Promise<LoginAttemptTicket> {
@@ -70,7 +70,7 @@ export async function admitLoginAttempt(
   const underAttack = usernameFailures >= USERNAME_UNDER_ATTACK_AFTER;
   const pairLimit = underAttack ? MAX_FAILURES_PER_PAIR_UNDER_ATTACK : MAX_FAILURES_PER_PAIR;
 
-  const queuedUntil = Date.now() + MAX_QUEUE_MS;
+  const queuedUntil = ctx.clock.now() + MAX_QUEUE_MS;
   let pair: Counter;
   for (;;) {
     pair = await counters.reserve(keys.pair);
@@ -80,9 +80,9 @@ export async function admitLoginAttempt(
     if (!usedUp && !full) break;
     await counters.release(keys.pair);
     await counters.release(keys.address);
-    if (usedUp) throw tooManyAttempts(usedUp.windowEndsAt - Date.now());
+    if (usedUp) throw tooManyAttempts(usedUp.windowEndsAt - ctx.clock.now());
     // Attempts ahead of this one are being checked: their outcome decides whether it may go.
-    if (Date.now() > queuedUntil) throw tooManyAttempts(1000);
+    if (ctx.clock.now() > queuedUntil) throw tooManyAttempts(1000);
     await sleep(QUEUE_POLL_MS + Math.random() * QUEUE_POLL_MS);
   }
   if (underAttack) await sleep(UNDER_ATTACK_DELAY_MS);
@@ -118,10 +118,10 @@ function tooManyAttempts(retryAfterMs: number): AppError {
  * next reservation or failure; `pending` never drops below zero.
  */
 class ThrottleCounters {
-  constructor(private readonly ctx: Pick<ServiceContext, 'em'>) {}
+  constructor(private readonly ctx: Pick<ServiceContext, 'em' | 'clock'>) {}
 
   async read(key: string): Promise<Counter | null> {
-    const [row] = await this.execute('select * from "login_attempts" where "key" = ? and "window_ends_at" > ?', [key, Date.now()]);
+    const [row] = await this.execute('select * from "login_attempts" where "key" = ? and "window_ends_at" > ?', [key, this.ctx.clock.now()]);
     return row ? toCounter(row) : null;
   }
 
@@ -150,7 +150,7 @@ class ThrottleCounters {
 
   /** Adds `change` to the counter (starting it afresh when its window has ended). */
   private async upsert(key: string, change: { failures: number; pending: number }): Promise<Counter> {
-    const now = Date.now();
+    const now = this.ctx.clock.now();
     const ended = 'case when "login_attempts"."window_ends_at" <= ?';
     const [row] = await this.execute(
       'insert into "login_attempts" ("key", "failures", "pending", "window_ends_at") values (?, ?, ?, ?) ' +

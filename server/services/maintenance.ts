@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { FileSchema } from '../db/entities/file.entity';
 import { LoginAttemptSchema } from '../db/entities/login-attempt.entity';
 import { SessionSchema } from '../db/entities/session.entity';
+import type { Clock } from '../clock';
 import type { ContentStore } from '../storage/content-store';
 import { isStoredName } from './files';
 
@@ -16,9 +17,9 @@ const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
 /** Stored names looked up per query. */
 const LOOKUP_BATCH = 500;
 
-export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger }) {
-  const { em, store, log } = deps;
-  const modifiedBefore = new Date(Date.now() - SWEEP_MIN_AGE_MS);
+export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }) {
+  const { em, store, log, clock } = deps;
+  const modifiedBefore = new Date(clock.now() - SWEEP_MIN_AGE_MS);
   const incomplete = await store.sweepIncomplete({ modifiedBefore });
   const candidates = (await store.list({ modifiedBefore })).filter(isStoredName);
 
@@ -43,13 +44,13 @@ const MAINTENANCE_EVERY_MS = 60 * 60 * 1000;
  * start are removed at a later round, and expired sessions and login counters are dropped.
  * Safe beside other instances: every step only deletes what nobody can still use.
  */
-export function scheduleMaintenance(deps: { orm: { em: { fork(): EntityManager } }; store: ContentStore; log: Logger }): () => void {
+export function scheduleMaintenance(deps: { orm: { em: { fork(): EntityManager } }; store: ContentStore; log: Logger; clock: Clock }): () => void {
   const round = async () => {
     const em = deps.orm.em.fork();
     try {
-      await reconcileStorage({ em, store: deps.store, log: deps.log });
-      await em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date() } });
-      await em.nativeDelete(LoginAttemptSchema, { windowEndsAt: { $lte: Date.now() } });
+      await reconcileStorage({ em, store: deps.store, log: deps.log, clock: deps.clock });
+      await em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date(deps.clock.now()) } });
+      await em.nativeDelete(LoginAttemptSchema, { windowEndsAt: { $lte: deps.clock.now() } });
     } catch (error) {
       deps.log.warn({ err: error }, 'housekeeping round failed; the next one tries again');
     }

@@ -41,7 +41,7 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
   }
   await attempt.succeeded();
 
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(ctx.clock.now() / 1000);
   const ttl = ctx.config.sessionTtlSeconds;
   const session = ctx.em.create(SessionSchema, {
     id: randomBytes(16).toString('base64url'),
@@ -51,7 +51,7 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
   });
   await ctx.em.flush();
   // Housekeeping: sessions that expired are of no use to anyone.
-  await ctx.em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date() } });
+  await ctx.em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date(now * 1000) } });
 
   const token = await signSessionToken({ sub: user.id, sid: session.id }, ttl, ctx.config.sessionSecret, now);
   return { user: { id: user.id, username: user.username }, token, maxAgeSeconds: ttl };
@@ -84,7 +84,7 @@ export async function recogniseSession(
   if (!row) return null;
   const authUser = { id: row.id, username: row.username };
 
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(ctx.clock.now() / 1000);
   if (!options.allowRenewal || claims.exp - now >= SESSION_RENEW_THRESHOLD_SECONDS) {
     return { user: authUser, renewed: null };
   }

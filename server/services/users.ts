@@ -21,7 +21,7 @@ export async function registerUser(ctx: ServiceContext, input: unknown): Promise
     username,
     usernameKey,
     passwordHash: await hashPassword(password),
-    createdAt: new Date(),
+    createdAt: new Date(ctx.clock.now()),
   });
   try {
     await ctx.em.flush();
