@@ -58,7 +58,7 @@ export async function startS3(): Promise<RunningBackend> {
   const { default: S3rver } = (await import('s3rver')) as unknown as { default: new (options: object) => S3rverInstance };
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-s3-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
-  server.middleware.unshift(abortMultipartUpload(directory));
+  server.middleware.unshift(abortMultipartUpload(directory), listMultipartUploads(directory));
   const { port } = await server.run();
   return {
     url: `http://127.0.0.1:${port}`,
@@ -82,6 +82,8 @@ interface KoaContext {
   path: string;
   query: Record<string, string | string[] | undefined>;
   status: number;
+  type: string;
+  body: unknown;
 }
 
 /** Where s3rver keeps the parts of a bucket's unfinished multipart uploads, one folder per upload. */
@@ -106,4 +108,31 @@ function abortMultipartUpload(directory: string): KoaMiddleware {
     await fs.promises.rm(path.join(s3rverUploadsDir(directory, bucket), uploadId), { recursive: true, force: true });
     ctx.status = 204;
   };
+}
+
+/**
+ * ListMultipartUploads, which s3rver lacks too (NotImplemented): the service's start-up sweep
+ * lists the uploads a crash left open and aborts those over an hour old. An upload's start
+ * time is its folder's modification time, so a test can age it as it ages files on disk.
+ */
+function listMultipartUploads(directory: string): KoaMiddleware {
+  return async (ctx, next) => {
+    const bucket = /^\/([\w.-]+)\/?$/.exec(ctx.path)?.[1];
+    if (ctx.method !== 'GET' || !bucket || ctx.query.uploads === undefined) return next();
+    const uploadsDir = s3rverUploadsDir(directory, bucket);
+    const ids = fs.existsSync(uploadsDir) ? fs.readdirSync(uploadsDir) : [];
+    const uploads = ids.map((id) => {
+      const folder = path.join(uploadsDir, id);
+      const key = fs.readFileSync(path.join(folder, 'key'), 'utf8');
+      return `<Upload><Key>${escapeXml(key)}</Key><UploadId>${escapeXml(id)}</UploadId><Initiated>${fs.statSync(folder).mtime.toISOString()}</Initiated></Upload>`;
+    });
+    ctx.type = 'application/xml';
+    ctx.body =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
+      `<Bucket>${escapeXml(bucket)}</Bucket><MaxUploads>1000</MaxUploads><IsTruncated>false</IsTruncated>${uploads.join('')}</ListMultipartUploadsResult>`;
+  };
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
