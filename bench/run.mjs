@@ -3,6 +3,9 @@
 // as child processes, generates its data in a temp dir, measures, prints a table and one
 // JSON line, and always removes its temp dir and stops its processes (also on failure).
 // Sizes and counts come from BENCH_* variables: see docs/performance.md.
+// Phases (BENCH_ONLY): login, large, small, list — the service on SQLite + disk against bare
+// Node servers; s3 — the service on PostgreSQL + S3 (a throwaway cluster and s3rver, started
+// here) against the AWS SDK alone on the same S3 server.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
@@ -14,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 import { download, requestJson, runConcurrent, uploadBuffer, uploadFromDisk, HOST } from './client.mjs';
+import { postgresBin, startPostgres } from './postgres-cluster.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -50,12 +54,27 @@ const S = {
   serviceNodeFlags: (env.BENCH_SERVICE_NODE_FLAGS || '').split(/\s+/).filter(Boolean),
 };
 const wants = (phase) => !S.only || S.only.has(phase);
+/** The phases measured on the embedded backend (SQLite + disk); `s3` has its own service. */
+const DISK_PHASES = ['login', 'large', 'small', 'list'];
 const PASSWORD = 'bench-password-0123456789';
 const SECRET = randomBytes(32).toString('hex');
 
 // ---------------------------------------------------------------------------- processes and cleanup
 const children = new Set();
 let tmp = null;
+/** Synchronous stops of what is not our child process (the PostgreSQL cluster daemonizes). */
+const stoppers = new Set();
+
+function runStoppers() {
+  for (const stop of stoppers) {
+    stoppers.delete(stop);
+    try {
+      stop();
+    } catch (error) {
+      process.stderr.write(`bench: cleanup: ${error?.message ?? error}\n`);
+    }
+  }
+}
 
 function spawnChild(name, command, args, { env: childEnv = {}, logDir, handshake = false }) {
   const logFile = path.join(logDir, `${name}.log`);
@@ -109,6 +128,7 @@ async function stopChild(entry, timeoutMs = 15_000) {
 
 async function cleanup() {
   await Promise.all([...children].map((entry) => stopChild(entry, 5_000)));
+  runStoppers();
   if (tmp) {
     fs.rmSync(tmp, { recursive: true, force: true });
     tmp = null;
@@ -118,6 +138,7 @@ async function cleanup() {
 // Last resort on an abrupt exit: nothing asynchronous runs here.
 process.on('exit', () => {
   for (const { child, exited } of children) if (!exited) child.kill('SIGKILL');
+  runStoppers();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -277,6 +298,19 @@ function makeRandomFile(file, bytes) {
   }
 }
 
+/** The input of a large-file measure, generated once per size and shared by the phases. */
+function largeInput(inputDir, mb) {
+  const input = path.join(inputDir, `large-${mb}.bin`);
+  if (!fs.existsSync(input)) {
+    log(`${sizeLabel(mb)}: generating the input file`);
+    makeRandomFile(input, mb * MiB);
+  }
+  return input;
+}
+
+/** The contenders of a run take turns going first (a busy machine favours no one in particular). */
+const rotate = (list, run) => list.map((_, i) => list[(i + run) % list.length]);
+
 // ---------------------------------------------------------------------------- the run
 const results = { settings: { ...S, only: S.only ? [...S.only] : null }, machine: {}, measures: [] };
 const rows = [];
@@ -302,42 +336,34 @@ async function main() {
   results.rebuilt = buildIfNeeded();
 
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-bench-'));
+  const inputDir = path.join(tmp, 'input');
+  const logDir = path.join(tmp, 'logs');
+  for (const dir of [inputDir, logDir]) fs.mkdirSync(dir, { recursive: true });
+
+  if (DISK_PHASES.some(wants)) await measureOnDisk({ inputDir, logDir });
+  if (wants('s3')) await measureOnPostgresS3({ inputDir, logDir });
+
+  results.machine.loadavgAtEnd = os.loadavg().map((x) => round(x, 2));
+  if (S.cpuProfDir) log(`CPU profile written to ${S.cpuProfDir}`);
+  printReport();
+}
+
+/** The login, large, small and list phases: the service on SQLite + disk against the bare servers. */
+async function measureOnDisk({ inputDir, logDir }) {
   const dataDir = path.join(tmp, 'data');
   const uploadDir = path.join(dataDir, 'uploads');
   const bareDir = path.join(tmp, 'bare-uploads');
-  const inputDir = path.join(tmp, 'input');
-  const logDir = path.join(tmp, 'logs');
-  for (const dir of [dataDir, bareDir, inputDir, logDir]) fs.mkdirSync(dir, { recursive: true });
+  for (const dir of [dataDir, bareDir]) fs.mkdirSync(dir, { recursive: true });
 
   const largeSizes = [S.mediumMb, S.largeMb, S.hugeMb].filter((mb) => mb > 0);
-  const maxUploadBytes = Math.max(...largeSizes, 1) * MiB + 16 * MiB;
   const port = await freePort();
-  const serviceEnv = {
-    PORT: String(port),
-    HOST,
-    BASE_URL: `http://${HOST}:${port}`,
-    DATA_DIR: dataDir,
-    SESSION_SECRET: SECRET,
-    MAX_UPLOAD_BYTES: String(maxUploadBytes),
-    LOG_LEVEL: S.logLevel,
-    NODE_ENV: 'production',
-  };
+  const serviceEnv = serviceEnvFor({ port, dataDir, maxMb: Math.max(...largeSizes, 1) });
 
-  // A user, through the CLI as an operator would.
-  log('registering the bench user');
-  execFileSync(process.execPath, ['dist/cli/register-user.js', 'bench', '--password-stdin'], {
-    cwd: ROOT,
-    env: { ...process.env, ...serviceEnv },
-    input: `${PASSWORD}\n`,
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-
-  const nodeFlags = [...SERVER_NODE_FLAGS, ...(S.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`] : []), ...S.serviceNodeFlags];
-  const service = spawnChild('service', process.execPath, [...nodeFlags, 'dist/server/index.js'], { env: serviceEnv, logDir });
+  registerBenchUser(serviceEnv);
+  const service = startService('service', serviceEnv, logDir);
   const bareUp = spawnChild('bare-upload', process.execPath, ['bench/bare-upload-server.mjs', bareDir], { logDir, handshake: true });
   const bareDown = spawnChild('bare-download', process.execPath, ['bench/bare-download-server.mjs', uploadDir], { logDir, handshake: true });
-  const barePort = async (proc) => JSON.parse(await proc.firstLine).port;
-  const [bareUpPort, bareDownPort] = await Promise.all([barePort(bareUp), barePort(bareDown)]);
+  const [bareUpPort, bareDownPort] = await Promise.all([handshakePort(bareUp), handshakePort(bareDown)]);
   await waitForHealth(port, service.entry);
   log(`service pid ${service.child.pid} on ${HOST}:${port}; bare upload :${bareUpPort}, bare download :${bareDownPort}`);
 
@@ -347,12 +373,8 @@ async function main() {
   results.serviceIdleRssMb = round(serviceRss.status().rss);
 
   // ---- login (also gives the cookie for the rest)
-  const doLogin = () =>
-    requestJson({ port, path: '/api/v1/auth/login', method: 'POST', json: { username: 'bench', password: PASSWORD } });
-  const first = await doLogin();
-  assert(first.status === 200, `login failed: ${first.status} ${JSON.stringify(first.body)}`);
-  const cookie = [first.headers['set-cookie']].flat().map((c) => c.split(';')[0]).find((c) => c.startsWith('token='));
-  assert(cookie, 'no token cookie after login');
+  const doLogin = () => loginRequest(port);
+  const cookie = await logIn(port);
 
   if (wants('login')) await measureLogin(doLogin);
   if (wants('large')) {
@@ -379,10 +401,55 @@ async function main() {
   if (wants('list')) await measureList({ port, cookie, dataDir, serviceRss });
 
   results.serviceFinalRssMb = round(serviceRss.status().rss);
-  results.machine.loadavgAtEnd = os.loadavg().map((x) => round(x, 2));
-  await stopChild(service.entry);
-  if (S.cpuProfDir) log(`CPU profile written to ${S.cpuProfDir}`);
-  printReport();
+  // Stopped before any later phase: idle processes are still processes on a 2-core machine.
+  await Promise.all([service.entry, bareUp.entry, bareDown.entry].map((entry) => stopChild(entry)));
+}
+
+/** The service's environment; `extra` adds or overrides (the PostgreSQL + S3 settings). */
+function serviceEnvFor({ port, dataDir, maxMb, extra = {} }) {
+  return {
+    PORT: String(port),
+    HOST,
+    BASE_URL: `http://${HOST}:${port}`,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: SECRET,
+    MAX_UPLOAD_BYTES: String(maxMb * MiB + 16 * MiB),
+    LOG_LEVEL: S.logLevel,
+    NODE_ENV: 'production',
+    ...extra,
+  };
+}
+
+/** A user, through the CLI as an operator would, in the database `serviceEnv` points at. */
+function registerBenchUser(serviceEnv) {
+  log('registering the bench user');
+  execFileSync(process.execPath, ['dist/cli/register-user.js', 'bench', '--password-stdin'], {
+    cwd: ROOT,
+    env: { ...process.env, ...serviceEnv },
+    input: `${PASSWORD}\n`,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+}
+
+/** The built service as in production (its node flags), plus the bench's profiling flags. */
+function startService(name, serviceEnv, logDir) {
+  const nodeFlags = [...SERVER_NODE_FLAGS, ...(S.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`] : []), ...S.serviceNodeFlags];
+  return spawnChild(name, process.execPath, [...nodeFlags, 'dist/server/index.js'], { env: serviceEnv, logDir });
+}
+
+/** The port a helper server prints as its first line ({"port":N}). */
+const handshakePort = async (proc) => JSON.parse(await proc.firstLine).port;
+
+const loginRequest = (port) =>
+  requestJson({ port, path: '/api/v1/auth/login', method: 'POST', json: { username: 'bench', password: PASSWORD } });
+
+/** Logs the bench user in; resolves with the `token=…` cookie. */
+async function logIn(port) {
+  const res = await loginRequest(port);
+  assert(res.status === 200, `login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const cookie = [res.headers['set-cookie']].flat().map((c) => c.split(';')[0]).find((c) => c.startsWith('token='));
+  assert(cookie, 'no token cookie after login');
+  return cookie;
 }
 
 async function waitForHealth(port, entry) {
@@ -428,15 +495,11 @@ async function measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputD
   const bytes = mb * MiB;
   const label = sizeLabel(mb);
   const runs = mb > S.largeMb ? 1 : S.largeRuns;
-  const input = path.join(inputDir, `large-${mb}.bin`);
-  log(`${label}: generating the input file`);
-  makeRandomFile(input, bytes);
+  const input = largeInput(inputDir, mb);
   const mibPerS = (ms) => bytes / MiB / (ms / 1000);
 
   const up = { service: [], bareFsync: [], bareNoFsync: [], serviceRss: [], bareFsyncRss: [], bareNoFsyncRss: [] };
   let stored = null;
-  // The contenders of a run take turns going first (a busy machine favours no one in particular).
-  const rotate = (list, run) => list.map((_, i) => list[(i + run) % list.length]);
   const uploadTo = {
     service: async () => {
       // The real REST upload: busboy → PassThrough → byte counter → temp file, fsync, rename, row.
@@ -719,6 +782,236 @@ async function measureList({ port, cookie, dataDir, serviceRss }) {
   } finally {
     await new Promise((resolve) => db.close(resolve));
   }
+}
+
+// ---------------------------------------------------------------------------- PostgreSQL + S3
+// Issue 13: the service on PostgreSQL with its content in a bucket, against the AWS SDK alone
+// moving the same bytes to and from the same S3 server. s3rver is slow (it writes each part
+// to its disk and concatenates them on completion), but equally so for both: the ratio is
+// what the service costs on top of the SDK. Settings as in server/storage/s3-store.ts:
+const S3_PART_BYTES = 8 * MiB;
+const S3_QUEUE_SIZE = 2;
+const S3_BUCKET = 'bench';
+/** s3rver checks no credentials; these are the ones the tests give the service too. */
+const S3_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+async function measureOnPostgresS3({ inputDir, logDir }) {
+  const bin = postgresBin();
+  if (!bin) {
+    const reason = 'no PostgreSQL binaries in /usr/lib/postgresql/<version>/bin (apt-get install -y postgresql)';
+    log(`s3: skipped: ${reason}`);
+    record({ group: 'pg+s3', measure: 'PostgreSQL + S3 phase', service: 'skipped', note: `skipped: ${reason}` });
+    return;
+  }
+  const input = largeInput(inputDir, S.largeMb);
+  log(`s3: starting PostgreSQL (${bin}) and s3rver`);
+  const postgres = startPostgres({ bin, port: await freePort() });
+  stoppers.add(postgres.stop);
+  let sdk = null;
+  try {
+    postgres.createDatabase('bench');
+    const s3rver = spawnChild('s3rver', process.execPath, ['bench/s3rver-server.mjs', path.join(tmp, 's3rver')], { logDir, handshake: true });
+    const endpoint = `http://${HOST}:${await handshakePort(s3rver)}`;
+    sdk = await bareSdk(endpoint);
+    await sdk.client.send(new sdk.commands.CreateBucketCommand({ Bucket: S3_BUCKET }));
+
+    const port = await freePort();
+    const dataDir = path.join(tmp, 'data-s3');
+    fs.mkdirSync(dataDir, { recursive: true });
+    const serviceEnv = serviceEnvFor({
+      port, dataDir, maxMb: S.largeMb,
+      extra: {
+        DATABASE_URL: `${postgres.url}/bench`,
+        S3_BUCKET, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1',
+        S3_ACCESS_KEY_ID: S3_KEYS.accessKeyId, S3_SECRET_ACCESS_KEY: S3_KEYS.secretAccessKey,
+      },
+    });
+    registerBenchUser(serviceEnv);
+    const service = startService('service-s3', serviceEnv, logDir);
+    await waitForHealth(port, service.entry);
+    log(`s3: service pid ${service.child.pid} on ${HOST}:${port}, ${postgres.url}/bench, s3rver pid ${s3rver.child.pid} at ${endpoint}`);
+    const serviceRss = new RssMonitor(service.child.pid);
+    results.s3ServiceIdleRssMb = round(serviceRss.status().rss);
+    const cookie = await logIn(port);
+
+    await measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRss: new RssMonitor(s3rver.child.pid) });
+    await Promise.all([service.entry, s3rver.entry].map((entry) => stopChild(entry)));
+  } finally {
+    sdk?.client.destroy();
+    stoppers.delete(postgres.stop);
+    postgres.stop();
+  }
+}
+
+/** The bare SDK, configured as the service's store: same endpoint style and checksum settings. */
+async function bareSdk(endpoint) {
+  const { S3Client, CreateBucketCommand, GetObjectCommand, HeadObjectCommand } = await import('@aws-sdk/client-s3');
+  const { Upload } = await import('@aws-sdk/lib-storage');
+  // The SDK's multi-line Node 20 notice would land in the middle of the progress lines; the
+  // service silences it the same way (its once-only flag).
+  const { state } = await import('@aws-sdk/core/client');
+  state.warningEmitted = true;
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    credentials: S3_KEYS,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return { client, Upload, commands: { CreateBucketCommand, GetObjectCommand, HeadObjectCommand } };
+}
+
+/** CPU seconds this process used since `before` (a process.cpuUsage() value). */
+const ownCpuSince = (before) => {
+  const { user, system } = process.cpuUsage(before);
+  return { cpuS: (user + system) / 1e6 };
+};
+const elapsedMs = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRss }) {
+  const mb = S.largeMb;
+  const bytes = mb * MiB;
+  const label = sizeLabel(mb);
+  const runs = S.largeRuns;
+  const mibPerS = (ms) => bytes / MiB / (ms / 1000);
+  // Per contender: MiB/s, the server's (or the SDK's) CPU and RSS, s3rver's CPU meanwhile, and
+  // the HTTP client's CPU for the service (the machine has 2 cores for all three processes).
+  const fresh = () => ({ service: [], sdk: [], serviceRss: [], sdkCpu: [], clientForService: [], s3rverForService: [], s3rverForSdk: [] });
+  const up = fresh();
+  const down = fresh();
+  let stored = null;
+
+  const uploadTo = {
+    service: async () => {
+      // The real REST upload: busboy → byte counter → lib-storage multipart upload → the row in PostgreSQL.
+      serviceRss.start();
+      s3rverRss.start();
+      const cpu = process.cpuUsage();
+      const res = await uploadFromDisk({ port, path: '/api/v1/files', file: input, filename: `s3-${mb}.bin`, cookie });
+      up.clientForService.push(ownCpuSince(cpu));
+      up.serviceRss.push(serviceRss.stop());
+      up.s3rverForService.push(s3rverRss.stop());
+      assert(res.status === 201, `service upload ${res.status}: ${JSON.stringify(res.body)}`);
+      assert(res.body.file.size === bytes, `service stored ${res.body.file.size} bytes, expected ${bytes}`);
+      up.service.push(mibPerS(res.ms));
+      // Objects stay until the end (they go with the temp dir), as the disk phase keeps its files.
+      stored = res.body.file;
+    },
+    sdk: async (run) => {
+      const key = `sdk-upload-${run}.bin`;
+      s3rverRss.start();
+      const cpu = process.cpuUsage();
+      const t0 = process.hrtime.bigint();
+      const upload = new sdk.Upload({
+        client: sdk.client,
+        // Read in 1 MiB chunks, as the HTTP client reads the file for the service.
+        params: { Bucket: S3_BUCKET, Key: key, Body: fs.createReadStream(input, { highWaterMark: MiB }), ContentType: 'application/octet-stream' },
+        partSize: S3_PART_BYTES,
+        queueSize: S3_QUEUE_SIZE,
+        leavePartsOnError: false,
+      });
+      await upload.done();
+      const ms = elapsedMs(t0);
+      up.sdkCpu.push(ownCpuSince(cpu));
+      up.s3rverForSdk.push(s3rverRss.stop());
+      const head = await sdk.client.send(new sdk.commands.HeadObjectCommand({ Bucket: S3_BUCKET, Key: key }));
+      assert(head.ContentLength === bytes, `the SDK stored ${head.ContentLength} bytes, expected ${bytes}`);
+      up.sdk.push(mibPerS(ms));
+    },
+  };
+  for (let run = 1; run <= runs; run++) {
+    log(`s3: ${label} upload run ${run}/${runs}`);
+    for (const who of rotate(['service', 'sdk'], run - 1)) await uploadTo[who](run);
+  }
+
+  // Both download the object the service stored last.
+  const downloadFrom = {
+    service: async () => {
+      serviceRss.start();
+      s3rverRss.start();
+      const cpu = process.cpuUsage();
+      const res = await download({ port, path: `/f/${stored.id}/raw` });
+      down.clientForService.push(ownCpuSince(cpu));
+      down.serviceRss.push(serviceRss.stop());
+      down.s3rverForService.push(s3rverRss.stop());
+      assert(res.status === 200 && res.bytes === bytes, `service download ${res.status}, ${res.bytes} bytes`);
+      down.service.push(mibPerS(res.ms));
+    },
+    sdk: async () => {
+      s3rverRss.start();
+      const cpu = process.cpuUsage();
+      const t0 = process.hrtime.bigint();
+      const object = await sdk.client.send(new sdk.commands.GetObjectCommand({ Bucket: S3_BUCKET, Key: stored.storedName }));
+      const received = await countAndDiscard(object.Body);
+      const ms = elapsedMs(t0);
+      down.sdkCpu.push(ownCpuSince(cpu));
+      down.s3rverForSdk.push(s3rverRss.stop());
+      assert(received === bytes, `the SDK received ${received} bytes, expected ${bytes}`);
+      down.sdk.push(mibPerS(ms));
+    },
+  };
+  for (let run = 1; run <= runs; run++) {
+    log(`s3: ${label} download run ${run}/${runs}`);
+    for (const who of rotate(['service', 'sdk'], run - 1)) await downloadFrom[who]();
+  }
+
+  const r = (xs) => xs.map((x) => round(x));
+  const group = `pg+s3 ${label}`;
+  const cpuPerGiB = (xs) => round(Math.min(...xs.map((x) => x.cpuS)) / (bytes / (1024 * MiB)), 2);
+  const peak = (xs) => Math.max(...xs.map((x) => x.peakMb));
+  const sdkSettings = `lib-storage Upload, ${S3_PART_BYTES / MiB} MiB parts, queue ${S3_QUEUE_SIZE}`;
+  record({
+    group, measure: `S3 upload ${label} (MiB/s)`, unit: 'MiB/s', service: round(best(up.service)), baseline: round(best(up.sdk)),
+    target: '≥ 0.90', check: (_s, ratio) => ratio >= 0.9,
+    note: `service on PostgreSQL + s3rver; baseline: the SDK alone in the bench process (${sdkSettings}) to the same s3rver`,
+    samples: { service: r(up.service), baseline: r(up.sdk) },
+  });
+  record({
+    group, measure: `S3 download ${label} (MiB/s)`, unit: 'MiB/s', service: round(best(down.service)), baseline: round(best(down.sdk)),
+    target: '≥ 0.90', check: (_s, ratio) => ratio >= 0.9,
+    note: 'GET /f/:id/raw; baseline: GetObjectCommand of the same object in the bench process, streamed and discarded',
+    samples: { service: r(down.service), baseline: r(down.sdk) },
+  });
+  record({
+    group, measure: `CPU s/GiB S3 upload ${label}`, unit: 's/GiB', service: cpuPerGiB(up.serviceRss), baseline: cpuPerGiB(up.sdkCpu),
+    note: 'service process; baseline: the bench process running the SDK upload (file reads included); lower is better',
+    samples: { httpClientForService: cpuPerGiB(up.clientForService) },
+  });
+  record({
+    group, measure: `CPU s/GiB S3 download ${label}`, unit: 's/GiB', service: cpuPerGiB(down.serviceRss), baseline: cpuPerGiB(down.sdkCpu),
+    note: 'service process; baseline: the bench process running the SDK download; lower is better',
+    samples: { httpClientForService: cpuPerGiB(down.clientForService) },
+  });
+  // s3rver's own cost, for the service's transfers and for the SDK's: where the time goes.
+  record({
+    group, measure: `s3rver CPU s/GiB upload ${label}`, unit: 's/GiB', service: cpuPerGiB(up.s3rverForService), baseline: cpuPerGiB(up.s3rverForSdk),
+    note: 'informational: the S3 server during the service\'s uploads / the SDK\'s', detail: { service: up.s3rverForService, baseline: up.s3rverForSdk },
+  });
+  record({
+    group, measure: `s3rver CPU s/GiB download ${label}`, unit: 's/GiB', service: cpuPerGiB(down.s3rverForService), baseline: cpuPerGiB(down.s3rverForSdk),
+    note: 'informational', detail: { service: down.s3rverForService, baseline: down.s3rverForSdk },
+  });
+  record({
+    group, measure: `peak RSS S3 upload ${label} (MB)`, unit: 'MB', service: peak(up.serviceRss),
+    target: '< 150 MB', check: (s) => s < 150, note: 'VmHWM reset before each run, as in the disk phase', detail: up.serviceRss,
+  });
+  record({
+    group, measure: `peak RSS S3 download ${label} (MB)`, unit: 'MB', service: peak(down.serviceRss),
+    target: '< 150 MB', check: (s) => s < 150, detail: down.serviceRss,
+  });
+}
+
+/** Reads a response body to its end without keeping it; resolves with its length. */
+function countAndDiscard(body) {
+  return new Promise((resolve, reject) => {
+    let bytes = 0;
+    body.on('data', (chunk) => {
+      bytes += chunk.length;
+    });
+    body.on('end', () => resolve(bytes));
+    body.on('error', reject);
+  });
 }
 
 // ---------------------------------------------------------------------------- report
