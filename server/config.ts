@@ -55,16 +55,13 @@ export interface Config {
   readonly startupWarnings: readonly string[];
 }
 
-/** What a variable holds as read: blank counts as unset, and the value is trimmed. */
-const variable = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
-/** The same, kept byte for byte: for values whose exact bytes matter (secrets). */
+/** A variable as read, byte for byte (for values whose exact bytes matter: secrets); blank counts as unset. */
 const exactVariable = z
   .string()
   .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+  .transform((value) => (value?.trim() === '' ? undefined : value));
+/** The same, trimmed: what every other variable holds. */
+const variable = exactVariable.transform((value) => value?.trim());
 
 /** Reports a bad value (one line naming the variable) and stops this variable's parsing. */
 function refuse(ctx: z.RefinementCtx, message: string): never {
@@ -92,7 +89,7 @@ const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 
 const environmentVariables = z.object({
   PORT: wholeNumber('PORT', 3000, 0, 65535),
   HOST: variable.transform((host) => host ?? '0.0.0.0'),
-  // Defaults to http://localhost:PORT (see `settings` below).
+  // Defaults to http://localhost:PORT (in environmentSchema below).
   BASE_URL: variable.transform((text, ctx) => (text === undefined ? undefined : parseBaseUrl(text, ctx))),
   DATA_DIR: variable.transform((dir) => path.resolve(dir ?? './data')),
   UPLOAD_DIR: variable,

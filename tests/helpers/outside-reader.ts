@@ -8,7 +8,7 @@ import type { DatabaseConfig } from '../../server/config';
 
 export type Row = Record<string, unknown>;
 
-export function readCommitted(databasePath: string, sql: string, params: unknown[] = []): Promise<Row[]> {
+function readCommitted(databasePath: string, sql: string, params: unknown[] = []): Promise<Row[]> {
   return new Promise((resolve, reject) => {
     const reader = new sqlite3.Database(databasePath, sqlite3.OPEN_READONLY, (openError) => {
       if (openError) return reject(openError);

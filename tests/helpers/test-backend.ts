@@ -4,7 +4,7 @@
 // here, so that a test reads the same on either backend.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, type S3Client } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import { s3rverUploadsDir } from './backends';
@@ -104,12 +104,12 @@ function inspectBucket(storage: Extract<Config['storage'], { kind: 's3' }>): Con
     read: (name) =>
       withClient(async (client) => {
         try {
-          await client.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: name }));
-        } catch {
-          return null;
+          const object = await client.send(new GetObjectCommand({ Bucket: storage.bucket, Key: name }));
+          return Buffer.from(await object.Body!.transformToByteArray());
+        } catch (error) {
+          if (error instanceof NoSuchKey) return null;
+          throw error;
         }
-        const object = await client.send(new GetObjectCommand({ Bucket: storage.bucket, Key: name }));
-        return Buffer.from(await object.Body!.transformToByteArray());
       }),
     remove: (name) => withClient(async (client) => void (await client.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key: name })))),
     async breakWrites() {
