@@ -96,6 +96,7 @@ const TITLES: Record<number, string> = {
   401: 'Please log in',
   403: 'Not allowed',
   404: 'Not found',
+  410: 'Link gone',
   413: 'File too large',
   429: 'Too many attempts',
 };

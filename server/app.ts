@@ -9,6 +9,7 @@ import { rawFile } from './http/raw-file';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 import { sessionRecognition } from './http/session';
+import { sendStatusPage } from './http/status-page';
 import { sendJsonError } from './rest/json-errors';
 import { apiV1Router } from './rest/v1';
 import { trpcMiddleware } from './trpc/middleware';
@@ -33,6 +34,8 @@ export function createApp(options: CreateAppOptions): Express {
   if (build && options.assetsDir) {
     app.use('/build', express.static(options.assetsDir, { immutable: true, maxAge: '1y', index: false }));
   }
+  // Browsers ask for it whatever the page says; we have none, and a 404 shows as an error in their console.
+  app.get('/favicon.ico', (_req, res) => res.status(204).setHeader('Cache-Control', 'public, max-age=86400').end());
   app.use(requestContext(options));
   app.get('/healthz', healthCheck(options));
   app.use(crossSiteGuard(config, refuseCrossSite));
@@ -67,22 +70,6 @@ export function createApp(options: CreateAppOptions): Express {
 function refuseCrossSite(req: Request, res: Response): void {
   const error = new AppError('FORBIDDEN', 'Cross-site request refused');
   if (req.path.startsWith('/api/') || req.path.startsWith('/trpc')) return sendJsonError(res, error);
-  res.status(403).type('html').send(CROSS_SITE_PAGE);
+  // Fixed text: nothing from the request is echoed.
+  sendStatusPage(res, 403, 'Request refused', 'This form was sent from another website, so it was not carried out. Nothing was changed.');
 }
-
-/**
- * What a browser shows when a form of another site posted to one of our pages. Fixed text:
- * nothing from the request is echoed, so there is nothing to escape.
- */
-const CROSS_SITE_PAGE = `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Request refused</title></head>
-<body>
-<main>
-<h1>Request refused</h1>
-<p>This form was sent from another website, so it was not carried out. Nothing was changed.</p>
-<p><a href="/">Go to the home page</a></p>
-</main>
-</body>
-</html>
-`;

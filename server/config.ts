@@ -45,6 +45,8 @@ export interface Config {
   /** Cookies get `Secure` when the public address is https. */
   readonly secureCookies: boolean;
   readonly maxUploadBytes: number;
+  /** Expiry of share links in seconds: the longest allowed and the one given when none is chosen (null: none). */
+  readonly shareExpiry: { readonly maxSeconds: number | null; readonly defaultSeconds: number | null };
   readonly trustProxy: boolean | number | string | undefined;
   readonly logLevel: LogLevel;
   /** Node's request timeout; 0 disables it so multi-GB uploads on slow links are not cut. */
@@ -81,6 +83,17 @@ function wholeNumber(name: string, fallback: number, min: number, max = Number.M
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
+/** A positive duration in seconds: a number of seconds, or a number with a unit s, m, h or d. */
+function duration(name: string) {
+  return variable.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const match = /^(\d+)\s*([smhd]?)$/.exec(text);
+    const seconds = match ? Number(match[1]) * DURATION_UNITS[match[2] || 's'] : 0;
+    if (seconds > 0) return seconds;
+    return refuse(ctx, `${name} must be seconds or a number with a unit s, m, h or d (e.g. 3600, 12h, 30d), got "${text}"`);
+  });
+}
+
 /**
  * Every variable the service reads, each with its rule; `.env.example` and the README table
  * must document exactly these. The values are checked here; what needs the filesystem
@@ -105,13 +118,10 @@ const environmentVariables = z.object({
   // Node's request timeout: 0 (none) by default, so that multi-GB uploads on slow links are not cut.
   REQUEST_TIMEOUT_MS: wholeNumber('REQUEST_TIMEOUT_MS', 0, 0),
   REQUEST_IDLE_TIMEOUT_MS: wholeNumber('REQUEST_IDLE_TIMEOUT_MS', 60000, 1),
-  JWT_EXPIRES_IN: variable.transform((text, ctx) => {
-    if (text === undefined) return undefined;
-    const match = /^(\d+)\s*([smhd]?)$/.exec(text);
-    const seconds = match ? Number(match[1]) * DURATION_UNITS[match[2] || 's'] : 0;
-    if (seconds > 0) return seconds;
-    return refuse(ctx, `JWT_EXPIRES_IN must be seconds or a number with a unit s, m, h or d (e.g. 3600, 12h, 30d), got "${text}"`);
-  }),
+  JWT_EXPIRES_IN: duration('JWT_EXPIRES_IN'),
+  // Share links (ADR 0014): the longest expiry an upload may have, and the one it gets when none is chosen.
+  MAX_EXPIRY: duration('MAX_EXPIRY'),
+  DEFAULT_EXPIRY: duration('DEFAULT_EXPIRY'),
   S3_BUCKET: variable.refine(
     (bucket) => bucket === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket),
     (bucket) => ({ message: `S3_BUCKET must be a valid bucket name, got "${bucket}"` }),
@@ -139,6 +149,9 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     // Several instances share one PostgreSQL: each must sign sessions with the same key.
     return refuse(ctx, 'SESSION_SECRET must be set when DATABASE_URL is PostgreSQL: every instance must use the same one');
   }
+  if (values.MAX_EXPIRY !== undefined && values.DEFAULT_EXPIRY !== undefined && values.DEFAULT_EXPIRY > values.MAX_EXPIRY) {
+    return refuse(ctx, 'DEFAULT_EXPIRY must not be longer than MAX_EXPIRY');
+  }
   const uploadDir = path.resolve(values.UPLOAD_DIR ?? path.join(values.DATA_DIR, 'uploads'));
   return {
     port: values.PORT,
@@ -151,6 +164,11 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     sessionSecretText: values.SESSION_SECRET,
     legacySessionTtlSeconds: values.JWT_EXPIRES_IN,
     maxUploadBytes: values.MAX_UPLOAD_BYTES,
+    shareExpiry: {
+      maxSeconds: values.MAX_EXPIRY ?? null,
+      // With a maximum, every upload expires: by default after the maximum.
+      defaultSeconds: values.DEFAULT_EXPIRY ?? values.MAX_EXPIRY ?? null,
+    },
     trustProxy: values.TRUST_PROXY,
     logLevel: values.LOG_LEVEL,
     requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
@@ -223,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlSeconds: settings.legacySessionTtlSeconds ?? SESSION_TTL_SECONDS,
     secureCookies: settings.baseUrl.startsWith('https:'),
     maxUploadBytes: settings.maxUploadBytes,
+    shareExpiry: Object.freeze(settings.shareExpiry),
     trustProxy: settings.trustProxy,
     logLevel: settings.logLevel,
     requestTimeoutMs: settings.requestTimeoutMs,

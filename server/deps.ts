@@ -1,12 +1,12 @@
 // The composition root: configuration in, every long-lived part of the service out. The
 // server, the CLI and the test harness all build their parts here, so there is one wiring.
 import type { Logger } from 'pino';
-import { systemClock } from './clock';
+import { systemClock, type Clock } from './clock';
 import type { Config, LogLevel } from './config';
 import type { AppDeps } from './context';
 import { initOrm } from './db/orm';
 import { createLogger } from './logger';
-import { reconcileStorage, scheduleMaintenance } from './services/maintenance';
+import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './services/maintenance';
 import type { ContentStore } from './storage/content-store';
 import { LocalDiskStore } from './storage/local-disk-store';
 import { S3Store } from './storage/s3-store';
@@ -17,11 +17,11 @@ export interface Deps extends AppDeps {
 }
 
 /** Logger, database (migrated), content store. A failure to open the database rejects. */
-export async function createDeps(config: Config, options: { logLevel?: LogLevel } = {}): Promise<Deps> {
+export async function createDeps(config: Config, options: { logLevel?: LogLevel; clock?: Clock } = {}): Promise<Deps> {
   const log = createLogger(options.logLevel ?? config.logLevel);
   const orm = await initOrm(config.database, log);
   const store = createContentStore(config, log);
-  return { config, log, orm, store, clock: systemClock, close: () => orm.close() };
+  return { config, log, orm, store, clock: options.clock ?? systemClock, close: () => orm.close() };
 }
 
 export function createContentStore(config: Config, log: Logger): ContentStore {
@@ -30,10 +30,13 @@ export function createContentStore(config: Config, log: Logger): ContentStore {
 }
 
 /**
- * What a serving process does before it answers: sweep what crashed runs left, then keep
- * sweeping every hour. Returns the function that stops the hourly rounds.
+ * What a serving process does before it answers: remove what expired while it was down and
+ * sweep what crashed runs left; then keep doing both (expired links every minute, leftovers
+ * every hour). Returns the function that stops the hourly rounds.
  */
-export async function startHousekeeping(deps: AppDeps): Promise<() => void> {
-  await reconcileStorage({ em: deps.orm.em.fork(), store: deps.store, log: deps.log, clock: deps.clock });
-  return scheduleMaintenance(deps);
+export async function startHousekeeping(deps: AppDeps, options: { expirySweepEveryMs?: number } = {}): Promise<() => void> {
+  const parts = { em: deps.orm.em.fork(), store: deps.store, log: deps.log, clock: deps.clock };
+  await removeExpiredFiles(parts);
+  await reconcileStorage(parts);
+  return scheduleMaintenance(deps, options);
 }

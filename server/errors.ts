@@ -5,6 +5,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** The share link existed and has expired or used up its downloads. */
+  GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   /** Something the service depends on (the storage) is down for now: try again later. */

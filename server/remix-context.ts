@@ -2,11 +2,14 @@
 // than importing them, so the Remix bundle never carries a second copy of the server
 // (entities, errors) and the UI stays a thin door over the same functions as the API.
 import type { Response } from 'express';
-import { clearedSessionCookie, sessionCookie } from './auth/cookie';
+import { clearedSessionCookie, readShareGrant, sessionCookie, shareGrantCookie } from './auth/cookie';
 import { isAppError } from './errors';
 import { withFirstUploadedFile } from './http/multipart';
 import { previewKind } from './services/content-policy';
 import * as files from './services/files';
+import * as shares from './services/share-access';
+import { expiryChoices } from './services/share-settings';
+import { SHARE_SETTING_FIELDS } from './schemas';
 import * as sessions from './services/sessions';
 
 export function loadContextFor(res: Response) {
@@ -15,8 +18,8 @@ export function loadContextFor(res: Response) {
     sessionToken: res.locals.sessionToken,
     requestId: res.locals.requestId,
     cspNonce: res.locals.cspNonce,
-    services: { files, sessions, previewKind },
-    http: { sessionCookie, clearedSessionCookie, withFirstUploadedFile, isAppError },
+    services: { files, sessions, shares, shareSettings: { expiryChoices }, previewKind },
+    http: { sessionCookie, clearedSessionCookie, shareGrantCookie, readShareGrant, withFirstUploadedFile, isAppError, SHARE_SETTING_FIELDS },
   };
 }
 

@@ -41,6 +41,71 @@ export const filePageSchema = z.object({
   cursor: z.string().max(200, 'Invalid cursor').optional(),
 });
 
+/** The most downloads a link may allow (a 32-bit column on PostgreSQL). */
+export const MAX_DOWNLOADS_LIMIT = 1_000_000_000;
+/** The furthest ahead an expiry may be set: 100 years. */
+export const MAX_EXPIRES_IN_SECONDS = 100 * 365 * 24 * 3600;
+export const MIN_SHARE_PASSWORD_LENGTH = 4;
+
+/** Reports a bad setting (one line naming it) and stops its parsing. */
+function refuseSetting(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+  return z.NEVER;
+}
+
+/** A whole number in [min, max]: multipart fields are text, JSON has numbers. */
+function readWholeNumber(value: unknown, name: string, min: number, max: number, ctx: z.RefinementCtx): number {
+  const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number)) return refuseSetting(ctx, `${name} must be a whole number`);
+  if (number < min) return refuseSetting(ctx, `${name} must be at least ${min}`);
+  if (number > max) return refuseSetting(ctx, `${name} must be at most ${max}`);
+  return number;
+}
+
+const isoDateTime = z.string().datetime({ offset: true });
+
+export const sharePasswordSchema = z
+  .string({ invalid_type_error: 'password must be a string or null' })
+  .min(MIN_SHARE_PASSWORD_LENGTH, `password must be at least ${MIN_SHARE_PASSWORD_LENGTH} characters long`)
+  .refine((password) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES, {
+    message: `password must be at most ${MAX_PASSWORD_BYTES} bytes of UTF-8`,
+  });
+
+/**
+ * A file's share settings, as an upload sends them (multipart fields) or a change does (JSON).
+ * A key left out means "as it is" (a change) or "the default" (an upload); null clears it.
+ * `expiresIn` (seconds, or "never") is the relative form of `expiresAt`.
+ */
+export const shareSettingsSchema = z
+  .object({
+    expiresAt: z.unknown().transform((value, ctx): string | null | undefined => {
+      if (value === undefined || value === null) return value;
+      if (typeof value === 'string' && isoDateTime.safeParse(value).success) return value;
+      return refuseSetting(ctx, 'expiresAt must be an ISO-8601 date and time with a time zone (e.g. 2030-01-31T12:00:00Z), or null');
+    }),
+    expiresIn: z.unknown().transform((value, ctx): number | 'never' | undefined => {
+      if (value === undefined || value === 'never') return value;
+      return readWholeNumber(value, 'expiresIn', 1, MAX_EXPIRES_IN_SECONDS, ctx);
+    }),
+    maxDownloads: z.unknown().transform((value, ctx): number | null | undefined => {
+      if (value === undefined || value === null) return value;
+      return readWholeNumber(value, 'maxDownloads', 1, MAX_DOWNLOADS_LIMIT, ctx);
+    }),
+    password: z.unknown().transform((value, ctx): string | null | undefined => {
+      if (value === undefined || value === null) return value;
+      const parsed = sharePasswordSchema.safeParse(value);
+      return parsed.success ? parsed.data : refuseSetting(ctx, firstIssue(parsed.error));
+    }),
+  })
+  .strict()
+  .refine((settings) => settings.expiresAt === undefined || settings.expiresIn === undefined, 'Send expiresAt or expiresIn, not both');
+
+export type ShareSettingsInput = z.input<typeof shareSettingsSchema>;
+export type ShareSettings = z.output<typeof shareSettingsSchema>;
+
+/** The share settings' names: the multipart fields an upload reads before its file part. */
+export const SHARE_SETTING_FIELDS = ['expiresAt', 'expiresIn', 'maxDownloads', 'password'] as const;
+
 /** The first message of a failed parse: one clear line for people. */
 export function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';

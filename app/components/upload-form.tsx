@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { formatBytes } from '~/utils/format';
+import { ShareSettingsFields, type ExpiryChoice } from './share-settings-fields';
 
 interface Progress {
   sent: number;
@@ -11,7 +12,13 @@ interface Progress {
  * JavaScript it sends the file through the API with XHR to show real progress, and accepts
  * a dropped or pasted file.
  */
-export function UploadForm({ serverError }: { serverError: string | null }) {
+export function UploadForm({
+  serverError,
+  expiry,
+}: {
+  serverError: string | null;
+  expiry: { choices: ExpiryChoice[]; defaultValue: string };
+}) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [chosen, setChosen] = useState<File | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -43,8 +50,8 @@ export function UploadForm({ serverError }: { serverError: string | null }) {
       setError('Choose a file first.');
       return;
     }
-    const body = new FormData();
-    body.append('file', file, file.name);
+    // The form's own fields, in its order: the link options come before the file, as the API wants.
+    const body = new FormData(event.currentTarget);
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/v1/files');
     xhr.responseType = 'json';
@@ -85,6 +92,7 @@ export function UploadForm({ serverError }: { serverError: string | null }) {
           {error}
         </p>
       ) : null}
+      <ShareSettingsFields choices={expiry.choices} defaultValue={expiry.defaultValue} />
       <label
         className={`dropzone${dragging ? ' dragging' : ''}`}
         onDragOver={(e) => {

@@ -1,40 +1,130 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
 import { ShareLink } from '~/components/share-link';
 import { LocalTime } from '~/components/local-time';
-import { formatBytes } from '~/utils/format';
+import { ShareSettingsFields } from '~/components/share-settings-fields';
+import { pageErrorFrom } from '~/utils/errors.server';
+import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
+import { requireUserPage } from '~/utils/session.server';
 
 /** The share page shows at most this much of a text file (the loader reads no more). */
 const TEXT_PREVIEW_BYTES = 64 * 1024;
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  const { ctx, services } = context;
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { ctx, services, http } = context;
+  const id = params.id ?? '';
+  const share = await services.shares.openShare(ctx, id, { grant: http.readShareGrant(request.headers.get('cookie') ?? undefined, id) });
   // Like the raw link: a record whose content is gone is as missing as an unknown id.
-  const shared = await services.files.openSharedContent(ctx, params.id ?? '');
-  if (!shared) throw json({ message: 'This file does not exist, or it was deleted.' }, { status: 404 });
-  const { file } = shared;
-  const preview = services.previewKind(file.mimeType);
-  const textPreview = preview === 'text' ? await services.files.readTextPreview(ctx, file.id, TEXT_PREVIEW_BYTES) : null;
+  if (share.kind === 'missing') throw json({ message: 'This file does not exist, or it was deleted.' }, { status: 404 });
+  if (share.kind === 'gone') throw json({ message: share.message }, { status: 410 });
+  // Nothing about a protected file before its password: no name, size or preview.
+  if (share.kind === 'locked') return json({ locked: true as const, fileId: share.fileId }, { status: 401 });
+  const { file } = share;
+  const preview = share.previewable ? services.previewKind(file.mimeType) : 'none';
+  const textPreview = preview === 'text' ? await services.shares.readTextPreview(share, TEXT_PREVIEW_BYTES) : null;
   const shareUrl = services.files.shareUrl(ctx, file.id);
   return json({
+    locked: false as const,
     file: { id: file.id, originalName: file.originalName, mimeType: file.mimeType, size: file.size, createdAt: file.createdAt },
     preview,
+    // A limited link shows no preview to visitors: every look would use up a download.
+    previewOff: !share.previewable,
     textPreview,
     shareUrl,
     // Absolute for link previews (OpenGraph wants absolute URLs); the page itself uses a path,
     // so media still load (CSP 'self') when the site is reached by another name than BASE_URL.
     rawUrl: `${shareUrl}/raw`,
     rawPath: `/f/${encodeURIComponent(file.id)}/raw`,
-    isOwner: ctx.user?.id === file.userId,
+    // A protected file's link preview names nothing (it may unfurl in a chat for anyone).
+    hasPassword: file.hasPassword,
+    downloadsLeft: file.maxDownloads === null ? null : file.maxDownloads - file.downloads,
+    isOwner: share.isOwner,
+    settings: share.isOwner
+      ? {
+          current: { expiresAt: file.expiresAt, maxDownloads: file.maxDownloads, downloads: file.downloads, hasPassword: file.hasPassword },
+          expiry: services.shareSettings.expiryChoices(ctx.config),
+        }
+      : null,
+    now: ctx.clock.now(),
   });
+}
+
+// A document render takes its headers from here: pass the action's Retry-After on (429).
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const headers = new Headers();
+  const retryAfter = actionHeaders.get('Retry-After') ?? loaderHeaders.get('Retry-After');
+  if (retryAfter) headers.set('Retry-After', retryAfter);
+  return headers;
+};
+
+/** The share page's two forms: a visitor's password, and the owner's settings. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { ctx, services, http } = context;
+  const id = params.id ?? '';
+  const form = await request.formData();
+  const intent = form.get('intent');
+  if (intent === 'unlock') {
+    try {
+      const { grant, maxAgeSeconds } = await services.shares.unlockShare(ctx, id, form.get('password'));
+      return redirect(`/f/${id}`, { status: 303, headers: { 'Set-Cookie': http.shareGrantCookie(ctx.config, id, grant, maxAgeSeconds) } });
+    } catch (error) {
+      const { status, message } = pageErrorFrom(context, error);
+      if (status === 404 || status === 410) throw json({ message }, { status });
+      const headers: HeadersInit = {};
+      if (http.isAppError(error) && error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+      return json({ unlockError: message, settingsError: null, settingsSaved: false }, { status, headers });
+    }
+  }
+  if (intent === 'settings') {
+    requireUserPage(context, request);
+    try {
+      await services.files.updateShareSettings(ctx, id, settingsFromForm(form));
+      return json({ unlockError: null, settingsError: null, settingsSaved: true });
+    } catch (error) {
+      const { status, message } = pageErrorFrom(context, error);
+      if (status === 403 || status === 404 || status === 410) throw json({ message }, { status });
+      return json({ unlockError: null, settingsError: message, settingsSaved: false }, { status });
+    }
+  }
+  throw json({ message: 'Unknown form.' }, { status: 400 });
+}
+
+/**
+ * The owner's form as a settings change: a blank expiry or password keeps what is set, a blank
+ * limit means no limit, and "Remove the password" clears it.
+ */
+function settingsFromForm(form: FormData): Record<string, unknown> {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === 'string' ? value.trim() : '';
+  };
+  const settings: Record<string, unknown> = { maxDownloads: text('maxDownloads') === '' ? null : text('maxDownloads') };
+  if (text('expiresIn') !== '') settings.expiresIn = text('expiresIn');
+  if (form.get('removePassword')) settings.password = null;
+  else if (form.get('password')) settings.password = form.get('password');
+  return settings;
 }
 
 // OpenGraph and Twitter cards, so a pasted link unfurls in chat apps.
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: 'File not found · File sharing' }];
+  if (data.locked) {
+    return [
+      { title: 'Password-protected file · File sharing' },
+      { name: 'description', content: 'A password-protected file.' },
+      { property: 'og:title', content: 'Password-protected file' },
+      { property: 'og:site_name', content: 'File sharing' },
+      { name: 'twitter:card', content: 'summary' },
+    ];
+  }
   const { file, preview, shareUrl, rawUrl } = data;
   const description = `${formatBytes(file.size)} · ${file.mimeType}`;
+  if (data.hasPassword) {
+    // Unlocked in this browser, but the page's tags may still travel (a shared snapshot, a bot with the cookie).
+    return [{ title: 'Password-protected file · File sharing' }, { name: 'robots', content: 'noindex' }];
+  }
   const tags = [
     { title: `${file.originalName} · File sharing` },
     { name: 'description', content: description },
@@ -57,7 +147,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 export default function FileView() {
-  const { file, preview, textPreview, shareUrl, rawPath } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const settingsForm = useRef<HTMLFormElement>(null);
+  // After a save with JavaScript the page stays: back to "keep" and a blank password, as a
+  // reload shows it, so that the next save does not send the same change again.
+  useEffect(() => {
+    if (actionData?.settingsSaved) settingsForm.current?.reset();
+  }, [actionData]);
+  if (data.locked) return <UnlockForm error={actionData?.unlockError ?? null} />;
+  const { file, preview, previewOff, textPreview, shareUrl, rawPath, settings, downloadsLeft, now } = data;
   return (
     <main>
       <h1 className="file-name">{file.originalName}</h1>
@@ -76,6 +175,22 @@ export default function FileView() {
             <LocalTime iso={file.createdAt} />
           </dd>
         </div>
+        {settings ? (
+          <>
+            <div>
+              <dt>Link</dt>
+              <dd className="expiry">{formatExpiry(settings.current.expiresAt, now)}</dd>
+            </div>
+            <div>
+              <dt>Downloads</dt>
+              <dd className="downloads">{formatDownloads(settings.current.downloads, settings.current.maxDownloads)}</dd>
+            </div>
+            <div>
+              <dt>Password</dt>
+              <dd>{settings.current.hasPassword ? '🔒 Yes' : 'No'}</dd>
+            </div>
+          </>
+        ) : null}
       </dl>
       <p className="share-row">
         <span className="muted">Share link</span>
@@ -120,8 +235,57 @@ export default function FileView() {
             ) : null}
           </>
         ) : null}
-        {preview === 'none' ? <p className="muted">No preview for this type of file. Download it to open it.</p> : null}
+        {preview === 'none' && previewOff ? (
+          <p className="muted">
+            {`No preview: this link allows ${downloadsLeft} more ${downloadsLeft === 1 ? 'download' : 'downloads'}, and a preview would use one up.`}
+          </p>
+        ) : null}
+        {preview === 'none' && !previewOff ? <p className="muted">No preview for this type of file. Download it to open it.</p> : null}
       </section>
+      {settings ? (
+        <Form method="post" className="card stack owner-settings" aria-label="Link settings" ref={settingsForm}>
+          <input type="hidden" name="intent" value="settings" />
+          {actionData?.settingsError ? (
+            <p className="alert" role="alert">
+              {actionData.settingsError}
+            </p>
+          ) : null}
+          {actionData?.settingsSaved ? (
+            <p className="notice" role="status">
+              Settings saved.
+            </p>
+          ) : null}
+          <ShareSettingsFields
+            choices={settings.expiry.choices}
+            defaultValue={settings.expiry.defaultValue}
+            current={settings.current}
+            expiryText={formatExpiry(settings.current.expiresAt, now)}
+          />
+          <button type="submit">Save settings</button>
+        </Form>
+      ) : null}
+    </main>
+  );
+}
+
+/** A protected file's page: the password form, and nothing about the file. */
+function UnlockForm({ error }: { error: string | null }) {
+  return (
+    <main className="narrow">
+      <h1>Password-protected file</h1>
+      <Form method="post" className="card stack">
+        <input type="hidden" name="intent" value="unlock" />
+        {error ? (
+          <p className="alert" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <label>
+          <span>Password</span>
+          <input type="password" name="password" required autoComplete="off" autoFocus={Boolean(error)} />
+        </label>
+        <button type="submit">Open</button>
+      </Form>
     </main>
   );
 }

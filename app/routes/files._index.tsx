@@ -4,7 +4,7 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { useState, type FormEvent } from 'react';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
-import { formatBytes } from '~/utils/format';
+import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { trpc } from '~/utils/trpc';
 
@@ -14,11 +14,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, services } = context;
   const files = await services.files.listFiles(ctx);
-  return json({ files: files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })) });
+  // Expiry is shown relative to this moment, the same on the server and in the browser.
+  return json({ files: files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })), now: ctx.clock.now() });
 }
 
 export default function Files() {
-  const { files: initialFiles } = useLoaderData<typeof loader>();
+  const { files: initialFiles, now } = useLoaderData<typeof loader>();
   // With JavaScript the list lives in the tRPC query cache, so deleting needs no reload.
   // The cache lives only while this page is shown (gcTime 0): the next visit starts again
   // from its loader's fresh list, never from what a previous session saw in this tab.
@@ -74,6 +75,8 @@ export default function Files() {
                 <th scope="col">Size</th>
                 <th scope="col">Type</th>
                 <th scope="col">Uploaded</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Downloads</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -84,6 +87,11 @@ export default function Files() {
                 <tr key={file.id} data-file-id={file.id}>
                   <td className="name">
                     <Link to={`/f/${file.id}`}>{file.originalName}</Link>
+                    {file.hasPassword ? (
+                      <span className="lock" role="img" aria-label="Password-protected" title="Password-protected">
+                        🔒
+                      </span>
+                    ) : null}
                     <ShareLink url={file.url} label={`Share link for ${file.originalName}`} />
                   </td>
                   <td className="size">{formatBytes(file.size)}</td>
@@ -91,6 +99,8 @@ export default function Files() {
                   <td className="date">
                     <LocalTime iso={file.createdAt} />
                   </td>
+                  <td className="expires">{formatExpiry(file.expiresAt, now)}</td>
+                  <td className="downloads">{formatDownloads(file.downloads, file.maxDownloads)}</td>
                   <td>
                     <form
                       method="post"

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
-import { useActionData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { UploadForm } from '~/components/upload-form';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { requireUserPage } from '~/utils/session.server';
@@ -10,7 +10,7 @@ export const meta: MetaFunction = () => [{ title: 'Upload · File sharing' }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
-  return null;
+  return json({ expiry: context.services.shareSettings.expiryChoices(context.ctx.config) });
 }
 
 // Without JavaScript the form posts here: the body is streamed through busboy into the
@@ -23,7 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const file = await http.withFirstUploadedFile(
       Object.fromEntries(request.headers),
       Readable.fromWeb(request.body as import('node:stream/web').ReadableStream),
-      { maxFileBytes: ctx.config.maxUploadBytes },
+      { maxFileBytes: ctx.config.maxUploadBytes, fieldsBeforeFile: http.SHARE_SETTING_FIELDS },
       (upload) => services.files.uploadFile(ctx, upload),
     );
     return redirect(`/f/${file.id}`);
@@ -35,10 +35,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Upload() {
   const actionData = useActionData<typeof action>();
+  const { expiry } = useLoaderData<typeof loader>();
   return (
     <main className="narrow">
       <h1>Upload a file</h1>
-      <UploadForm serverError={actionData?.error ?? null} />
+      <UploadForm serverError={actionData?.error ?? null} expiry={expiry} />
     </main>
   );
 }

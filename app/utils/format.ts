@@ -16,3 +16,25 @@ export function formatBytes(bytes: number): string {
 export function formatUtcDate(iso: string): string {
   return new Date(iso).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }
+
+/** When a link stops working, said relative to `now`: "expires in 3 days", "no expiry", "expired". */
+export function formatExpiry(expiresAt: string | null, now: number): string {
+  if (expiresAt === null) return 'no expiry';
+  const left = Date.parse(expiresAt) - now;
+  if (left <= 0) return 'expired';
+  const units: Array<[number, string]> = [
+    [86400_000, 'day'],
+    [3600_000, 'hour'],
+    [60_000, 'minute'],
+  ];
+  for (const [size, name] of units) {
+    const count = Math.floor(left / size);
+    if (count >= 1) return `expires in ${count} ${name}${count === 1 ? '' : 's'}`;
+  }
+  return 'expires in less than a minute';
+}
+
+/** "2 / 5" with a limit, "2" without. */
+export function formatDownloads(downloads: number, maxDownloads: number | null): string {
+  return maxDownloads === null ? String(downloads) : `${downloads} / ${maxDownloads}`;
+}

@@ -1,4 +1,4 @@
-// The ONE place that issues and clears the session cookie (spec: Authentication §6,
+// The ONE place that issues and clears the session cookie (and the share-password cookies) (spec: Authentication §6,
 // CONTRACT §3). The page login and the API login both call it.
 import { parse, serialize } from 'cookie';
 import type { Config } from '../config';
@@ -18,6 +18,31 @@ export function sessionCookie(config: CookieConfig, token: string, maxAgeSeconds
 
 export function clearedSessionCookie(config: CookieConfig): string {
   return sessionCookie(config, '', 0);
+}
+
+/** A file's share-password proof: sent back only to that file's pages (`/f/<id>` and below). */
+export function shareGrantCookie(config: CookieConfig, fileId: string, token: string, maxAgeSeconds: number): string {
+  return serialize(shareGrantCookieName(fileId), token, {
+    httpOnly: true,
+    path: `/f/${fileId}`,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    maxAge: maxAgeSeconds,
+  });
+}
+
+/** File ids are URL-safe letters, digits, `_` and `-`: valid in a cookie name as they are. */
+function shareGrantCookieName(fileId: string): string {
+  return `share_${fileId}`;
+}
+
+export function readShareGrant(cookieHeader: string | undefined, fileId: string): string | null {
+  if (!cookieHeader) return null;
+  try {
+    return parse(cookieHeader)[shareGrantCookieName(fileId)] || null;
+  } catch {
+    return null;
+  }
 }
 
 export function readSessionToken(cookieHeader: string | undefined): string | null {

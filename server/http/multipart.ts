@@ -20,6 +20,12 @@ const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 export interface MultipartOptions {
   /** The largest file accepted; a larger one fails with PAYLOAD_TOO_LARGE. */
   maxFileBytes: number;
+  /**
+   * Text fields read before the file part and handed over as `settings` (the share settings).
+   * One of them after the file part makes the upload a 400: the file is already under way.
+   * A field left empty (a browser sends blank inputs too) counts as not sent.
+   */
+  fieldsBeforeFile?: readonly string[];
 }
 
 /**
@@ -73,7 +79,18 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
   }
 
-  const state: { handling: Promise<T> | null; failed: boolean; extraFile: boolean } = { handling: null, failed: false, extraFile: false };
+  const state: { handling: Promise<T> | null; failed: boolean; extraFile: boolean; lateField: string | null } = {
+    handling: null,
+    failed: false,
+    extraFile: false,
+    lateField: null,
+  };
+  const settings: Record<string, string> = {};
+  parser.on('field', (name, value) => {
+    if (!options.fieldsBeforeFile?.includes(name)) return;
+    if (state.handling) state.lateField ??= name;
+    else if (value !== '') settings[name] = value;
+  });
   // busboy may still emit a file after its first error (the rest of the chunk it was parsing):
   // that file's stream never ends, so a handler given it would wait forever (STACK.md).
   parser.on('error', () => {
@@ -101,6 +118,10 @@ export async function withFirstUploadedFile<T>(
       return;
     }
     const content = new PassThrough({ highWaterMark: 1024 * 1024 });
+    // The handler may start reading only after an await (it checks the share settings first):
+    // a body that breaks before then must not be an unhandled 'error'. The reader still sees
+    // the stream destroyed, with its error, when it starts.
+    content.on('error', () => {});
     fileStream.on('error', (error) => content.destroy(error));
     content.on('close', () => {
       // The handler gave up early: keep reading so busboy can reach the end of the body.
@@ -110,7 +131,7 @@ export async function withFirstUploadedFile<T>(
       }
     });
     fileStream.pipe(content);
-    const handling = handle({ originalName: info.filename, mimeType: info.mimeType, content, bodyAccepted });
+    const handling = handle({ originalName: info.filename, mimeType: info.mimeType, content, settings: { ...settings }, bodyAccepted });
     handling.catch(() => content.destroy());
     state.handling = handling;
   });
@@ -125,6 +146,7 @@ export async function withFirstUploadedFile<T>(
   const bodyAccepted = async (): Promise<void> => {
     const [outcome] = await Promise.allSettled([parsing]);
     if (state.extraFile) throw new AppError('BAD_REQUEST', 'Only one file per request: send each file in its own upload');
+    if (state.lateField) throw new AppError('BAD_REQUEST', `The ${state.lateField} field must come before the file part`);
     if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
   };
   const [parsed] = await Promise.allSettled([parsing]);

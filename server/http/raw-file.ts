@@ -1,11 +1,18 @@
 // GET/HEAD /f/:id/raw — the shared content, served like a good static server: streamed,
 // single byte ranges, conditional requests, and never active content inline (CONTRACT §5).
+// Share controls (ADR 0014): an expired or used-up link is 410, a protected one 401 without
+// its password (X-Share-Password, or the cookie the share page sets), and a GET from byte 0
+// by anyone but the owner uses up one download.
 import contentDisposition from 'content-disposition';
 import type { NextFunction, Request, Response } from 'express';
+import { readShareGrant } from '../auth/cookie';
+import { isAppError } from '../errors';
 import { isInlineSafe } from '../services/content-policy';
-import { openSharedContent } from '../services/files';
+import { claimDownload, openShare, PASSWORD_REQUIRED } from '../services/share-access';
+import { GONE_MESSAGES } from '../services/share-settings';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
 import { evaluatePreconditions, ifRangeHolds, parseRange } from './conditional-requests';
+import { sendStatusPage } from './status-page';
 
 /** The policy of inline content: it may show itself and same-origin media, never run script. */
 const INLINE_CSP =
@@ -16,10 +23,20 @@ export function rawFile() {
   return async (req: Request, res: Response, next: NextFunction) => {
     let content: OpenedContent | undefined;
     try {
-      const shared = await openSharedContent(res.locals.ctx, req.params.id);
+      const ctx = res.locals.ctx;
+      const shared = await openShare(ctx, req.params.id, {
+        password: req.get('x-share-password'),
+        grant: readShareGrant(req.headers.cookie, req.params.id),
+      });
       // Unknown id or missing content: fall through to the not-found page.
-      if (!shared) return next();
+      if (shared.kind === 'missing') return next();
+      if (shared.kind === 'gone') return sendStatusPage(res, 410, 'Link gone', shared.message);
+      if (shared.kind === 'locked') {
+        return sendStatusPage(res, 401, 'Password required', `${PASSWORD_REQUIRED} Open its share page to enter the password.`, `/f/${shared.fileId}`);
+      }
       const { file, size } = shared;
+      // Whoever may count downloads or know the password: no shared cache may keep a copy.
+      const privateCopy = file.maxDownloads !== null || file.hasPassword;
 
       const inline = isInlineSafe(file.mimeType) && req.query.download === undefined;
       const etag = `"${file.id}-${size.toString(36)}"`;
@@ -59,6 +76,14 @@ export function rawFile() {
         }
       }
 
+      // A download starts at byte 0; a range further on continues one and is not counted again.
+      const startsDownload = req.method === 'GET' && (status === 200 || (status === 206 && (range as ByteRange).start === 0));
+      if (startsDownload && !shared.isOwner && !(await claimDownload(ctx, file.id))) {
+        content?.stream.destroy();
+        content = undefined;
+        return sendStatusPage(res, 410, 'Link gone', GONE_MESSAGES[file.expiresAt !== null && Date.parse(file.expiresAt) <= ctx.clock.now() ? 'expired' : 'used-up']);
+      }
+
       res.status(status);
       res.setHeader('Content-Type', inline ? contentTypeOf(file.mimeType) : 'application/octet-stream');
       res.setHeader(
@@ -70,7 +95,7 @@ export function rawFile() {
       );
       res.setHeader('X-Content-Type-Options', 'nosniff');
       // A shared file may be deleted at any time: caches must check back (cheap, thanks to the ETag).
-      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('Cache-Control', privateCopy ? 'private, no-store' : 'no-cache');
       res.setHeader('ETag', etag);
       res.setHeader('Last-Modified', new Date(lastModifiedMs).toUTCString());
       res.setHeader('Accept-Ranges', 'bytes');
@@ -93,6 +118,11 @@ export function rawFile() {
       content?.stream.destroy();
       // A client that goes away mid-download is not a fault.
       if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+      if (isAppError(error) && !res.headersSent) {
+        // A wrong X-Share-Password (401), or too many of them (429).
+        if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        return sendStatusPage(res, error.status, error.status === 429 ? 'Too many attempts' : 'Password required', error.message, `/f/${req.params.id}`);
+      }
       next(error);
     }
   };

@@ -3,7 +3,8 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
 import { AppError } from '../errors';
 import { withFirstUploadedFile } from '../http/multipart';
-import { deleteFile, listFiles, listFilesPage, shareUrl, uploadFile } from '../services/files';
+import { deleteFile, listFiles, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
+import { SHARE_SETTING_FIELDS } from '../schemas';
 import { login, logout, requireUser } from '../services/sessions';
 import { sendJsonError } from './json-errors';
 
@@ -64,10 +65,24 @@ export function apiV1Router(): Router {
     requireSession,
     handler(async (req, res) => {
       const ctx = res.locals.ctx;
-      const file = await withFirstUploadedFile(req.headers, req, { maxFileBytes: ctx.config.maxUploadBytes }, (upload) =>
-        uploadFile(ctx, upload),
+      const file = await withFirstUploadedFile(
+        req.headers,
+        req,
+        { maxFileBytes: ctx.config.maxUploadBytes, fieldsBeforeFile: SHARE_SETTING_FIELDS },
+        (upload) => uploadFile(ctx, upload),
       );
       res.status(201).json({ file, url: shareUrl(ctx, file.id) });
+    }),
+  );
+
+  router.patch(
+    '/files/:id',
+    requireSession,
+    express.json({ limit: '16kb' }),
+    handler(async (req, res) => {
+      if (!req.is('application/json')) throw new AppError('BAD_REQUEST', 'Send the settings as a JSON object (Content-Type: application/json)');
+      const file = await updateShareSettings(res.locals.ctx, req.params.id, req.body);
+      res.status(200).json({ file });
     }),
   );
 

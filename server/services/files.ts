@@ -6,15 +6,9 @@ import type { ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
-import {
-  ContentNotFoundError,
-  ContentTooLargeError,
-  StorageFullError,
-  StorageUnavailableError,
-  type ByteRange,
-  type OpenedContent,
-} from '../storage/content-store';
+import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from '../storage/content-store';
 import { requireUser } from './sessions';
+import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
 
 /** The file object of the API (CONTRACT §4). */
 export interface FileDto {
@@ -25,6 +19,14 @@ export interface FileDto {
   size: number;
   storedName: string;
   createdAt: string;
+  /** When the share link stops working (ISO-8601), or null. */
+  expiresAt: string | null;
+  /** Downloads the link allows in all, or null for no limit. */
+  maxDownloads: number | null;
+  /** Downloads started so far by others than the owner. */
+  downloads: number;
+  /** Whether the link asks for a password (the password and its hash never leave the service). */
+  hasPassword: boolean;
 }
 
 export interface NewUpload {
@@ -33,6 +35,8 @@ export interface NewUpload {
   /** The content type as the uploader sent it. */
   mimeType: string;
   content: Readable;
+  /** Share settings sent with the upload (multipart fields before the file): validated here. */
+  settings?: Record<string, string>;
   /**
    * Resolves once the request that carried the content is known to be good (no second file,
    * not aborted); rejects with an AppError otherwise. Called after the content is stored and
@@ -51,6 +55,10 @@ export function toFileDto(file: StoredFile): FileDto {
     size: Number(file.size),
     storedName: file.storedName,
     createdAt: new Date(file.createdAt).toISOString(),
+    expiresAt: file.expiresAt === null ? null : new Date(file.expiresAt).toISOString(),
+    maxDownloads: file.maxDownloads === null ? null : Number(file.maxDownloads),
+    downloads: Number(file.downloads),
+    hasPassword: file.passwordHash !== null,
   };
 }
 
@@ -65,6 +73,8 @@ export function shareUrl(ctx: Pick<ServiceContext, 'config'>, fileId: string): s
  */
 export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promise<FileDto> {
   const owner = requireUser(ctx);
+  // Settings first: a bad value is refused before a byte is stored.
+  const share = await newShareColumns(ctx, upload.settings ?? {});
   const originalName = cleanFileName(upload.originalName);
   const id = newFileId();
   const storedName = id + storedExtension(originalName);
@@ -97,6 +107,8 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
     size,
     storedName,
     createdAt: new Date(ctx.clock.now()),
+    downloads: 0,
+    ...share,
   };
   try {
     // One INSERT, without the unit of work's transaction around it: nothing else changes here.
@@ -190,13 +202,31 @@ export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<v
   ctx.log.info({ fileId: file.id }, 'file deleted');
 }
 
-/** Any file by id, for the public share page and raw link; null when there is none. */
-export async function getSharedFile(ctx: ServiceContext, fileId: string): Promise<FileDto | null> {
+/**
+ * Changes the share settings of one of the caller's files (only the keys sent; null clears).
+ * A link that has already expired or used up its downloads stays gone.
+ */
+export async function updateShareSettings(ctx: ServiceContext, fileId: string, input: unknown): Promise<FileDto> {
+  const owner = requireUser(ctx);
   const file = await findFile(ctx, fileId);
-  return file ? toFileDto(file) : null;
+  if (!file) throw new AppError('NOT_FOUND', 'File not found');
+  if (file.userId !== owner.id) throw new AppError('FORBIDDEN', 'Forbidden');
+  const gone = goneReason(file, ctx.clock.now());
+  if (gone) throw new AppError('GONE', GONE_MESSAGES[gone]);
+  const changes = await changedShareColumns(ctx, file, input);
+  if (Object.keys(changes).length > 0) {
+    // Only while the link is still live: a download may have used it up since it was read.
+    const updated = await ctx.em.nativeUpdate(FileSchema, { id: file.id, userId: owner.id }, changes);
+    if (updated === 0) throw new AppError('NOT_FOUND', 'File not found');
+    ctx.log.info({ fileId: file.id, changed: Object.keys(changes) }, 'share settings changed');
+  }
+  const [changed] = await findFileRows(ctx, { id: file.id }, 1);
+  if (!changed) throw new AppError('NOT_FOUND', 'File not found');
+  return toFileDto(changed);
 }
 
-async function findFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
+/** Any file by id, as its row; null when there is none. */
+export async function findFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
   if (!fileIdSchema.safeParse(fileId).success) return null;
   const [file] = await findFileRows(ctx, { id: fileId }, 1);
   return file ?? null;
@@ -246,56 +276,4 @@ const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-
 function cleanMimeType(mimeType: string): string {
   const bare = mimeType.split(';')[0].trim().toLowerCase();
   return MIME_TYPE.test(bare) ? bare : 'application/octet-stream';
-}
-
-export interface SharedContent {
-  file: FileDto;
-  size: number;
-  /** Opens the content, or one byte range of it; rejects with ContentNotFoundError once it is gone. */
-  open(range?: ByteRange): Promise<OpenedContent>;
-}
-
-/**
- * A file's content for the public raw link. Null when the id is unknown, and also when the
- * record exists but its content is missing (logged: that is a fault to look into, not a 500).
- */
-export async function openSharedContent(ctx: ServiceContext, fileId: string): Promise<SharedContent | null> {
-  const file = await findFile(ctx, fileId);
-  if (!file) return null;
-  const stat = await ctx.store.stat(file.storedName);
-  if (!stat) {
-    ctx.log.warn({ fileId: file.id, storedName: file.storedName }, 'content missing for an existing file record');
-    return null;
-  }
-  return {
-    file: toFileDto(file),
-    size: stat.size,
-    open: (range) => ctx.store.open(file.storedName, range),
-  };
-}
-
-export const TEXT_PREVIEW_BYTES = 64 * 1024;
-
-/** The start of a text file for the share page, capped; null when there is no such content. */
-export async function readTextPreview(
-  ctx: ServiceContext,
-  fileId: string,
-  maxBytes = TEXT_PREVIEW_BYTES,
-): Promise<{ text: string; truncated: boolean } | null> {
-  const shared = await openSharedContent(ctx, fileId);
-  if (!shared) return null;
-  if (shared.size === 0) return { text: '', truncated: false };
-  const chunks: Buffer[] = [];
-  let content: OpenedContent;
-  try {
-    content = await shared.open({ start: 0, end: Math.min(shared.size, maxBytes) - 1 });
-  } catch (error) {
-    if (error instanceof ContentNotFoundError) return null; // deleted since the stat
-    throw error;
-  }
-  for await (const chunk of content.stream) chunks.push(chunk as Buffer);
-  // A multi-byte character cut by the cap decodes to U+FFFD at the very end: drop it.
-  const text = new TextDecoder('utf-8').decode(Buffer.concat(chunks));
-  const truncated = shared.size > maxBytes;
-  return { text: truncated ? text.replace(/\uFFFD$/, '') : text, truncated };
 }

@@ -108,8 +108,40 @@ export async function admitLoginAttempt(
   };
 }
 
-function tooManyAttempts(retryAfterMs: number): AppError {
-  return new AppError('TOO_MANY_REQUESTS', TOO_MANY_ATTEMPTS, Math.max(1, Math.ceil(retryAfterMs / 1000)));
+function tooManyAttempts(retryAfterMs: number, message = TOO_MANY_ATTEMPTS): AppError {
+  return new AppError('TOO_MANY_REQUESTS', message, Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
+
+/** Wrong share passwords for one file from one address before that pair is refused (ADR 0014). */
+export const MAX_SHARE_PASSWORD_FAILURES = 5;
+export const TOO_MANY_SHARE_PASSWORDS = 'Too many wrong passwords for this file. Please wait and try again later.';
+
+/**
+ * Lets a share-password attempt through to the check, or throws TOO_MANY_REQUESTS once the
+ * (file, address) pair has used up its failures: the login pair rule with the same counters,
+ * the same pending places (parallel guesses queue) and the same 15-minute window.
+ */
+export async function admitSharePasswordAttempt(
+  ctx: Pick<ServiceContext, 'em' | 'clock'>,
+  fileId: string,
+  address: string | null,
+): Promise<LoginAttemptTicket> {
+  const counters = new ThrottleCounters(ctx);
+  const key = `share:${fileId}|${address ?? 'unknown'}`;
+  const queuedUntil = ctx.clock.now() + MAX_QUEUE_MS;
+  for (;;) {
+    const counter = await counters.reserve(key);
+    if (counter.failures < MAX_SHARE_PASSWORD_FAILURES && counter.failures + counter.pending <= MAX_SHARE_PASSWORD_FAILURES) break;
+    await counters.release(key);
+    if (counter.failures >= MAX_SHARE_PASSWORD_FAILURES) throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_SHARE_PASSWORDS);
+    if (ctx.clock.now() > queuedUntil) throw tooManyAttempts(1000, TOO_MANY_SHARE_PASSWORDS);
+    await sleep(QUEUE_POLL_MS + Math.random() * QUEUE_POLL_MS);
+  }
+  return {
+    failed: () => counters.fail(key),
+    succeeded: () => counters.clear(key),
+    abandoned: () => counters.release(key),
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
 // Only what the service itself made is touched (issue 12): names in the exact stored-name
 // format, and nothing written in the last hour, which may be another instance's upload between
 // its content and its record.
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
 import { FileSchema } from '../db/entities/file.entity';
@@ -37,6 +38,44 @@ export async function reconcileStorage(deps: { em: EntityManager; store: Content
   return { incomplete, orphans };
 }
 
+/** Links that expired or used up their downloads, removed per round in batches of this many. */
+const EXPIRED_BATCH = 200;
+
+/**
+ * Removes every file whose link has expired or used up its downloads (ADR 0014): the row first,
+ * then the content, as a delete does. Safe beside other instances: a row goes only through the
+ * one DELETE that removes it, and only that caller removes the content.
+ */
+export async function removeExpiredFiles(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }) {
+  const { em, store, log, clock } = deps;
+  const now = new Date(clock.now());
+  // Two conditions, each read through its own index.
+  const conditions = [{ expiresAt: { $lte: now } }, { maxDownloads: { $ne: null }, downloads: { $gte: raw('max_downloads') } }];
+  let removed = 0;
+  for (const gone of conditions) {
+    for (;;) {
+      const batch = await em.find(FileSchema, gone, { fields: ['id', 'storedName'], limit: EXPIRED_BATCH, disableIdentityMap: true });
+      let removedNow = 0;
+      for (const file of batch) {
+        if ((await em.nativeDelete(FileSchema, { id: file.id, ...gone })) === 0) continue; // another instance got it
+        removedNow++;
+        try {
+          await store.delete(file.storedName);
+        } catch (error) {
+          log.warn({ err: error, fileId: file.id }, 'content of an expired file not removed; left to the sweep');
+        }
+      }
+      removed += removedNow;
+      if (batch.length < EXPIRED_BATCH || removedNow === 0) break;
+    }
+  }
+  if (removed) log.info({ removed }, 'removed files whose links expired or used up their downloads');
+  return removed;
+}
+
+/** Expired links are removed within a minute. */
+export const EXPIRY_SWEEP_EVERY_MS = 60 * 1000;
+
 const MAINTENANCE_EVERY_MS = 60 * 60 * 1000;
 
 /**
@@ -44,7 +83,10 @@ const MAINTENANCE_EVERY_MS = 60 * 60 * 1000;
  * start are removed at a later round, and expired sessions and login counters are dropped.
  * Safe beside other instances: every step only deletes what nobody can still use.
  */
-export function scheduleMaintenance(deps: { orm: { em: { fork(): EntityManager } }; store: ContentStore; log: Logger; clock: Clock }): () => void {
+export function scheduleMaintenance(
+  deps: { orm: { em: { fork(): EntityManager } }; store: ContentStore; log: Logger; clock: Clock },
+  options: { expirySweepEveryMs?: number } = {},
+): () => void {
   const round = async () => {
     const em = deps.orm.em.fork();
     try {
@@ -55,7 +97,19 @@ export function scheduleMaintenance(deps: { orm: { em: { fork(): EntityManager }
       deps.log.warn({ err: error }, 'housekeeping round failed; the next one tries again');
     }
   };
+  const expirySweep = async () => {
+    try {
+      await removeExpiredFiles({ em: deps.orm.em.fork(), store: deps.store, log: deps.log, clock: deps.clock });
+    } catch (error) {
+      deps.log.warn({ err: error }, 'expiry sweep failed; the next one tries again');
+    }
+  };
   const timer = setInterval(() => void round(), MAINTENANCE_EVERY_MS);
+  const expiryTimer = setInterval(() => void expirySweep(), options.expirySweepEveryMs ?? EXPIRY_SWEEP_EVERY_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  expiryTimer.unref();
+  return () => {
+    clearInterval(timer);
+    clearInterval(expiryTimer);
+  };
 }

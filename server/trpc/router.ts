@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deleteFile, listFiles, shareUrl } from '../services/files';
+import { deleteFile, listFiles, shareUrl, updateShareSettings } from '../services/files';
 import { publicProcedure, router } from './trpc';
 
 // Procedures call the same services as the REST API; the services check the session.
@@ -8,6 +8,13 @@ export const appRouter = router({
     list: publicProcedure.query(async ({ ctx }) =>
       (await listFiles(ctx)).map((file) => ({ ...file, url: shareUrl(ctx, file.id) })),
     ),
+    // The settings are checked by the service, with the same rules and messages as the API's PATCH.
+    updateShare: publicProcedure
+      .input(z.object({ id: z.string().max(64), settings: z.record(z.unknown()) }))
+      .mutation(async ({ ctx, input }) => {
+        const file = await updateShareSettings(ctx, input.id, input.settings);
+        return { ...file, url: shareUrl(ctx, file.id) };
+      }),
     delete: publicProcedure.input(z.object({ id: z.string().max(64) })).mutation(async ({ ctx, input }) => {
       await deleteFile(ctx, input.id);
       return { ok: true as const };

@@ -36,7 +36,8 @@ describe('unknown API routes', () => {
     ['GET', '/api/v1'],
     ['GET', '/api/v1/'],
     ['PUT', '/api/v1/files'],
-    ['PATCH', '/api/v1/files/abc'],
+    ['PATCH', '/api/v1/files'],
+    ['PUT', '/api/v1/files/abc'],
     ['GET', '/api/v1/auth/login'],
     ['GET', '/api/v1/files/abc/extra'],
   ])('when %s %s is requested, then it answers 404 {"error":"Not found"}', async (method, url) => {

@@ -56,7 +56,7 @@ describe('POST /api/v1/files', () => {
     expect(row).toEqual({ stored_name: body.file.storedName, user_id: body.file.userId, size: 11 });
   });
 
-  it('when a file is uploaded, then the answer is exactly {file:{id,userId,originalName,mimeType,size,storedName,createdAt},url} with the owner as userId', async () => {
+  it('when a file is uploaded, then the answer is exactly {file:{id,userId,originalName,mimeType,size,storedName,createdAt} and the share settings,url} with the owner as userId', async () => {
     const before = Date.now();
     const res = await upload(alice, fileForm('abc', 'shape.txt', 'text/plain'));
 
@@ -64,7 +64,20 @@ describe('POST /api/v1/files', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = await res.json();
     expect(Object.keys(body).sort()).toEqual(['file', 'url']);
-    expect(Object.keys(body.file).sort()).toEqual(['createdAt', 'id', 'mimeType', 'originalName', 'size', 'storedName', 'userId']);
+    expect(Object.keys(body.file).sort()).toEqual([
+      'createdAt',
+      'downloads',
+      'expiresAt',
+      'hasPassword',
+      'id',
+      'maxDownloads',
+      'mimeType',
+      'originalName',
+      'size',
+      'storedName',
+      'userId',
+    ]);
+    expect(body.file).toMatchObject({ expiresAt: null, maxDownloads: null, downloads: 0, hasPassword: false });
     expect(body.file.userId).toBe(aliceId);
     expect(typeof body.file.size).toBe('number');
     const created = Date.parse(body.file.createdAt);

@@ -11,6 +11,7 @@ import { createApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { createServiceContext } from '../../server/context';
 import type { Orm } from '../../server/db/orm';
+import type { Clock } from '../../server/clock';
 import { createDeps, startHousekeeping } from '../../server/deps';
 import { applyServerTimeouts } from '../../server/http/server-timeouts';
 import { registerUser } from '../../server/services/users';
@@ -58,7 +59,14 @@ export function tempDir(prefix = 'fs-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface StartOptions {
+  /** The service's clock (default: the system's); a TestClock lets a test move time on. */
+  clock?: Clock;
+  /** How often expired links are swept (default: every minute, as in production). */
+  expirySweepEveryMs?: number;
+}
+
+export async function startApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
   // Listen first, so that BASE_URL can default to the real port, as it does in production.
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,9 +79,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const startEnv = { SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...backend, ...env, DATA_DIR: dataDir };
   const finalConfig = loadConfig({ BASE_URL: url, ...startEnv });
   const content = inspectContent(finalConfig);
-  const deps = await createDeps(finalConfig);
+  const deps = await createDeps(finalConfig, { clock: options.clock });
   const { orm } = deps;
-  const stopHousekeeping = await startHousekeeping(deps);
+  const stopHousekeeping = await startHousekeeping(deps, { expirySweepEveryMs: options.expirySweepEveryMs });
   const build = await loadBuild();
   applyServerTimeouts(server, finalConfig);
   server.on('request', createApp({ ...deps, build, assetsDir: path.join(ROOT, 'public/build') }));
@@ -125,8 +133,27 @@ export function cookieFrom(res: Response): string {
 }
 
 /** A multipart body with one file part, as curl -F would send it. */
-export function fileForm(content: string | Uint8Array, filename: string, type = 'application/octet-stream', field = 'file') {
+export function fileForm(
+  content: string | Uint8Array,
+  filename: string,
+  type = 'application/octet-stream',
+  field = 'file',
+  /** Text fields sent before the file part (share settings). */
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append(field, new Blob([content as BlobPart], { type }), filename);
   return form;
+}
+
+/** The system's time moved on by however much a test says: expiry without waiting for it. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
 }

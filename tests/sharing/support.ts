@@ -1,6 +1,6 @@
 // Shared by the tests of the share page and the raw link: one app, one logged-in uploader.
 import http from 'node:http';
-import { fileForm, startApp, type TestApp } from '../helpers/app';
+import { fileForm, startApp, type StartOptions, type TestApp } from '../helpers/app';
 import type { FileDto } from '../../server/services/files';
 
 export interface Uploaded {
@@ -11,20 +11,21 @@ export interface Uploaded {
 
 export interface SharingApp extends TestApp {
   cookie: string;
-  upload(content: string | Uint8Array, filename: string, type?: string): Promise<Uploaded>;
+  /** Uploads with share settings: `fields` go before the file part, as the API wants them. */
+  upload(content: string | Uint8Array, filename: string, type?: string, fields?: Record<string, string>): Promise<Uploaded>;
 }
 
-export async function startSharingApp(env: Record<string, string> = {}): Promise<SharingApp> {
-  const app = await startApp(env);
+export async function startSharingApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<SharingApp> {
+  const app = await startApp(env, options);
   await app.createUser('sharer');
   const cookie = await app.login('sharer');
   return Object.assign(app, {
     cookie,
-    async upload(content: string | Uint8Array, filename: string, type = 'application/octet-stream') {
+    async upload(content: string | Uint8Array, filename: string, type = 'application/octet-stream', fields: Record<string, string> = {}) {
       const res = await fetch(`${app.url}/api/v1/files`, {
         method: 'POST',
         headers: { cookie },
-        body: fileForm(content, filename, type),
+        body: fileForm(content, filename, type, 'file', fields),
       });
       if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
       const body = (await res.json()) as { file: FileDto; url: string };

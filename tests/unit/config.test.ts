@@ -141,6 +141,21 @@ describe('JWT_EXPIRES_IN (deprecated)', () => {
   });
 });
 
+describe('MAX_EXPIRY and DEFAULT_EXPIRY', () => {
+  it('when neither is set, then links never expire by default and may live forever', () => {
+    expect(load().shareExpiry).toEqual({ maxSeconds: null, defaultSeconds: null });
+  });
+
+  it('when only MAX_EXPIRY is set, then it is also the default', () => {
+    expect(load({ MAX_EXPIRY: '30d' }).shareExpiry).toEqual({ maxSeconds: 2592000, defaultSeconds: 2592000 });
+  });
+
+  it('when both are set, then each is as given', () => {
+    expect(load({ MAX_EXPIRY: '30d', DEFAULT_EXPIRY: '12h' }).shareExpiry).toEqual({ maxSeconds: 2592000, defaultSeconds: 43200 });
+    expect(load({ DEFAULT_EXPIRY: '3600' }).shareExpiry).toEqual({ maxSeconds: null, defaultSeconds: 3600 });
+  });
+});
+
 describe('malformed values', () => {
   it.each([
     ['PORT', { PORT: 'abc' }],
@@ -156,6 +171,9 @@ describe('malformed values', () => {
     ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: 'soon' }],
     ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: '0' }],
     ['JWT_EXPIRES_IN', { JWT_EXPIRES_IN: '12w' }],
+    ['MAX_EXPIRY', { MAX_EXPIRY: 'a week' }],
+    ['DEFAULT_EXPIRY', { DEFAULT_EXPIRY: '0' }],
+    ['DEFAULT_EXPIRY', { MAX_EXPIRY: '1d', DEFAULT_EXPIRY: '2d' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://db/app' }],
     ['DATABASE_URL', { DATABASE_URL: 'postgres://db' }],

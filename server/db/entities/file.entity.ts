@@ -11,6 +11,14 @@ export interface StoredFile {
   /** `<id>` plus the sanitized extension; the content's key in storage. Column `stored_name`. */
   storedName: string;
   createdAt: Date;
+  /** After this the share link answers 410 and the sweeper removes the file; null: never. */
+  expiresAt: Date | null;
+  /** Downloads allowed in all; null: no limit. */
+  maxDownloads: number | null;
+  /** Downloads started so far (GETs of the raw link from byte 0 by anyone but the owner). */
+  downloads: number;
+  /** bcrypt hash of the share password; null: no password. */
+  passwordHash: string | null;
 }
 
 export const FileSchema = new EntitySchema<StoredFile>({
@@ -27,5 +35,11 @@ export const FileSchema = new EntitySchema<StoredFile>({
     size: { type: WholeNumberType },
     storedName: { type: 'string', unique: true },
     createdAt: { type: 'Date' },
+    // The sweeper looks for what has expired.
+    expiresAt: { type: 'Date', nullable: true, index: 'files_expires_at_index' },
+    // ...and for links that used up their downloads (only limited ones have a limit).
+    maxDownloads: { type: 'integer', nullable: true, index: 'files_max_downloads_index' },
+    downloads: { type: 'integer', default: 0 },
+    passwordHash: { type: 'string', nullable: true },
   },
 });

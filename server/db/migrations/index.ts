@@ -3,18 +3,24 @@
 // written once for each dialect, and tests/db/schema.test.ts checks that both end where the
 // entities say.
 import { Migration20261123100000Init as PostgresInit } from './postgresql/Migration20261123100000Init';
+import { Migration20261124000000ShareControls as PostgresShareControls } from './postgresql/Migration20261124000000ShareControls';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
+import { Migration20261124000000ShareControls } from './sqlite/Migration20261124000000ShareControls';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
   { name: 'Migration20261122000000Init', class: Migration20261122000000Init },
   { name: 'Migration20261122010000LoginThrottle', class: Migration20261122010000LoginThrottle },
   { name: 'Migration20261123000000ThrottleAndHealth', class: Migration20261123000000ThrottleAndHealth },
+  { name: 'Migration20261124000000ShareControls', class: Migration20261124000000ShareControls },
 ];
 
-const postgresqlMigrations = [{ name: 'Migration20261123100000Init', class: PostgresInit }];
+const postgresqlMigrations = [
+  { name: 'Migration20261123100000Init', class: PostgresInit },
+  { name: 'Migration20261124000000ShareControls', class: PostgresShareControls },
+];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
   return dialect === 'sqlite' ? sqliteMigrations : postgresqlMigrations;

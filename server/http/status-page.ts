@@ -1,0 +1,31 @@
+// A small HTML page for answers Express gives itself, outside Remix (the raw link's 401 and
+// 410, a refused cross-site form): every text is escaped, though callers pass fixed ones.
+import type { Response } from 'express';
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
+}
+
+/** Sends `status` with a page saying `message`, and a link to `linkTo` (a local path) or home. */
+export function sendStatusPage(res: Response, status: number, title: string, message: string, linkTo?: string): void {
+  const link = linkTo
+    ? `<a href="${escapeHtml(linkTo)}">Go to the share page</a>`
+    : '<a href="/">Go to the home page</a>';
+  res
+    .status(status)
+    .type('html')
+    .send(`<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title></head>
+<body>
+<main>
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(message)}</p>
+<p>${link}</p>
+</main>
+</body>
+</html>
+`);
+}

@@ -1,0 +1,155 @@
+// Who may open a share link, and when (ADR 0014): a link that has expired or used up its
+// downloads is gone (410) until the sweeper removes it (then 404); a password-protected one
+// opens with the password or the proof a right password left in a cookie; the owner, logged
+// in, is never asked and never uses up a download.
+import { signShareGrant, SHARE_GRANT_TTL_SECONDS, verifyShareGrant } from '../auth/share-grant';
+import { verifyPassword } from '../auth/passwords';
+import type { ServiceContext } from '../context';
+import type { StoredFile } from '../db/entities/file.entity';
+import { AppError } from '../errors';
+import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
+import { findFile, toFileDto, type FileDto } from './files';
+import { admitSharePasswordAttempt } from './login-throttle';
+import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
+
+export const PASSWORD_REQUIRED = 'This file is password-protected.';
+export const WRONG_PASSWORD = 'Wrong password.';
+
+export type ShareAccess =
+  /** No such file (or its content is gone): 404. */
+  | { kind: 'missing' }
+  /** The link expired or used up its downloads: 410. */
+  | { kind: 'gone'; reason: GoneReason; message: string }
+  /** Password-protected and no proof given: 401. */
+  | { kind: 'locked'; fileId: string }
+  | OpenShare;
+
+export interface OpenShare {
+  kind: 'open';
+  file: FileDto;
+  /** The logged-in owner: never asked for the password, their downloads never count. */
+  isOwner: boolean;
+  size: number;
+  /**
+   * Whether the share page may show it inline: not when the link counts downloads for a
+   * visitor (every look would use one up, or a text preview would be a download not counted).
+   */
+  previewable: boolean;
+  /** Opens the content, or one byte range of it; rejects with ContentNotFoundError once it is gone. */
+  open(range?: ByteRange): Promise<OpenedContent>;
+}
+
+export interface ShareProof {
+  /** A password sent with the request (the X-Share-Password header). */
+  password?: string | null;
+  /** The share-grant cookie a right password left. */
+  grant?: string | null;
+}
+
+/**
+ * What a visitor gets at a share link. A wrong password (in `proof.password`) is a 401
+ * AppError, and too many of them a 429, counted per file and address like logins.
+ */
+export async function openShare(ctx: ServiceContext, fileId: string, proof: ShareProof = {}): Promise<ShareAccess> {
+  const file = await findFile(ctx, fileId);
+  if (!file) return { kind: 'missing' };
+  const gone = goneReason(file, ctx.clock.now());
+  if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
+  const isOwner = ctx.user?.id === file.userId;
+  if (file.passwordHash && !isOwner) {
+    const granted = proof.grant ? await verifyShareGrant(proof.grant, file.id, file.passwordHash, ctx.config.sessionSecret, nowSeconds(ctx)) : false;
+    if (!granted) {
+      if (!proof.password) return { kind: 'locked', fileId: file.id };
+      await checkSharePassword(ctx, file, proof.password);
+    }
+  }
+  const stat = await ctx.store.stat(file.storedName);
+  if (!stat) {
+    ctx.log.warn({ fileId: file.id, storedName: file.storedName }, 'content missing for an existing file record');
+    return { kind: 'missing' };
+  }
+  return {
+    kind: 'open',
+    file: toFileDto(file),
+    isOwner,
+    size: stat.size,
+    previewable: isOwner || file.maxDownloads === null,
+    open: (range) => ctx.store.open(file.storedName, range),
+  };
+}
+
+/**
+ * Checks a share password typed on the share page; resolves with the proof to keep in a
+ * cookie. Throws UNAUTHORIZED for a wrong one, TOO_MANY_REQUESTS, GONE or NOT_FOUND.
+ */
+export async function unlockShare(ctx: ServiceContext, fileId: string, password: unknown): Promise<{ grant: string; maxAgeSeconds: number }> {
+  const file = await findFile(ctx, fileId);
+  if (!file) throw new AppError('NOT_FOUND', 'File not found');
+  const gone = goneReason(file, ctx.clock.now());
+  if (gone) throw new AppError('GONE', GONE_MESSAGES[gone]);
+  if (!file.passwordHash) throw new AppError('BAD_REQUEST', 'This file has no password');
+  if (typeof password !== 'string' || password === '') throw new AppError('UNAUTHORIZED', 'Enter the password.');
+  await checkSharePassword(ctx, file, password);
+  const grant = await signShareGrant(file.id, file.passwordHash, ctx.config.sessionSecret, nowSeconds(ctx));
+  return { grant, maxAgeSeconds: SHARE_GRANT_TTL_SECONDS };
+}
+
+/** bcrypt caps what it reads at 72 bytes; a longer guess is wrong without being checked. */
+const MAX_GUESS_BYTES = 1024;
+
+async function checkSharePassword(ctx: ServiceContext, file: StoredFile, password: string): Promise<void> {
+  const ticket = await admitSharePasswordAttempt(ctx, file.id, ctx.clientAddress);
+  let right: boolean;
+  try {
+    right = Buffer.byteLength(password, 'utf8') <= MAX_GUESS_BYTES && (await verifyPassword(password, file.passwordHash!));
+  } catch (error) {
+    await ticket.abandoned();
+    throw error;
+  }
+  if (!right) {
+    await ticket.failed();
+    throw new AppError('UNAUTHORIZED', WRONG_PASSWORD);
+  }
+  await ticket.succeeded();
+}
+
+/**
+ * Counts one download of a link, atomically: true when the link still had one to give (then it
+ * is counted), false when it has expired or used up its downloads meanwhile. One statement, so
+ * N parallel downloads of a link allowing N all get one, and the next ones none.
+ */
+export async function claimDownload(ctx: ServiceContext, fileId: string): Promise<boolean> {
+  const result = await ctx.em
+    .getConnection()
+    .execute(
+      'update "files" set "downloads" = "downloads" + 1 where "id" = ? ' +
+        'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)',
+      [fileId, new Date(ctx.clock.now())],
+      'run',
+    );
+  return (result as unknown as { affectedRows: number }).affectedRows === 1;
+}
+
+function nowSeconds(ctx: Pick<ServiceContext, 'clock'>): number {
+  return Math.floor(ctx.clock.now() / 1000);
+}
+
+export const TEXT_PREVIEW_BYTES = 64 * 1024;
+
+/** The start of an open text file for the share page, capped; null once its content is gone. */
+export async function readTextPreview(share: OpenShare, maxBytes = TEXT_PREVIEW_BYTES): Promise<{ text: string; truncated: boolean } | null> {
+  if (share.size === 0) return { text: '', truncated: false };
+  const chunks: Buffer[] = [];
+  let content: OpenedContent;
+  try {
+    content = await share.open({ start: 0, end: Math.min(share.size, maxBytes) - 1 });
+  } catch (error) {
+    if (error instanceof ContentNotFoundError) return null; // deleted since the stat
+    throw error;
+  }
+  for await (const chunk of content.stream) chunks.push(chunk as Buffer);
+  // A multi-byte character cut by the cap decodes to U+FFFD at the very end: drop it.
+  const text = new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+  const truncated = share.size > maxBytes;
+  return { text: truncated ? text.replace(/\uFFFD$/, '') : text, truncated };
+}

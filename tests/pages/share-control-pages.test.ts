@@ -1,0 +1,155 @@
+// The share controls on the pages without JavaScript (issue 14): the upload form's link options,
+// the list's expiry, downloads and lock, and the owner's settings form on the file's page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app';
+import { getPage, postForm, visibleText } from '../helpers/pages-fixtures';
+
+let app: TestApp;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('alice');
+  await app.createUser('bob');
+  alice = await app.login('alice');
+  bob = await app.login('bob');
+});
+afterAll(() => app?.close());
+
+/** The upload form's body as a browser sends it: its fields in page order, the file last. */
+function uploadForm(fields: Record<string, string>, content = 'page upload', filename = 'page.txt') {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('file', new Blob([content], { type: 'text/plain' }), filename);
+  return form;
+}
+
+async function row(id: string) {
+  const [found] = await app.rows('select expires_at, max_downloads, downloads, password_hash from files where id = ?', [id]);
+  return found;
+}
+
+function optionsOf(html: string, name: string): string[] {
+  const select = new RegExp(`<select[^>]*name="${name}"[^>]*>([\\s\\S]*?)</select>`).exec(html)?.[1] ?? '';
+  return [...select.matchAll(/<option[^>]*>([^<]*)<\/option>/g)].map((match) => match[1]);
+}
+
+describe('the upload page', () => {
+  it('when the upload page is shown, then the link options (expiry presets, maximum downloads, password) come before the file input', async () => {
+    const html = await (await getPage(app, '/upload', alice)).text();
+    expect(optionsOf(html, 'expiresIn')).toEqual(['1 hour', '1 day', '7 days', '30 days', 'Never']);
+    expect(html).toMatch(/<option value="never" selected="">Never<\/option>/);
+    const fileInput = html.indexOf('name="file"');
+    for (const name of ['expiresIn', 'maxDownloads', 'password']) {
+      expect(html.indexOf(`name="${name}"`), name).toBeGreaterThan(0);
+      expect(html.indexOf(`name="${name}"`), name).toBeLessThan(fileInput);
+    }
+  });
+
+  it('when the form is posted with link options, then the file is stored with them and the browser goes to its page', async () => {
+    const res = await fetch(`${app.url}/upload`, {
+      method: 'POST',
+      headers: { cookie: alice },
+      body: uploadForm({ expiresIn: '86400', maxDownloads: '5', password: 'page secret' }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(302);
+    const id = res.headers.get('location')!.replace('/f/', '');
+    const stored = await row(id);
+    expect(Number(stored.expires_at) || Date.parse(String(stored.expires_at))).toBeGreaterThan(Date.now() + 86400_000 - 60_000);
+    expect(stored).toMatchObject({ max_downloads: 5, downloads: 0 });
+    expect(String(stored.password_hash)).toMatch(/^\$2/);
+  });
+
+  it('when the form is posted with a bad option, then the page says what is wrong with status 400 and nothing is stored', async () => {
+    const before = await app.storedFiles();
+    const res = await fetch(`${app.url}/upload`, {
+      method: 'POST',
+      headers: { cookie: alice },
+      body: uploadForm({ expiresIn: 'never', maxDownloads: '0', password: '' }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(400);
+    expect(visibleText(await res.text())).toContain('maxDownloads must be at least 1');
+    expect(await app.storedFiles()).toEqual(before);
+  });
+
+  it('when the server forces an expiry, then the upload page offers only the allowed presets, with the default chosen', async () => {
+    const forced = await startApp({ MAX_EXPIRY: '7d', DEFAULT_EXPIRY: '2d' });
+    try {
+      await forced.createUser('carol');
+      const html = await (await getPage(forced, '/upload', await forced.login('carol'))).text();
+      expect(optionsOf(html, 'expiresIn')).toEqual(['1 hour', '1 day', '2 days', '7 days']);
+      expect(html).toMatch(/<option value="172800" selected="">2 days<\/option>/);
+    } finally {
+      await forced.close();
+    }
+  });
+});
+
+describe('the files list', () => {
+  it('when files have an expiry, a limit and a password, then the list shows "expires in …", "downloads / limit" and a lock', async () => {
+    const res = await fetch(`${app.url}/upload`, {
+      method: 'POST',
+      headers: { cookie: bob },
+      body: uploadForm({ expiresIn: String(3 * 86400 + 3600), maxDownloads: '5', password: 'bob secret' }, 'x', 'listed.txt'),
+      redirect: 'manual',
+    });
+    const id = res.headers.get('location')!.replace('/f/', '');
+    await fetch(`${app.url}/f/${id}/raw`, { headers: { 'x-share-password': 'bob secret' } });
+    await fetch(`${app.url}/f/${id}/raw`, { headers: { 'x-share-password': 'bob secret' } });
+    const html = await (await getPage(app, '/files', bob)).text();
+    const rowHtml = new RegExp(`<tr[^>]*data-file-id="${id}"[\\s\\S]*?</tr>`).exec(html)![0];
+    expect(visibleText(rowHtml)).toContain('expires in 3 days');
+    expect(visibleText(rowHtml)).toContain('2 / 5');
+    expect(rowHtml).toContain('aria-label="Password-protected"');
+  });
+});
+
+describe("the owner's view of a file", () => {
+  async function aliceFile(fields: Record<string, string> = {}) {
+    const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie: alice }, body: uploadForm(fields) });
+    return (await res.json()).file as { id: string };
+  }
+
+  it('when the owner opens the file, then its settings are shown with a form; a visitor sees neither', async () => {
+    const file = await aliceFile({ maxDownloads: '4' });
+    const html = await (await getPage(app, `/f/${file.id}`, alice)).text();
+    expect(visibleText(html)).toContain('0 / 4');
+    expect(html).toContain('name="intent" value="settings"');
+    const visitor = await (await getPage(app, `/f/${file.id}`)).text();
+    expect(visitor).not.toContain('value="settings"');
+  });
+
+  it('when the owner posts the settings form, then they change and the page says so; a blank expiry and password are kept', async () => {
+    const file = await aliceFile({ expiresIn: '3600', password: 'first one' });
+    const before = await row(file.id);
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', expiresIn: '', maxDownloads: '9', password: '' }, { cookie: alice });
+    expect(res.status).toBe(200);
+    expect(visibleText(await res.text())).toContain('Settings saved.');
+    const after = await row(file.id);
+    expect(after).toMatchObject({ max_downloads: 9, expires_at: before.expires_at, password_hash: before.password_hash });
+
+    await postForm(app, `/f/${file.id}`, { intent: 'settings', expiresIn: 'never', maxDownloads: '', removePassword: '1' }, { cookie: alice });
+    expect(await row(file.id)).toMatchObject({ expires_at: null, max_downloads: null, password_hash: null });
+  });
+
+  it('when the owner posts a bad value, then the page says what is wrong with status 400 and nothing changes', async () => {
+    const file = await aliceFile();
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '-1', password: 'ab' }, { cookie: alice });
+    expect(res.status).toBe(400);
+    expect(visibleText(await res.text())).toContain('maxDownloads must be at least 1');
+    expect(await row(file.id)).toMatchObject({ max_downloads: null, password_hash: null });
+  });
+
+  it("when another user posts the settings form, then 403 and nothing changes; without a session it asks to log in", async () => {
+    const file = await aliceFile();
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' }, { cookie: bob });
+    expect(res.status).toBe(403);
+    const anonymous = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' });
+    expect([302, 303]).toContain(anonymous.status);
+    expect(anonymous.headers.get('location')).toBe(`/login?redirectTo=${encodeURIComponent(`/f/${file.id}`)}`);
+    expect((await row(file.id)).max_downloads).toBeNull();
+  });
+});

@@ -1,0 +1,46 @@
+// Share controls with two instances on one PostgreSQL database and one bucket (issue 14):
+// a download limit holds across both, and both sweeping the same expired links at once
+// removes each exactly once, leaving the live ones alone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, tempDir, TestClock, type TestApp } from '../helpers/app';
+import { poll } from '../helpers/multipart';
+import { postgresS3Env } from '../helpers/test-backend';
+import { startSharingApp, type SharingApp } from '../sharing/support';
+
+const clock = new TestClock();
+let a: SharingApp;
+let b: TestApp;
+
+beforeAll(async () => {
+  const shared = await postgresS3Env();
+  a = await startSharingApp(shared, { clock, expirySweepEveryMs: 50 });
+  b = await startApp({ ...shared, DATA_DIR: tempDir() }, { clock, expirySweepEveryMs: 50 });
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+});
+
+describe('share controls across two instances', () => {
+  it('when 3N downloads of a link limited to N are spread over both instances at once, then exactly N get the content', async () => {
+    const { file } = await a.upload('limited across instances', 'limited.txt', 'text/plain', { maxDownloads: '4' });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => fetch(`${i % 2 ? a.url : b.url}/f/${file.id}/raw`).then(async (res) => ({ status: res.status, body: await res.text() }))),
+    );
+    const served = results.filter((res) => res.status === 200);
+    expect(served).toHaveLength(4);
+    for (const res of served) expect(res.body).toBe('limited across instances');
+    // The rest are refused: 410, or 404 once a sweep (every 50 ms here) has removed the used-up file.
+    expect(results.filter((res) => res.status === 410 || res.status === 404)).toHaveLength(8);
+  });
+
+  it('when links expire and both instances sweep every 50 ms, then every expired file goes (row and object) and the live ones stay', async () => {
+    const expiring = await Promise.all(Array.from({ length: 30 }, (_, i) => a.upload(`expiring ${i}`, `e${i}.txt`, 'text/plain', { expiresIn: '600' })));
+    const live = await a.upload('live', 'live.txt', 'text/plain', { expiresIn: '86400' });
+    clock.advance(20 * 60_000);
+    expect(await poll(async () => (await a.storedFiles()).length === 1, 10_000)).toBe(true);
+    expect(await a.storedFiles()).toEqual([live.file.storedName]);
+    expect((await a.rows('select id from files')).map((row) => row.id)).toEqual([live.file.id]);
+    for (const { file } of expiring.slice(0, 3)) expect((await fetch(`${b.url}/f/${file.id}/raw`)).status).toBe(404);
+  });
+});

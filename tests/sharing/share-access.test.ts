@@ -1,0 +1,231 @@
+// Who gets a share link's content, and when (issue 14): expired links answer 410 and are swept,
+// download limits are counted atomically, passwords are asked for and throttled.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, TestClock } from '../helpers/app';
+import { cookieAttributes } from '../helpers/pages-fixtures';
+import { poll } from '../helpers/multipart';
+import { request, startSharingApp, type SharingApp } from './support';
+
+const HOUR = 3600_000;
+let app: SharingApp;
+let clock: TestClock;
+
+beforeAll(async () => {
+  clock = new TestClock();
+  app = await startSharingApp({}, { clock });
+});
+afterAll(() => app.close());
+
+/** The share page's password form, posted as a browser without JavaScript does. */
+function postUnlock(pageUrl: string, password: string) {
+  return fetch(pageUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ intent: 'unlock', password }),
+    redirect: 'manual',
+  });
+}
+
+async function fileRow(id: string) {
+  const [row] = await app.rows('select downloads, max_downloads from files where id = ?', [id]);
+  return row;
+}
+
+describe('expiry', () => {
+  it('when a link has expired, then its page and raw link answer 410 saying so, for visitors and the owner alike', async () => {
+    const { file, url, rawUrl } = await app.upload('soon gone', 'soon.txt', 'text/plain', { expiresIn: '60' });
+    expect((await request(rawUrl)).status).toBe(200);
+    clock.advance(2 * 60_000);
+    for (const target of [url, rawUrl]) {
+      for (const headers of [{}, { cookie: app.cookie }] as Record<string, string>[]) {
+        const res = await request(target, { headers });
+        expect(res.status).toBe(410);
+        expect(res.body.toString()).toContain('This link has expired.');
+        expect(res.body.toString()).not.toContain('soon gone');
+      }
+    }
+    expect((await request(rawUrl, { method: 'HEAD' })).status).toBe(410);
+    // The owner's list still shows it, as expired, until the sweep removes it.
+    const list = await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie: app.cookie } })).json();
+    expect(list.files.find((f: { id: string }) => f.id === file.id)).toBeDefined();
+  });
+
+  it('when the sweeper runs after expiry, then the row and the content are gone and the link answers 404', async () => {
+    const sweepClock = new TestClock();
+    const swept = await startSharingApp({}, { clock: sweepClock, expirySweepEveryMs: 100 });
+    try {
+      const expiring = await swept.upload('expiring bytes', 'expiring.txt', 'text/plain', { expiresIn: '3600' });
+      const staying = await swept.upload('staying bytes', 'staying.txt', 'text/plain', { expiresIn: '86400' });
+      sweepClock.advance(2 * HOUR);
+      // The row goes first, then the content.
+      expect(await poll(async () => (await swept.storedFiles()).length === 1)).toBe(true);
+      expect(await swept.storedFiles()).toEqual([staying.file.storedName]);
+      expect(await swept.rows('select id from files where id = ?', [expiring.file.id])).toEqual([]);
+      expect((await request(expiring.url)).status).toBe(404);
+      expect((await request(expiring.rawUrl)).status).toBe(404);
+      expect((await request(staying.rawUrl)).body.toString()).toBe('staying bytes');
+    } finally {
+      await swept.close();
+    }
+  });
+
+  it('when the server restarts after links expired while it was down, then they are removed at start and the others stay', async () => {
+    const first = await startSharingApp();
+    const expiring = await first.upload('expired while down', 'down.txt', 'text/plain', { expiresIn: '60' });
+    const staying = await first.upload('still here', 'here.txt', 'text/plain');
+    await first.close();
+
+    const later = new TestClock();
+    later.advance(5 * 60_000);
+    const second = await startApp(first.env, { clock: later });
+    try {
+      expect((await second.rows('select id from files order by id')).map((row) => row.id)).toEqual([staying.file.id]);
+      expect(await second.storedFiles()).toEqual([staying.file.storedName]);
+      expect((await request(`${second.url}/f/${expiring.file.id}/raw`)).status).toBe(404);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('download limits', () => {
+  it('when 3N clients download a link limited to N at once, then exactly N get the whole content and the rest get 410', async () => {
+    const content = 'limited content '.repeat(4096); // 64 KiB
+    const { file, rawUrl } = await app.upload(content, 'limited.bin', 'application/octet-stream', { maxDownloads: '3' });
+    const results = await Promise.all(Array.from({ length: 9 }, () => request(rawUrl)));
+    const served = results.filter((res) => res.status === 200);
+    expect(served).toHaveLength(3);
+    for (const res of served) expect(res.body.toString()).toBe(content);
+    expect(results.filter((res) => res.status === 410)).toHaveLength(6);
+    expect(await fileRow(file.id)).toEqual({ downloads: 3, max_downloads: 3 });
+    const after = await request(rawUrl);
+    expect(after.status).toBe(410);
+    expect(after.body.toString()).toContain('This link has reached its download limit.');
+  });
+
+  it('when a link is fetched with HEAD, a Range past byte 0, a conditional 304 or by its owner, then no download is counted; a GET or a Range from byte 0 counts once', async () => {
+    const { file, rawUrl } = await app.upload('0123456789', 'digits.txt', 'text/plain', { maxDownloads: '10' });
+    expect((await request(rawUrl, { method: 'HEAD' })).status).toBe(200);
+    const continued = await request(rawUrl, { headers: { range: 'bytes=5-' } });
+    expect(continued.status).toBe(206);
+    expect(continued.body.toString()).toBe('56789');
+    const owners = await request(rawUrl, { headers: { cookie: app.cookie } });
+    expect(owners.body.toString()).toBe('0123456789');
+    expect((await fileRow(file.id)).downloads).toBe(0);
+
+    const first = await request(rawUrl);
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('private, no-store');
+    const fromZero = await request(rawUrl, { headers: { range: 'bytes=0-3' } });
+    expect(fromZero.body.toString()).toBe('0123');
+    const notModified = await request(rawUrl, { headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(notModified.status).toBe(304);
+    expect((await fileRow(file.id)).downloads).toBe(2);
+  });
+
+  it('when a link reaches its limit, then the sweeper removes it like an expired one', async () => {
+    const swept = await startSharingApp({}, { expirySweepEveryMs: 100 });
+    try {
+      const { file, rawUrl } = await swept.upload('once', 'once.txt', 'text/plain', { maxDownloads: '1' });
+      expect((await request(rawUrl)).body.toString()).toBe('once');
+      expect(await poll(async () => (await swept.storedFiles()).length === 0)).toBe(true);
+      expect(await swept.rows('select id from files where id = ?', [file.id])).toEqual([]);
+      expect((await request(rawUrl)).status).toBe(404);
+    } finally {
+      await swept.close();
+    }
+  });
+
+  it('when a limited link is shown to a visitor, then its page has no preview (a preview would use a download up), and the owner sees one', async () => {
+    const { url } = await app.upload('a text preview would leak this', 'leak.txt', 'text/plain', { maxDownloads: '2' });
+    const visitor = (await request(url)).body.toString();
+    expect(visitor).not.toContain('a text preview would leak this');
+    expect(visitor).toContain('this link allows 2 more downloads');
+    expect((await request(url, { headers: { cookie: app.cookie } })).body.toString()).toContain('a text preview would leak this');
+  });
+});
+
+describe('passwords', () => {
+  const PASSWORD = 'correct pony';
+
+  it('when a protected link is fetched without the password, then 401 and no content; with X-Share-Password it is served; the owner is never asked', async () => {
+    const { rawUrl } = await app.upload('protected bytes', 'secret.txt', 'text/plain', { password: PASSWORD });
+    const locked = await request(rawUrl);
+    expect(locked.status).toBe(401);
+    expect(locked.body.toString()).not.toContain('protected bytes');
+    expect(locked.body.toString()).not.toContain('secret.txt');
+    const wrong = await request(rawUrl, { headers: { 'x-share-password': 'not it' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.toString()).toContain('Wrong password.');
+    const right = await request(rawUrl, { headers: { 'x-share-password': PASSWORD } });
+    expect(right.status).toBe(200);
+    expect(right.body.toString()).toBe('protected bytes');
+    expect(right.headers['cache-control']).toBe('private, no-store');
+    expect((await request(rawUrl, { headers: { cookie: app.cookie } })).body.toString()).toBe('protected bytes');
+  });
+
+  it('when a protected page is shown before the password, then its title and OpenGraph tags name nothing and it asks for the password', async () => {
+    const { url } = await app.upload('image-ish', 'holiday-photo.png', 'image/png', { password: PASSWORD });
+    const res = await request(url);
+    expect(res.status).toBe(401);
+    const html = res.body.toString();
+    expect(html).not.toContain('holiday-photo');
+    expect(html).not.toContain('og:image');
+    expect(html).toContain('<title>Password-protected file · File sharing</title>');
+    expect(html).toMatch(/<input[^>]*type="password"[^>]*name="password"/);
+  });
+
+  it('when the right password is posted on the share page, then a signed HttpOnly cookie scoped to that file opens its page and raw link, and no other file', async () => {
+    const a = await app.upload('file a', 'a.txt', 'text/plain', { password: PASSWORD });
+    const b = await app.upload('file b', 'b.txt', 'text/plain', { password: PASSWORD });
+    const res = await postUnlock(a.url, PASSWORD);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/f/${a.file.id}`);
+    const setCookie = res.headers.getSetCookie().find((c) => c.startsWith(`share_${a.file.id}=`))!;
+    expect(cookieAttributes(setCookie)).toMatchObject({ httponly: true, path: `/f/${a.file.id}`, samesite: 'Lax' });
+    const grant = setCookie.split(';')[0];
+
+    expect((await request(a.rawUrl, { headers: { cookie: grant } })).body.toString()).toBe('file a');
+    const page = await request(a.url, { headers: { cookie: grant } });
+    expect(page.status).toBe(200);
+    expect(page.body.toString()).toContain('file a');
+    // The same proof under file b's name opens nothing: it is signed for file a.
+    const borrowed = `share_${b.file.id}=${grant.split('=')[1]}`;
+    expect((await request(b.rawUrl, { headers: { cookie: borrowed } })).status).toBe(401);
+    // A forged proof neither.
+    expect((await request(a.rawUrl, { headers: { cookie: `share_${a.file.id}=forged.token.value` } })).status).toBe(401);
+
+    // A new password makes the old proof worthless.
+    await fetch(`${app.url}/api/v1/files/${a.file.id}`, {
+      method: 'PATCH',
+      headers: { cookie: app.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'another pony' }),
+    });
+    expect((await request(a.rawUrl, { headers: { cookie: grant } })).status).toBe(401);
+  });
+
+  it('when a wrong password is posted on the share page, then the form comes back with 401 and a message, and no cookie', async () => {
+    const { url } = await app.upload('x', 'x.txt', 'text/plain', { password: PASSWORD });
+    const res = await postUnlock(url, 'nope');
+    expect(res.status).toBe(401);
+    expect(await res.text()).toContain('Wrong password.');
+    expect(res.headers.getSetCookie().filter((c) => c.startsWith('share_'))).toEqual([]);
+  });
+
+  it('when one address sends wrong passwords for a file, then after 5 it gets 429 with Retry-After, even with the right one, while another file is not affected', async () => {
+    const throttled = await app.upload('guarded', 'guarded.txt', 'text/plain', { password: PASSWORD });
+    const elsewhere = await app.upload('elsewhere', 'elsewhere.txt', 'text/plain', { password: PASSWORD });
+    const guesses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => request(throttled.rawUrl, { headers: { 'x-share-password': `guess ${i}` } })),
+    );
+    expect(guesses.filter((res) => res.status === 401)).toHaveLength(5);
+    expect(guesses.filter((res) => res.status === 429)).toHaveLength(3);
+    const refused = await request(throttled.rawUrl, { headers: { 'x-share-password': PASSWORD } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const page = await postUnlock(throttled.url, PASSWORD);
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain('Too many wrong passwords for this file.');
+    expect((await request(elsewhere.rawUrl, { headers: { 'x-share-password': PASSWORD } })).status).toBe(200);
+  });
+});
