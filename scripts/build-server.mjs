@@ -7,6 +7,7 @@ await build({
     'server/index': 'server/index.ts',
     'cli/register-user': 'cli/register-user.ts',
     'cli/move-install': 'cli/move-install.ts',
+    'cli/tokens': 'cli/tokens.ts',
   },
   outdir: 'dist',
   bundle: true,

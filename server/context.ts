@@ -18,6 +18,8 @@ export interface ServiceContext {
   log: Logger;
   clock: Clock;
   user: AuthUser | null;
+  /** How `user` was recognised: a session cookie (pages, the UI, scripts that log in) or an API token. */
+  authMethod: 'session' | 'token' | null;
   /** The caller's network address (behind a proxy: as TRUST_PROXY allows); null outside HTTP. */
   clientAddress: string | null;
 }
@@ -32,5 +34,5 @@ export interface AppDeps {
 }
 
 export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
-  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, clock: deps.clock, user: null, clientAddress: null };
+  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, clock: deps.clock, user: null, authMethod: null, clientAddress: null };
 }

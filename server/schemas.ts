@@ -106,6 +106,23 @@ export type ShareSettings = z.output<typeof shareSettingsSchema>;
 /** The share settings' names: the multipart fields an upload reads before its file part. */
 export const SHARE_SETTING_FIELDS = ['expiresAt', 'expiresIn', 'maxDownloads', 'password'] as const;
 
+/** A new personal access token: a name to tell it apart, and optionally a lifetime in days. */
+export const newApiTokenSchema = z
+  .object({
+    name: z
+      .string({ required_error: 'name is required', invalid_type_error: 'name must be a string' })
+      .trim()
+      .min(1, 'name is required')
+      .max(100, 'name must be at most 100 characters'),
+    expiresInDays: z
+      .union([z.null(), z.coerce.number({ invalid_type_error: 'expiresInDays must be a whole number' })])
+      .optional()
+      .refine((days) => days === undefined || days === null || (Number.isInteger(days) && days >= 1 && days <= 3650), {
+        message: 'expiresInDays must be a whole number from 1 to 3650, or null for no expiry',
+      }),
+  })
+  .strict();
+
 /** The first message of a failed parse: one clear line for people. */
 export function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';

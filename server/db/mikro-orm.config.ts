@@ -4,6 +4,7 @@ import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { Options } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config';
+import { ApiTokenSchema } from './entities/api-token.entity';
 import { FileSchema } from './entities/file.entity';
 import { HealthProbeSchema } from './entities/health-probe.entity';
 import { LoginAttemptSchema } from './entities/login-attempt.entity';
@@ -13,7 +14,7 @@ import { libraryLogger } from '../library-logs';
 import { migrationsFor } from './migrations';
 
 /** Entities listed one by one: folder globs break once the code is bundled (STACK.md). */
-export const entities = [UserSchema, FileSchema, SessionSchema, LoginAttemptSchema, HealthProbeSchema];
+export const entities = [UserSchema, FileSchema, SessionSchema, ApiTokenSchema, LoginAttemptSchema, HealthProbeSchema];
 
 interface SqliteConnection {
   /** False once the connection was closed. */

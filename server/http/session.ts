@@ -4,17 +4,24 @@ import type { NextFunction, Request, Response } from 'express';
 import { readSessionToken, sessionCookie } from '../auth/cookie';
 import { LOGOUT_PATHS } from '../auth/session-constants';
 import { recogniseSession } from '../services/sessions';
+import { carriesBearer } from './bearer';
 
 export function sessionRecognition() {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const ctx = res.locals.ctx;
+      // Judged by its API token alone (the API router checks it): no cookie read, none set.
+      if (carriesBearer(req)) {
+        res.locals.sessionToken = null;
+        return next();
+      }
       const token = readSessionToken(req.headers.cookie);
       res.locals.sessionToken = token;
       if (token) {
         const session = await recogniseSession(ctx, token, { allowRenewal: !isLogoutPath(req.path) });
         if (session) {
           ctx.user = session.user;
+          ctx.authMethod = 'session';
           if (session.renewed) {
             res.append('Set-Cookie', sessionCookie(ctx.config, session.renewed.token, session.renewed.maxAgeSeconds));
           }

@@ -2,7 +2,9 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
 import { AppError } from '../errors';
+import { bearerToken, carriesBearer } from '../http/bearer';
 import { withFirstUploadedFile } from '../http/multipart';
+import { createApiToken, listApiTokens, recogniseApiToken, revokeApiToken } from '../services/api-tokens';
 import { deleteFile, listFiles, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
 import { SHARE_SETTING_FIELDS } from '../schemas';
 import { login, logout, requireUser } from '../services/sessions';
@@ -20,8 +22,26 @@ const requireSession: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/**
+ * A request with `Authorization: Bearer` is judged by its token alone (the session cookie was
+ * not read): an unknown, revoked or expired token is a 401 at once, whatever the route.
+ */
+const tokenRecognition: RequestHandler = (req, res, next) => {
+  if (!carriesBearer(req)) return next();
+  const token = bearerToken(req);
+  if (!token) return sendJsonError(res, new AppError('UNAUTHORIZED', 'Malformed Authorization header: expected "Bearer <token>"'));
+  const ctx = res.locals.ctx;
+  recogniseApiToken(ctx, token).then((user) => {
+    if (!user) return sendJsonError(res, new AppError('UNAUTHORIZED', 'Invalid or expired token'));
+    ctx.user = user;
+    ctx.authMethod = 'token';
+    next();
+  }, next);
+};
+
 export function apiV1Router(): Router {
   const router = Router();
+  router.use(tokenRecognition);
   // Body parsers are scoped to the one route that takes a small body (never global: remix#3616).
   const loginBody = [express.json({ limit: '16kb' }), express.urlencoded({ extended: false, limit: '16kb' })];
 
@@ -91,6 +111,34 @@ export function apiV1Router(): Router {
     requireSession,
     handler(async (req, res) => {
       await deleteFile(res.locals.ctx, req.params.id);
+      res.status(200).json({ ok: true });
+    }),
+  );
+
+  // Personal access tokens: managed with a session only (the services refuse a token).
+  router.get(
+    '/tokens',
+    requireSession,
+    handler(async (_req, res) => {
+      res.status(200).json({ tokens: await listApiTokens(res.locals.ctx) });
+    }),
+  );
+
+  router.post(
+    '/tokens',
+    requireSession,
+    express.json({ limit: '16kb' }),
+    handler(async (req, res) => {
+      if (!req.is('application/json')) throw new AppError('BAD_REQUEST', 'Send the token as a JSON object (Content-Type: application/json)');
+      res.status(201).json(await createApiToken(res.locals.ctx, req.body));
+    }),
+  );
+
+  router.delete(
+    '/tokens/:id',
+    requireSession,
+    handler(async (req, res) => {
+      await revokeApiToken(res.locals.ctx, req.params.id);
       res.status(200).json({ ok: true });
     }),
   );

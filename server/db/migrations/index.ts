@@ -4,10 +4,12 @@
 // entities say.
 import { Migration20261123100000Init as PostgresInit } from './postgresql/Migration20261123100000Init';
 import { Migration20261124000000ShareControls as PostgresShareControls } from './postgresql/Migration20261124000000ShareControls';
+import { Migration20261124100000ApiTokens as PostgresApiTokens } from './postgresql/Migration20261124100000ApiTokens';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
 import { Migration20261124000000ShareControls } from './sqlite/Migration20261124000000ShareControls';
+import { Migration20261124100000ApiTokens } from './sqlite/Migration20261124100000ApiTokens';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -15,11 +17,13 @@ const sqliteMigrations = [
   { name: 'Migration20261122010000LoginThrottle', class: Migration20261122010000LoginThrottle },
   { name: 'Migration20261123000000ThrottleAndHealth', class: Migration20261123000000ThrottleAndHealth },
   { name: 'Migration20261124000000ShareControls', class: Migration20261124000000ShareControls },
+  { name: 'Migration20261124100000ApiTokens', class: Migration20261124100000ApiTokens },
 ];
 
 const postgresqlMigrations = [
   { name: 'Migration20261123100000Init', class: PostgresInit },
   { name: 'Migration20261124000000ShareControls', class: PostgresShareControls },
+  { name: 'Migration20261124100000ApiTokens', class: PostgresApiTokens },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

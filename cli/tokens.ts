@@ -1,0 +1,110 @@
+// npm run tokens -- <create|list|revoke> <username> …   (ADR 0015)
+// For admins scripting a set-up: personal access tokens of any user. Each command prints a
+// human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
+// non-zero exit code (2 for a wrong command line); never a stack trace.
+import { parseArgs } from 'node:util';
+import { ConfigError, describeDatabase, loadConfig } from '../server/config';
+import { createServiceContext, type ServiceContext } from '../server/context';
+import { createDeps, type Deps } from '../server/deps';
+import { isAppError } from '../server/errors';
+import { issueApiToken, listApiTokensOf, revokeApiTokenOf, type ApiTokenDto } from '../server/services/api-tokens';
+import { findUserByUsername } from '../server/services/users';
+
+const USAGE = [
+  'Usage: npm run tokens -- create <username> --name <name> [--expires-in-days <days>] [--json]',
+  '       npm run tokens -- list <username> [--json]',
+  '       npm run tokens -- revoke <username> <token-id> [--json]',
+].join('\n');
+
+class UsageError extends Error {}
+class CliError extends Error {}
+
+interface Command {
+  name: 'create' | 'list' | 'revoke';
+  username: string;
+  tokenId?: string;
+  tokenName?: string;
+  expiresInDays?: string;
+  json: boolean;
+}
+
+function parseCommand(argv: string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { name: { type: 'string' }, 'expires-in-days': { type: 'string' }, json: { type: 'boolean', default: false } },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${USAGE}`);
+  }
+  const [name, username, tokenId, ...rest] = parsed.positionals;
+  const { values } = parsed;
+  if (!username || rest.length) throw new UsageError(USAGE);
+  if (name === 'create' && values.name !== undefined && tokenId === undefined) {
+    return { name, username, tokenName: values.name, expiresInDays: values['expires-in-days'], json: values.json };
+  }
+  if (name === 'list' && tokenId === undefined && values.name === undefined) return { name, username, json: values.json };
+  if (name === 'revoke' && tokenId !== undefined && values.name === undefined) return { name, username, tokenId, json: values.json };
+  throw new UsageError(USAGE);
+}
+
+async function run(ctx: ServiceContext, command: Command): Promise<void> {
+  const user = await findUserByUsername(ctx, command.username);
+  if (!user) throw new CliError(`No user named "${command.username}"`);
+  const print = (json: unknown, human: string) => process.stdout.write(`${command.json ? JSON.stringify(json) : human}\n`);
+
+  if (command.name === 'create') {
+    const expiresInDays = command.expiresInDays === undefined ? undefined : command.expiresInDays;
+    const created = await issueApiToken(ctx, user.id, { name: command.tokenName, expiresInDays });
+    // The token alone on stdout, so a script can take it: TOKEN=$(npm run -s tokens -- create …).
+    print(created, created.token);
+    if (!command.json) process.stderr.write(`Token "${created.apiToken.name}" (id ${created.apiToken.id}) for ${user.username}: keep it now, it is not shown again.\n`);
+  } else if (command.name === 'list') {
+    const tokens = await listApiTokensOf(ctx, user.id);
+    print({ tokens }, tokens.length ? tokens.map(describe).join('\n') : `${user.username} has no API tokens`);
+  } else {
+    await revokeApiTokenOf(ctx, user.id, command.tokenId!);
+    print({ ok: true }, `Revoked token ${command.tokenId} of ${user.username}`);
+  }
+}
+
+function describe(token: ApiTokenDto): string {
+  const date = (iso: string | null, none: string) => (iso ? iso.slice(0, 16).replace('T', ' ') : none);
+  return [
+    token.id,
+    JSON.stringify(token.name),
+    `${token.start}…`,
+    `created ${date(token.createdAt, '')}`,
+    `last used ${date(token.lastUsedAt, 'never')}`,
+    `expires ${date(token.expiresAt, 'never')}`,
+  ].join('  ');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const command = parseCommand(argv);
+  const config = loadConfig();
+  let deps: Deps;
+  try {
+    deps = await createDeps(config, { logLevel: 'warn' });
+  } catch (error) {
+    throw new CliError(`Cannot open the database ${describeDatabase(config)}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  try {
+    await run(createServiceContext(deps), command);
+    return 0;
+  } finally {
+    await deps.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = error instanceof UsageError || error instanceof CliError || error instanceof ConfigError || isAppError(error);
+    const message = known ? (error as Error).message : `Unexpected error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    process.stderr.write(`tokens: ${message}\n`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

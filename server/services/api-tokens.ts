@@ -1,0 +1,122 @@
+// Personal access tokens (ADR 0015): a recognisable prefix and 256 random bits, shown once;
+// only their SHA-256 is stored. They open the file routes of the API, never the pages, and
+// cannot manage tokens: that needs a session (a stolen token cannot mint more).
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { AuthUser, ServiceContext } from '../context';
+import { ApiTokenSchema, type ApiToken } from '../db/entities/api-token.entity';
+import { AppError } from '../errors';
+import { firstIssue, newApiTokenSchema } from '../schemas';
+import { requireUser } from './sessions';
+
+export const TOKEN_PREFIX = 'fsk_';
+const TOKEN_RANDOM_BYTES = 32;
+/** What the lists show of a token: the prefix and six random characters. */
+const SHOWN_CHARACTERS = TOKEN_PREFIX.length + 6;
+/** A token's last use is written at most this often (each use would be a write otherwise). */
+const LAST_USED_PRECISION_MS = 60_000;
+
+export interface ApiTokenDto {
+  id: string;
+  name: string;
+  /** The token's first characters, e.g. `fsk_Ab3dE9`. */
+  start: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+}
+
+export interface CreatedApiToken {
+  /** The whole token: shown this once, never stored. */
+  token: string;
+  apiToken: ApiTokenDto;
+}
+
+function toDto(row: ApiToken): ApiTokenDto {
+  const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
+  return { id: row.id, name: row.name, start: row.start, createdAt: iso(row.createdAt)!, lastUsedAt: iso(row.lastUsedAt), expiresAt: iso(row.expiresAt) };
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** The signed-in user, when signed in with a session: tokens are managed only that way. */
+export function requireSessionUser(ctx: ServiceContext): AuthUser {
+  const user = requireUser(ctx);
+  if (ctx.authMethod === 'token') throw new AppError('FORBIDDEN', 'API tokens can only be managed after logging in, not with a token');
+  return user;
+}
+
+/** Creates a token for the signed-in user. */
+export function createApiToken(ctx: ServiceContext, input: unknown): Promise<CreatedApiToken> {
+  return issueApiToken(ctx, requireSessionUser(ctx).id, input);
+}
+
+/** Creates a token for a user (the CLI names the user; the doors pass the signed-in one). */
+export async function issueApiToken(ctx: ServiceContext, userId: string, input: unknown): Promise<CreatedApiToken> {
+  const parsed = newApiTokenSchema.safeParse(input ?? {});
+  if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
+  const { name, expiresInDays } = parsed.data;
+  const token = TOKEN_PREFIX + randomBytes(TOKEN_RANDOM_BYTES).toString('base64url');
+  const now = ctx.clock.now();
+  const row: ApiToken = {
+    id: randomUUID(),
+    userId,
+    name,
+    tokenHash: hashToken(token),
+    start: token.slice(0, SHOWN_CHARACTERS),
+    createdAt: new Date(now),
+    lastUsedAt: null,
+    expiresAt: expiresInDays ? new Date(now + expiresInDays * 86400_000) : null,
+  };
+  await ctx.em.insert(ApiTokenSchema, row);
+  ctx.log.info({ tokenId: row.id, userId }, 'api token created');
+  return { token, apiToken: toDto(row) };
+}
+
+/** The signed-in user's tokens, newest first (expired ones included, marked by their date). */
+export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenDto[]> {
+  return listApiTokensOf(ctx, requireSessionUser(ctx).id);
+}
+
+export async function listApiTokensOf(ctx: ServiceContext, userId: string): Promise<ApiTokenDto[]> {
+  const rows = await ctx.em.find(ApiTokenSchema, { userId }, { orderBy: { createdAt: 'desc', id: 'desc' }, disableIdentityMap: true });
+  return rows.map(toDto);
+}
+
+/** Revokes one of the signed-in user's tokens: it stops working on the next request, on every instance. */
+export async function revokeApiToken(ctx: ServiceContext, tokenId: string): Promise<void> {
+  return revokeApiTokenOf(ctx, requireSessionUser(ctx).id, tokenId);
+}
+
+export async function revokeApiTokenOf(ctx: ServiceContext, userId: string, tokenId: string): Promise<void> {
+  // Someone else's token is as unknown as a missing one: ids are not for probing.
+  const removed = await ctx.em.nativeDelete(ApiTokenSchema, { id: String(tokenId), userId });
+  if (removed === 0) throw new AppError('NOT_FOUND', 'Token not found');
+  ctx.log.info({ tokenId, userId }, 'api token revoked');
+}
+
+/** The user a token belongs to; null for an unknown, revoked or expired token. */
+export async function recogniseApiToken(ctx: ServiceContext, token: string): Promise<AuthUser | null> {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+  const now = ctx.clock.now();
+  // One query for the token and its user: this runs on every request that carries one.
+  const row: { tokenId: string; id: string; username: string; expiresAt: Date | number | string | null; lastUsedAt: Date | number | string | null } | undefined =
+    await ctx.em
+      .getKnex()('api_tokens')
+      .join('users', 'users.id', 'api_tokens.user_id')
+      .where({ 'api_tokens.token_hash': hashToken(token) })
+      .first(
+        'api_tokens.id as tokenId',
+        'users.id as id',
+        'users.username as username',
+        'api_tokens.expires_at as expiresAt',
+        'api_tokens.last_used_at as lastUsedAt',
+      );
+  if (!row) return null;
+  if (row.expiresAt !== null && new Date(row.expiresAt).getTime() <= now) return null;
+  if (row.lastUsedAt === null || new Date(row.lastUsedAt).getTime() < now - LAST_USED_PRECISION_MS) {
+    await ctx.em.nativeUpdate(ApiTokenSchema, { id: row.tokenId }, { lastUsedAt: new Date(now) });
+  }
+  return { id: row.id, username: row.username };
+}
