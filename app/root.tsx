@@ -45,6 +45,7 @@ function Header() {
             <NavLink to="/files" end>
               My files
             </NavLink>
+            <NavLink to="/settings">Settings</NavLink>
             <Form method="post" action="/logout" className="inline">
               <button type="submit" className="link-button" title={`Logged in as ${user.username}`}>
                 Log out

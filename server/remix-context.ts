@@ -6,9 +6,11 @@ import { clearedSessionCookie, readShareGrant, sessionCookie, shareGrantCookie }
 import { isAppError } from './errors';
 import { withFirstUploadedFile } from './http/multipart';
 import { previewKind } from './services/content-policy';
+import * as apiTokens from './services/api-tokens';
 import * as files from './services/files';
 import * as shares from './services/share-access';
 import { expiryChoices } from './services/share-settings';
+import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
 import * as sessions from './services/sessions';
 
@@ -18,7 +20,7 @@ export function loadContextFor(res: Response) {
     sessionToken: res.locals.sessionToken,
     requestId: res.locals.requestId,
     cspNonce: res.locals.cspNonce,
-    services: { files, sessions, shares, shareSettings: { expiryChoices }, previewKind },
+    services: { files, sessions, shares, apiTokens, sharexConfigFor, shareSettings: { expiryChoices }, previewKind },
     http: { sessionCookie, clearedSessionCookie, shareGrantCookie, readShareGrant, withFirstUploadedFile, isAppError, SHARE_SETTING_FIELDS },
   };
 }
