@@ -3,15 +3,12 @@
 // line on stderr and a non-zero exit code; never a stack trace.
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { ConfigError, describeDatabase, loadConfig } from '../server/config';
-import { createServiceContext } from '../server/context';
-import { createDeps, type Deps } from '../server/deps';
+import { loadConfig } from '../server/config';
 import { isAppError } from '../server/errors';
 import { registerUser } from '../server/services/users';
+import { CliError, failureLine, withServiceContext } from './cli-support';
 
 const USAGE = 'Usage: npm run register-user -- <username> [--password-stdin]';
-
-class CliError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   const passwordFromStdin = argv.includes('--password-stdin');
@@ -24,19 +21,9 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const password = passwordFromStdin ? await readFirstLine(process.stdin) : await promptPassword();
 
-  let deps: Deps;
-  try {
-    deps = await createDeps(config, { logLevel: 'warn' });
-  } catch (error) {
-    throw new CliError(`Cannot open the database ${describeDatabase(config)}: ${(error as Error).message.split('\n')[0]}`);
-  }
-  try {
-    const user = await registerUser(createServiceContext(deps), { username, password });
-    process.stdout.write(`${user.id}\n`);
-    return 0;
-  } finally {
-    await deps.close();
-  }
+  const user = await withServiceContext(config, (ctx) => registerUser(ctx, { username, password }));
+  process.stdout.write(`${user.id}\n`);
+  return 0;
 }
 
 /** The first line of a stream (scripts pipe the password in). */
@@ -82,11 +69,7 @@ function askHidden(question: string): Promise<string> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message =
-      error instanceof CliError || error instanceof ConfigError || isAppError(error)
-        ? error.message
-        : `Unexpected error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
-    process.stderr.write(`register-user: ${message}\n`);
+    process.stderr.write(`register-user: ${failureLine(error)}\n`);
     process.exit(isAppError(error) && error.code === 'CONFLICT' ? 3 : error instanceof CliError ? 2 : 1);
   },
 );

@@ -3,12 +3,11 @@
 // human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line); never a stack trace.
 import { parseArgs } from 'node:util';
-import { ConfigError, describeDatabase, loadConfig } from '../server/config';
-import { createServiceContext, type ServiceContext } from '../server/context';
-import { createDeps, type Deps } from '../server/deps';
-import { isAppError } from '../server/errors';
+import { loadConfig } from '../server/config';
+import type { ServiceContext } from '../server/context';
 import { issueApiToken, listApiTokensOf, revokeApiTokenOf, type ApiTokenDto } from '../server/services/api-tokens';
 import { findUserByUsername } from '../server/services/users';
+import { CliError, failureLine, withServiceContext } from './cli-support';
 
 const USAGE = [
   'Usage: npm run tokens -- create <username> --name <name> [--expires-in-days <days>] [--json]',
@@ -16,8 +15,8 @@ const USAGE = [
   '       npm run tokens -- revoke <username> <token-id> [--json]',
 ].join('\n');
 
-class UsageError extends Error {}
-class CliError extends Error {}
+/** A wrong command line: exit code 2. */
+class UsageError extends CliError {}
 
 interface Command {
   name: 'create' | 'list' | 'revoke';
@@ -56,8 +55,7 @@ async function run(ctx: ServiceContext, command: Command): Promise<void> {
   const print = (json: unknown, human: string) => process.stdout.write(`${command.json ? JSON.stringify(json) : human}\n`);
 
   if (command.name === 'create') {
-    const expiresInDays = command.expiresInDays === undefined ? undefined : command.expiresInDays;
-    const created = await issueApiToken(ctx, user.id, { name: command.tokenName, expiresInDays });
+    const created = await issueApiToken(ctx, user.id, { name: command.tokenName, expiresInDays: command.expiresInDays });
     // The token alone on stdout, so a script can take it: TOKEN=$(npm run -s tokens -- create …).
     print(created, created.token);
     if (!command.json) process.stderr.write(`Token "${created.apiToken.name}" (id ${created.apiToken.id}) for ${user.username}: keep it now, it is not shown again.\n`);
@@ -84,27 +82,14 @@ function describe(token: ApiTokenDto): string {
 
 async function main(argv: string[]): Promise<number> {
   const command = parseCommand(argv);
-  const config = loadConfig();
-  let deps: Deps;
-  try {
-    deps = await createDeps(config, { logLevel: 'warn' });
-  } catch (error) {
-    throw new CliError(`Cannot open the database ${describeDatabase(config)}: ${(error as Error).message.split('\n')[0]}`);
-  }
-  try {
-    await run(createServiceContext(deps), command);
-    return 0;
-  } finally {
-    await deps.close();
-  }
+  await withServiceContext(loadConfig(), (ctx) => run(ctx, command));
+  return 0;
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = error instanceof UsageError || error instanceof CliError || error instanceof ConfigError || isAppError(error);
-    const message = known ? (error as Error).message : `Unexpected error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
-    process.stderr.write(`tokens: ${message}\n`);
+    process.stderr.write(`tokens: ${failureLine(error)}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);
   },
 );

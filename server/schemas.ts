@@ -1,7 +1,7 @@
 // One schema per input, reused at every door (REST, pages, tRPC, CLI).
 import { z } from 'zod';
-
-const MAX_PASSWORD_BYTES = 72; // bcrypt ignores everything past 72 bytes: refuse, never truncate
+// bcrypt ignores everything past 72 bytes: refuse, never truncate.
+import { MAX_PASSWORD_BYTES } from './auth/passwords';
 
 export const usernameSchema = z
   .string({ required_error: 'Username is required', invalid_type_error: 'Username must be a string' })

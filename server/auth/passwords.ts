@@ -7,7 +7,13 @@ export function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, BCRYPT_COST);
 }
 
-export function verifyPassword(password: string, hash: string): Promise<boolean> {
+/** bcrypt reads only the first 72 bytes: no stored password is longer (the schemas refuse it). */
+export const MAX_PASSWORD_BYTES = 72;
+
+export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  // A longer guess would match a 72-byte password by its first 72 bytes alone: it is wrong,
+  // and is answered after the same bcrypt work, so its length tells nothing either.
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) return burnPasswordCheck(password);
   return bcrypt.compare(password, hash);
 }
 

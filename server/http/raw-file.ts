@@ -78,10 +78,11 @@ export function rawFile() {
 
       // A download starts at byte 0; a range further on continues one and is not counted again.
       const startsDownload = req.method === 'GET' && (status === 200 || (status === 206 && (range as ByteRange).start === 0));
-      if (startsDownload && !shared.isOwner && !(await claimDownload(ctx, file.id))) {
+      const gone = startsDownload && !shared.isOwner ? await claimDownload(ctx, file) : null;
+      if (gone) {
         content?.stream.destroy();
         content = undefined;
-        return sendStatusPage(res, 410, 'Link gone', GONE_MESSAGES[file.expiresAt !== null && Date.parse(file.expiresAt) <= ctx.clock.now() ? 'expired' : 'used-up']);
+        return sendStatusPage(res, 410, 'Link gone', GONE_MESSAGES[gone]);
       }
 
       res.status(status);

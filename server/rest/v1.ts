@@ -22,6 +22,15 @@ const requireSession: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/** A small JSON body (PATCH of a file, a new token): anything but `Content-Type: application/json` is a 400. */
+const jsonObjectBody: RequestHandler[] = [
+  express.json({ limit: '16kb' }),
+  (req, res, next) => {
+    if (req.is('application/json')) return next();
+    sendJsonError(res, new AppError('BAD_REQUEST', 'Send a JSON object (Content-Type: application/json)'));
+  },
+];
+
 /**
  * A request with `Authorization: Bearer` is judged by its token alone (the session cookie was
  * not read): an unknown, revoked or expired token is a 401 at once, whatever the route.
@@ -98,9 +107,8 @@ export function apiV1Router(): Router {
   router.patch(
     '/files/:id',
     requireSession,
-    express.json({ limit: '16kb' }),
+    ...jsonObjectBody,
     handler(async (req, res) => {
-      if (!req.is('application/json')) throw new AppError('BAD_REQUEST', 'Send the settings as a JSON object (Content-Type: application/json)');
       const file = await updateShareSettings(res.locals.ctx, req.params.id, req.body);
       res.status(200).json({ file });
     }),
@@ -127,9 +135,8 @@ export function apiV1Router(): Router {
   router.post(
     '/tokens',
     requireSession,
-    express.json({ limit: '16kb' }),
+    ...jsonObjectBody,
     handler(async (req, res) => {
-      if (!req.is('application/json')) throw new AppError('BAD_REQUEST', 'Send the token as a JSON object (Content-Type: application/json)');
       res.status(201).json(await createApiToken(res.locals.ctx, req.body));
     }),
   );

@@ -96,27 +96,37 @@ export async function revokeApiTokenOf(ctx: ServiceContext, userId: string, toke
   ctx.log.info({ tokenId, userId }, 'api token revoked');
 }
 
-/** The user a token belongs to; null for an unknown, revoked or expired token. */
+/** The user a live token belongs to; null for an unknown, revoked or expired token. Records no use. */
+export async function findApiTokenOwner(ctx: ServiceContext, token: string): Promise<AuthUser | null> {
+  return (await lookUpToken(ctx, token))?.user ?? null;
+}
+
+/** The same, for a request that uses the token: its last use is recorded (at most once a minute). */
 export async function recogniseApiToken(ctx: ServiceContext, token: string): Promise<AuthUser | null> {
-  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+  const found = await lookUpToken(ctx, token);
+  if (!found) return null;
   const now = ctx.clock.now();
-  // One query for the token and its user: this runs on every request that carries one.
-  const row: { tokenId: string; id: string; username: string; expiresAt: Date | number | string | null; lastUsedAt: Date | number | string | null } | undefined =
-    await ctx.em
-      .getKnex()('api_tokens')
-      .join('users', 'users.id', 'api_tokens.user_id')
-      .where({ 'api_tokens.token_hash': hashToken(token) })
-      .first(
-        'api_tokens.id as tokenId',
-        'users.id as id',
-        'users.username as username',
-        'api_tokens.expires_at as expiresAt',
-        'api_tokens.last_used_at as lastUsedAt',
-      );
-  if (!row) return null;
-  if (row.expiresAt !== null && new Date(row.expiresAt).getTime() <= now) return null;
-  if (row.lastUsedAt === null || new Date(row.lastUsedAt).getTime() < now - LAST_USED_PRECISION_MS) {
-    await ctx.em.nativeUpdate(ApiTokenSchema, { id: row.tokenId }, { lastUsedAt: new Date(now) });
+  if (found.lastUsedAt === null || found.lastUsedAt < now - LAST_USED_PRECISION_MS) {
+    await ctx.em.nativeUpdate(ApiTokenSchema, { id: found.tokenId }, { lastUsedAt: new Date(now) });
   }
-  return { id: row.id, username: row.username };
+  return found.user;
+}
+
+type StoredDate = Date | number | string | null;
+
+async function lookUpToken(ctx: ServiceContext, token: string): Promise<{ tokenId: string; user: AuthUser; lastUsedAt: number | null } | null> {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+  // One query for the token and its user: this runs on every request that carries one.
+  const row: { tokenId: string; id: string; username: string; expiresAt: StoredDate; lastUsedAt: StoredDate } | undefined = await ctx.em
+    .getKnex()('api_tokens')
+    .join('users', 'users.id', 'api_tokens.user_id')
+    .where({ 'api_tokens.token_hash': hashToken(token) })
+    .first('api_tokens.id as tokenId', 'users.id as id', 'users.username as username', 'api_tokens.expires_at as expiresAt', 'api_tokens.last_used_at as lastUsedAt');
+  if (!row) return null;
+  if (row.expiresAt !== null && new Date(row.expiresAt).getTime() <= ctx.clock.now()) return null;
+  return {
+    tokenId: row.tokenId,
+    user: { id: row.id, username: row.username },
+    lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt).getTime(),
+  };
 }

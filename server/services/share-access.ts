@@ -94,14 +94,11 @@ export async function unlockShare(ctx: ServiceContext, fileId: string, password:
   return { grant, maxAgeSeconds: SHARE_GRANT_TTL_SECONDS };
 }
 
-/** bcrypt caps what it reads at 72 bytes; a longer guess is wrong without being checked. */
-const MAX_GUESS_BYTES = 1024;
-
 async function checkSharePassword(ctx: ServiceContext, file: StoredFile, password: string): Promise<void> {
   const ticket = await admitSharePasswordAttempt(ctx, file.id, ctx.clientAddress);
   let right: boolean;
   try {
-    right = Buffer.byteLength(password, 'utf8') <= MAX_GUESS_BYTES && (await verifyPassword(password, file.passwordHash!));
+    right = await verifyPassword(password, file.passwordHash!);
   } catch (error) {
     await ticket.abandoned();
     throw error;
@@ -114,20 +111,22 @@ async function checkSharePassword(ctx: ServiceContext, file: StoredFile, passwor
 }
 
 /**
- * Counts one download of a link, atomically: true when the link still had one to give (then it
- * is counted), false when it has expired or used up its downloads meanwhile. One statement, so
- * N parallel downloads of a link allowing N all get one, and the next ones none.
+ * Counts one download of a link, atomically: null when the link still had one to give (then it
+ * is counted), or why it has none any more (expired or used up meanwhile). One statement, so N
+ * parallel downloads of a link allowing N all get one, and the next ones none.
  */
-export async function claimDownload(ctx: ServiceContext, fileId: string): Promise<boolean> {
+export async function claimDownload(ctx: ServiceContext, file: Pick<FileDto, 'id' | 'expiresAt'>): Promise<GoneReason | null> {
+  const now = ctx.clock.now();
   const result = await ctx.em
     .getConnection()
     .execute(
       'update "files" set "downloads" = "downloads" + 1 where "id" = ? ' +
         'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)',
-      [fileId, new Date(ctx.clock.now())],
+      [file.id, new Date(now)],
       'run',
     );
-  return (result as unknown as { affectedRows: number }).affectedRows === 1;
+  if ((result as unknown as { affectedRows: number }).affectedRows === 1) return null;
+  return file.expiresAt !== null && Date.parse(file.expiresAt) <= now ? 'expired' : 'used-up';
 }
 
 function nowSeconds(ctx: Pick<ServiceContext, 'clock'>): number {

@@ -87,13 +87,10 @@ export function describeSeconds(seconds: number): string {
     [60, 'minute'],
     [1, 'second'],
   ];
-  for (const [size, name] of units) {
-    if (seconds % size === 0) {
-      const count = seconds / size;
-      return `${count} ${name}${count === 1 ? '' : 's'}`;
-    }
-  }
-  return `${seconds} seconds`;
+  // The largest unit that divides it (seconds always do).
+  const [size, name] = units.find(([unit]) => seconds % unit === 0)!;
+  const count = seconds / size;
+  return `${count} ${name}${count === 1 ? '' : 's'}`;
 }
 
 export type GoneReason = 'expired' | 'used-up';

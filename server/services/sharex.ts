@@ -2,7 +2,7 @@
 // multipart `file` to /api/v1/files with the token, and takes the share link from the JSON.
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
-import { recogniseApiToken } from './api-tokens';
+import { findApiTokenOwner } from './api-tokens';
 import { requireUser } from './sessions';
 
 export interface SharexConfig {
@@ -21,7 +21,7 @@ export interface SharexConfig {
 /** The uploader for a token of the signed-in user (a token of someone else's is refused). */
 export async function sharexConfigFor(ctx: ServiceContext, token: unknown): Promise<SharexConfig> {
   const user = requireUser(ctx);
-  const owner = typeof token === 'string' ? await recogniseApiToken(ctx, token) : null;
+  const owner = typeof token === 'string' ? await findApiTokenOwner(ctx, token) : null;
   if (!owner || owner.id !== user.id) throw new AppError('BAD_REQUEST', 'That is not one of your valid API tokens');
   const host = new URL(ctx.config.baseUrl).host;
   return {

@@ -67,6 +67,13 @@ describe('POST /api/v1/auth/login', () => {
     expect(res.status).toBe(401);
   });
 
+  it('when the password is 72 bytes long and the attempt adds more after it, then it is refused (bcrypt would read only the first 72)', async () => {
+    const password = 'p'.repeat(72);
+    await app.createUser('Longpass', password);
+    expect((await postLogin(json({ username: 'Longpass', password: `${password}x` }))).status).toBe(401);
+    expect((await postLogin(json({ username: 'Longpass', password }))).status).toBe(200);
+  });
+
   it.each([
     ['JSON that does not parse', '{"username": "Alice", "password": ', 'application/json'],
     ['a JSON array', '["Alice", "pw"]', 'application/json'],

@@ -78,6 +78,28 @@ describe('the token life cycle', () => {
     expect(Math.abs(Date.parse(used.lastUsedAt) - clock.now())).toBeLessThan(60_000);
   });
 
+  it('when a request carries a token and a session cookie due for renewal, then the cookie is neither read nor renewed', async () => {
+    // Sessions of 30 minutes are always under the one-hour renewal threshold: every cookie request renews.
+    const renewing = await startApp({ JWT_EXPIRES_IN: '30m' });
+    try {
+      await renewing.createUser('renewer');
+      const sessionCookie = await renewing.login('renewer');
+      const created = await fetch(`${renewing.url}/api/v1/tokens`, {
+        method: 'POST',
+        headers: { cookie: sessionCookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'both' }),
+      });
+      const { token } = await created.json();
+      const cookieOnly = await fetch(`${renewing.url}/api/v1/files`, { headers: { cookie: sessionCookie } });
+      expect(cookieOnly.headers.getSetCookie()).toHaveLength(1);
+      const both = await fetch(`${renewing.url}/api/v1/files`, { headers: { cookie: sessionCookie, ...bearer(token) } });
+      expect(both.status).toBe(200);
+      expect(both.headers.getSetCookie()).toEqual([]);
+    } finally {
+      await renewing.close();
+    }
+  });
+
   it('when a token is revoked, then the next request with it is 401, and revoking it again is 404', async () => {
     const { token, id } = await newToken();
     expect((await fetch(`${app.url}/api/v1/files`, { headers: bearer(token) })).status).toBe(200);

@@ -63,6 +63,9 @@ describe('the settings page', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const config = JSON.parse(await res.text());
     expect(config).toMatchObject({ RequestMethod: 'POST', Body: 'MultipartFormData', RequestURL: `${app.url}/api/v1/files`, URL: '{json:url}' });
+    // Making the file is not a use of the token.
+    const [unused] = await app.rows('select last_used_at from api_tokens where name = ?', ['ShareX']);
+    expect(unused.last_used_at).toBeNull();
 
     // What ShareX does with it: a multipart POST with its headers, the file under FileFormName.
     const form = new FormData();

@@ -164,6 +164,13 @@ describe('passwords', () => {
     expect((await request(rawUrl, { headers: { cookie: app.cookie } })).body.toString()).toBe('protected bytes');
   });
 
+  it('when a share password is 72 bytes long and a guess adds more after it, then the guess is wrong', async () => {
+    const long = 'q'.repeat(72);
+    const { rawUrl } = await app.upload('long password', 'long.txt', 'text/plain', { password: long });
+    expect((await request(rawUrl, { headers: { 'x-share-password': `${long}!` } })).status).toBe(401);
+    expect((await request(rawUrl, { headers: { 'x-share-password': long } })).status).toBe(200);
+  });
+
   it('when a protected page is shown before the password, then its title and OpenGraph tags name nothing and it asks for the password', async () => {
     const { url } = await app.upload('image-ish', 'holiday-photo.png', 'image/png', { password: PASSWORD });
     const res = await request(url);
