@@ -20,8 +20,12 @@ export interface ServiceContext {
   user: AuthUser | null;
   /** How `user` was recognised: a session cookie (pages, the UI, scripts that log in) or an API token. */
   authMethod: 'session' | 'token' | null;
+  /** The session the request came with (when `authMethod` is 'session'): "this session" on the settings page. */
+  sessionId: string | null;
   /** The caller's network address (behind a proxy: as TRUST_PROXY allows); null outside HTTP. */
   clientAddress: string | null;
+  /** The caller's User-Agent header; null outside HTTP. */
+  userAgent: string | null;
 }
 
 /** The long-lived parts a request context is made from. */
@@ -34,5 +38,5 @@ export interface AppDeps {
 }
 
 export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
-  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, clock: deps.clock, user: null, authMethod: null, clientAddress: null };
+  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, clock: deps.clock, user: null, authMethod: null, sessionId: null, clientAddress: null, userAgent: null };
 }

@@ -13,6 +13,7 @@ import { expiryChoices } from './services/share-settings';
 import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
 import * as sessions from './services/sessions';
+import { changeOwnPassword } from './services/users';
 
 export function loadContextFor(res: Response) {
   return {
@@ -20,7 +21,7 @@ export function loadContextFor(res: Response) {
     sessionToken: res.locals.sessionToken,
     requestId: res.locals.requestId,
     cspNonce: res.locals.cspNonce,
-    services: { files, sessions, shares, apiTokens, sharexConfigFor, shareSettings: { expiryChoices }, previewKind },
+    services: { files, sessions, shares, apiTokens, sharexConfigFor, shareSettings: { expiryChoices }, previewKind, users: { changeOwnPassword } },
     http: { sessionCookie, clearedSessionCookie, shareGrantCookie, readShareGrant, withFirstUploadedFile, isAppError, SHARE_SETTING_FIELDS },
   };
 }

@@ -1,7 +1,11 @@
-// One schema per input, reused at every door (REST, pages, tRPC, CLI).
+// One schema per input, reused at every door (REST, pages, tRPC, CLI) and by the OpenAPI
+// document (server/rest/openapi.ts), which `.openapi()` metadata helps describe.
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 // bcrypt ignores everything past 72 bytes: refuse, never truncate.
 import { MAX_PASSWORD_BYTES } from './auth/passwords';
+
+extendZodWithOpenApi(z);
 
 export const usernameSchema = z
   .string({ required_error: 'Username is required', invalid_type_error: 'Username must be a string' })
@@ -21,6 +25,23 @@ export const newPasswordSchema = z
   });
 
 export const registerUserSchema = z.object({ username: usernameSchema, password: newPasswordSchema });
+
+/** A user changing their own password: the current one, then the new one (twice on the page). */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z
+      .string({ required_error: 'currentPassword is required', invalid_type_error: 'currentPassword must be a string' })
+      .min(1, 'currentPassword is required')
+      .max(1024, 'currentPassword is wrong'),
+    newPassword: newPasswordSchema,
+    /** The page asks twice; scripts may leave it out. */
+    confirmPassword: z.string({ invalid_type_error: 'confirmPassword must be a string' }).optional(),
+  })
+  .strict()
+  .refine((input) => input.confirmPassword === undefined || input.confirmPassword === input.newPassword, {
+    message: 'The new password and its confirmation do not match',
+  })
+  .refine((input) => input.currentPassword !== input.newPassword, { message: 'The new password must differ from the current one' });
 
 /** Login takes any strings: a malformed guess is just a wrong one. Lengths are capped to keep bcrypt bounded. */
 export const loginSchema = z.object({
@@ -76,29 +97,48 @@ export const sharePasswordSchema = z
  * A key left out means "as it is" (a change) or "the default" (an upload); null clears it.
  * `expiresIn` (seconds, or "never") is the relative form of `expiresAt`.
  */
-export const shareSettingsSchema = z
+export const shareSettingsFields = z
   .object({
-    expiresAt: z.unknown().transform((value, ctx): string | null | undefined => {
-      if (value === undefined || value === null) return value;
-      if (typeof value === 'string' && isoDateTime.safeParse(value).success) return value;
-      return refuseSetting(ctx, 'expiresAt must be an ISO-8601 date and time with a time zone (e.g. 2030-01-31T12:00:00Z), or null');
-    }),
-    expiresIn: z.unknown().transform((value, ctx): number | 'never' | undefined => {
-      if (value === undefined || value === 'never') return value;
-      return readWholeNumber(value, 'expiresIn', 1, MAX_EXPIRES_IN_SECONDS, ctx);
-    }),
-    maxDownloads: z.unknown().transform((value, ctx): number | null | undefined => {
-      if (value === undefined || value === null) return value;
-      return readWholeNumber(value, 'maxDownloads', 1, MAX_DOWNLOADS_LIMIT, ctx);
-    }),
-    password: z.unknown().transform((value, ctx): string | null | undefined => {
-      if (value === undefined || value === null) return value;
-      const parsed = sharePasswordSchema.safeParse(value);
-      return parsed.success ? parsed.data : refuseSetting(ctx, firstIssue(parsed.error));
-    }),
+    expiresAt: z
+      .unknown()
+      .transform((value, ctx): string | null | undefined => {
+        if (value === undefined || value === null) return value;
+        if (typeof value === 'string' && isoDateTime.safeParse(value).success) return value;
+        return refuseSetting(ctx, 'expiresAt must be an ISO-8601 date and time with a time zone (e.g. 2030-01-31T12:00:00Z), or null');
+      })
+      .openapi({ type: ['string', 'null'], format: 'date-time', description: 'When the link stops working; null: never.', example: '2030-01-31T12:00:00Z' }),
+    expiresIn: z
+      .unknown()
+      .transform((value, ctx): number | 'never' | undefined => {
+        if (value === undefined || value === 'never') return value;
+        return readWholeNumber(value, 'expiresIn', 1, MAX_EXPIRES_IN_SECONDS, ctx);
+      })
+      .openapi({
+        anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_EXPIRES_IN_SECONDS }, { type: 'string', pattern: '^\\d+$' }, { const: 'never' }],
+        description: 'The expiry relative to now, in seconds, or "never". Send this or expiresAt, not both.',
+      }),
+    maxDownloads: z
+      .unknown()
+      .transform((value, ctx): number | null | undefined => {
+        if (value === undefined || value === null) return value;
+        return readWholeNumber(value, 'maxDownloads', 1, MAX_DOWNLOADS_LIMIT, ctx);
+      })
+      .openapi({
+        anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_DOWNLOADS_LIMIT }, { type: 'string', pattern: '^\\d+$' }, { type: 'null' }],
+        description: 'Downloads the link allows in all; null: no limit.',
+      }),
+    password: z
+      .unknown()
+      .transform((value, ctx): string | null | undefined => {
+        if (value === undefined || value === null) return value;
+        const parsed = sharePasswordSchema.safeParse(value);
+        return parsed.success ? parsed.data : refuseSetting(ctx, firstIssue(parsed.error));
+      })
+      .openapi({ type: ['string', 'null'], minLength: MIN_SHARE_PASSWORD_LENGTH, description: 'A password visitors must give; null: none.' }),
   })
-  .strict()
-  .refine((settings) => settings.expiresAt === undefined || settings.expiresIn === undefined, 'Send expiresAt or expiresIn, not both');
+  .strict();
+
+export const shareSettingsSchema = shareSettingsFields.refine((settings) => settings.expiresAt === undefined || settings.expiresIn === undefined, 'Send expiresAt or expiresIn, not both');
 
 export type ShareSettingsInput = z.input<typeof shareSettingsSchema>;
 export type ShareSettings = z.output<typeof shareSettingsSchema>;
@@ -119,7 +159,8 @@ export const newApiTokenSchema = z
       .optional()
       .refine((days) => days === undefined || days === null || (Number.isInteger(days) && days >= 1 && days <= 3650), {
         message: 'expiresInDays must be a whole number from 1 to 3650, or null for no expiry',
-      }),
+      })
+      .openapi({ type: ['integer', 'null'], minimum: 1, maximum: 3650, description: 'Lifetime in days; null or left out: no expiry.' }),
   })
   .strict();
 

@@ -22,6 +22,7 @@ export function sessionRecognition() {
         if (session) {
           ctx.user = session.user;
           ctx.authMethod = 'session';
+          ctx.sessionId = session.sessionId;
           if (session.renewed) {
             res.append('Set-Cookie', sessionCookie(ctx.config, session.renewed.token, session.renewed.maxAgeSeconds));
           }

@@ -1,4 +1,4 @@
-// The JSON API, /api/v1 (CONTRACT §4). Each handler parses, calls a service, shapes JSON.
+// The JSON API, /api/v1 (docs/api.md). Each handler parses, calls a service, shapes JSON.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
 import { AppError } from '../errors';
@@ -7,8 +7,10 @@ import { withFirstUploadedFile } from '../http/multipart';
 import { createApiToken, listApiTokens, recogniseApiToken, revokeApiToken } from '../services/api-tokens';
 import { deleteFile, listFiles, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
 import { SHARE_SETTING_FIELDS } from '../schemas';
-import { login, logout, requireUser } from '../services/sessions';
+import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../services/sessions';
+import { changeOwnPassword } from '../services/users';
 import { sendJsonError } from './json-errors';
+import { openApiDocument } from './openapi';
 
 /** Express 4 does not forward rejected promises: this does. */
 const handler =
@@ -149,6 +151,50 @@ export function apiV1Router(): Router {
       res.status(200).json({ ok: true });
     }),
   );
+
+  // The account: its password and its sessions, with a session only like the tokens.
+  router.post(
+    '/me/password',
+    requireSession,
+    ...jsonObjectBody,
+    handler(async (req, res) => {
+      res.status(200).json({ ok: true, ...(await changeOwnPassword(res.locals.ctx, req.body)) });
+    }),
+  );
+
+  router.get(
+    '/sessions',
+    requireSession,
+    handler(async (_req, res) => {
+      res.status(200).json({ sessions: await listSessions(res.locals.ctx) });
+    }),
+  );
+
+  router.delete(
+    '/sessions/:id',
+    requireSession,
+    handler(async (req, res) => {
+      const ctx = res.locals.ctx;
+      const { wasCurrent } = await revokeSession(ctx, req.params.id);
+      if (wasCurrent) res.append('Set-Cookie', clearedSessionCookie(ctx.config));
+      res.status(200).json({ ok: true });
+    }),
+  );
+
+  router.delete(
+    '/sessions',
+    requireSession,
+    handler(async (_req, res) => {
+      const ctx = res.locals.ctx;
+      const { revoked } = await revokeAllSessions(ctx);
+      res.append('Set-Cookie', clearedSessionCookie(ctx.config));
+      res.status(200).json({ ok: true, revoked });
+    }),
+  );
+
+  router.get('/openapi.json', (_req, res) => {
+    res.status(200).json(openApiDocument());
+  });
 
   router.use((_req, res) => sendJsonError(res, new AppError('NOT_FOUND', 'Not found')));
   router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -4,9 +4,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AuthUser, ServiceContext } from '../context';
 import { ApiTokenSchema, type ApiToken } from '../db/entities/api-token.entity';
+import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
 import { firstIssue, newApiTokenSchema } from '../schemas';
-import { requireUser } from './sessions';
+import { requireSessionUser } from './sessions';
 
 export const TOKEN_PREFIX = 'fsk_';
 const TOKEN_RANDOM_BYTES = 32;
@@ -38,13 +39,6 @@ function toDto(row: ApiToken): ApiTokenDto {
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-/** The signed-in user, when signed in with a session: tokens are managed only that way. */
-export function requireSessionUser(ctx: ServiceContext): AuthUser {
-  const user = requireUser(ctx);
-  if (ctx.authMethod === 'token') throw new AppError('FORBIDDEN', 'API tokens can only be managed after logging in, not with a token');
-  return user;
 }
 
 /** Creates a token for the signed-in user. */
@@ -112,8 +106,6 @@ export async function recogniseApiToken(ctx: ServiceContext, token: string): Pro
   return found.user;
 }
 
-type StoredDate = Date | number | string | null;
-
 async function lookUpToken(ctx: ServiceContext, token: string): Promise<{ tokenId: string; user: AuthUser; lastUsedAt: number | null } | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   // One query for the token and its user: this runs on every request that carries one.
@@ -123,10 +115,11 @@ async function lookUpToken(ctx: ServiceContext, token: string): Promise<{ tokenI
     .where({ 'api_tokens.token_hash': hashToken(token) })
     .first('api_tokens.id as tokenId', 'users.id as id', 'users.username as username', 'api_tokens.expires_at as expiresAt', 'api_tokens.last_used_at as lastUsedAt');
   if (!row) return null;
-  if (row.expiresAt !== null && new Date(row.expiresAt).getTime() <= ctx.clock.now()) return null;
+  const expiresAt = storedDateMillis(row.expiresAt);
+  if (expiresAt !== null && expiresAt <= ctx.clock.now()) return null;
   return {
     tokenId: row.tokenId,
     user: { id: row.id, username: row.username },
-    lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt).getTime(),
+    lastUsedAt: storedDateMillis(row.lastUsedAt),
   };
 }

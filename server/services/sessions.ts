@@ -1,14 +1,21 @@
-// Logging in and out, and recognising a session token (CONTRACT §3, §7).
+// Logging in and out, recognising a session token, and the user's list of their sessions.
 import { randomBytes } from 'node:crypto';
 import { burnPasswordCheck, verifyPassword } from '../auth/passwords';
 import { SESSION_RENEW_THRESHOLD_SECONDS } from '../auth/session-constants';
 import { signSessionToken, verifySessionToken } from '../auth/tokens';
 import type { AuthUser, ServiceContext } from '../context';
-import { SessionSchema } from '../db/entities/session.entity';
+import { SessionSchema, type Session } from '../db/entities/session.entity';
+import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
 import { firstIssue, loginSchema } from '../schemas';
 import { admitLoginAttempt } from './login-throttle';
+import { describeUserAgent } from './user-agent';
 import { findUserByUsername } from './users';
+
+/** A session's last sight (time and address) is written at most this often. */
+const LAST_SEEN_PRECISION_MS = 60_000;
+/** User-Agent headers can be long; what is kept is for telling sessions apart. */
+const MAX_USER_AGENT_LENGTH = 512;
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
@@ -43,13 +50,16 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
 
   const now = Math.floor(ctx.clock.now() / 1000);
   const ttl = ctx.config.sessionTtlSeconds;
-  const session = ctx.em.create(SessionSchema, {
+  const session: Session = {
     id: randomBytes(16).toString('base64url'),
     userId: user.id,
     expiresAt: new Date((now + ttl) * 1000),
     createdAt: new Date(now * 1000),
-  });
-  await ctx.em.flush();
+    userAgent: ctx.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null,
+    address: ctx.clientAddress,
+    lastSeenAt: new Date(now * 1000),
+  };
+  await ctx.em.insert(SessionSchema, session);
   // Housekeeping: sessions that expired are of no use to anyone.
   await ctx.em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date(now * 1000) } });
 
@@ -59,6 +69,7 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
 
 export interface RecognisedSession {
   user: AuthUser;
+  sessionId: string;
   /** A fresh full-lifetime session when the presented one was close to expiry. */
   renewed: IssuedSession | null;
 }
@@ -76,27 +87,32 @@ export async function recogniseSession(
   if (!claims) return null;
   // One query for the session and its user (tables and columns as the migrations create them):
   // this runs on every request that carries a cookie.
-  const row: AuthUser | undefined = await ctx.em
+  const row: { id: string; username: string; lastSeenAt: StoredDate } | undefined = await ctx.em
     .getKnex()('sessions')
     .join('users', 'users.id', 'sessions.user_id')
     .where({ 'sessions.id': claims.sid, 'sessions.user_id': claims.sub })
-    .first('users.id as id', 'users.username as username');
+    .first('users.id as id', 'users.username as username', 'sessions.last_seen_at as lastSeenAt');
   if (!row) return null;
   const authUser = { id: row.id, username: row.username };
 
-  const now = Math.floor(ctx.clock.now() / 1000);
+  const nowMs = ctx.clock.now();
+  const now = Math.floor(nowMs / 1000);
+  const seen = { lastSeenAt: new Date(nowMs), address: ctx.clientAddress };
+  const lastSeenAt = storedDateMillis(row.lastSeenAt);
+  const seenLongAgo = lastSeenAt === null || lastSeenAt < nowMs - LAST_SEEN_PRECISION_MS;
   if (!options.allowRenewal || claims.exp - now >= SESSION_RENEW_THRESHOLD_SECONDS) {
-    return { user: authUser, renewed: null };
+    if (seenLongAgo) await ctx.em.nativeUpdate(SessionSchema, { id: claims.sid }, seen);
+    return { user: authUser, sessionId: claims.sid, renewed: null };
   }
   const ttl = ctx.config.sessionTtlSeconds;
-  const extended = await ctx.em.nativeUpdate(SessionSchema, { id: claims.sid }, { expiresAt: new Date((now + ttl) * 1000) });
+  const extended = await ctx.em.nativeUpdate(SessionSchema, { id: claims.sid }, { ...seen, expiresAt: new Date((now + ttl) * 1000) });
   // Logged out between the lookup and here (another tab): no fresh token for a revoked session.
   if (extended === 0) return null;
   const renewedToken = await signSessionToken({ sub: authUser.id, sid: claims.sid }, ttl, ctx.config.sessionSecret, now);
-  return { user: authUser, renewed: { user: authUser, token: renewedToken, maxAgeSeconds: ttl } };
+  return { user: authUser, sessionId: claims.sid, renewed: { user: authUser, token: renewedToken, maxAgeSeconds: ttl } };
 }
 
-/** Revokes the session the token names, if any. Always succeeds (CONTRACT §3). */
+/** Revokes the session the token names, if any. Always succeeds, even without a valid token. */
 export async function logout(ctx: ServiceContext, token: string | null): Promise<void> {
   if (!token) return;
   const claims = await verifySessionToken(token, ctx.config.sessionSecret);
@@ -107,4 +123,63 @@ export async function logout(ctx: ServiceContext, token: string | null): Promise
 export function requireUser(ctx: ServiceContext): AuthUser {
   if (!ctx.user) throw new AppError('UNAUTHORIZED', 'Unauthorized');
   return ctx.user;
+}
+
+/** The signed-in user, when signed in with a session: tokens, sessions and the password are managed only that way. */
+export function requireSessionUser(ctx: ServiceContext): AuthUser {
+  const user = requireUser(ctx);
+  if (ctx.authMethod === 'token') throw new AppError('FORBIDDEN', 'This needs a login session: an API token cannot manage tokens, sessions or the password');
+  return user;
+}
+
+export interface SessionDto {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  /** e.g. "Firefox 133 on Linux"; "Unknown browser" when the request named none. */
+  browser: string;
+  address: string | null;
+  /** The session this request came with. */
+  current: boolean;
+}
+
+/** The signed-in user's live sessions, most recently seen first. */
+export async function listSessions(ctx: ServiceContext): Promise<SessionDto[]> {
+  const user = requireSessionUser(ctx);
+  const rows = await ctx.em.find(
+    SessionSchema,
+    { userId: user.id, expiresAt: { $gt: new Date(ctx.clock.now()) } },
+    { orderBy: { lastSeenAt: 'desc', createdAt: 'desc', id: 'asc' }, disableIdentityMap: true },
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    // Sessions from before this column existed: their login is the last sight known.
+    lastSeenAt: (row.lastSeenAt ?? row.createdAt).toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    browser: describeUserAgent(row.userAgent),
+    address: row.address,
+    current: row.id === ctx.sessionId,
+  }));
+}
+
+/**
+ * Logs one of the user's sessions out, on every instance at its next request. Another user's
+ * session is as unknown as a missing one. Says whether it was the caller's own (its cookie must go).
+ */
+export async function revokeSession(ctx: ServiceContext, sessionId: string): Promise<{ wasCurrent: boolean }> {
+  const user = requireSessionUser(ctx);
+  const removed = await ctx.em.nativeDelete(SessionSchema, { id: String(sessionId), userId: user.id });
+  if (removed === 0) throw new AppError('NOT_FOUND', 'Session not found');
+  ctx.log.info({ userId: user.id }, 'session revoked');
+  return { wasCurrent: sessionId === ctx.sessionId };
+}
+
+/** "Log out everywhere": every session of the user, this one included. API tokens stay (ADR 0016). */
+export async function revokeAllSessions(ctx: ServiceContext): Promise<{ revoked: number }> {
+  const user = requireSessionUser(ctx);
+  const revoked = await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
+  ctx.log.info({ userId: user.id, revoked }, 'all sessions revoked');
+  return { revoked };
 }

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { AuthUser, ServiceContext } from '../context';
+import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema } from '../db/entities/user.entity';
 import { AppError } from '../errors';
-import { firstIssue, registerUserSchema } from '../schemas';
+import { changePasswordSchema, firstIssue, registerUserSchema } from '../schemas';
+import { admitLoginAttempt } from './login-throttle';
+import { requireSessionUser } from './sessions';
 
 const TAKEN = 'Username is already taken';
 
-/** Creates a user (CONTRACT §2): usernames are unique regardless of case. */
+/** Creates a user: usernames are unique regardless of case. */
 export async function registerUser(ctx: ServiceContext, input: unknown): Promise<AuthUser> {
   const parsed = registerUserSchema.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
@@ -35,4 +38,40 @@ export async function registerUser(ctx: ServiceContext, input: unknown): Promise
 
 export async function findUserByUsername(ctx: ServiceContext, username: string) {
   return ctx.em.findOne(UserSchema, { usernameKey: username.toLowerCase() });
+}
+
+export const WRONG_CURRENT_PASSWORD = 'The current password is wrong';
+
+/**
+ * The signed-in user changes their password: the current one is checked (and throttled like a
+ * login, so a stolen cookie cannot guess it), then every other session is logged out. This
+ * session stays; API tokens stay too (ADR 0016). Returns how many sessions were logged out.
+ */
+export async function changeOwnPassword(ctx: ServiceContext, input: unknown): Promise<{ otherSessionsRevoked: number }> {
+  const signedIn = requireSessionUser(ctx);
+  const parsed = changePasswordSchema.safeParse(input ?? {});
+  if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
+  const { currentPassword, newPassword } = parsed.data;
+
+  const user = await ctx.em.findOne(UserSchema, { id: signedIn.id });
+  if (!user) throw new AppError('UNAUTHORIZED', 'Unauthorized');
+  const attempt = await admitLoginAttempt(ctx, user.username, ctx.clientAddress);
+  let valid: boolean;
+  try {
+    valid = await verifyPassword(currentPassword, user.passwordHash);
+  } catch (error) {
+    await attempt.abandoned();
+    throw error;
+  }
+  if (!valid) {
+    await attempt.failed();
+    throw new AppError('BAD_REQUEST', WRONG_CURRENT_PASSWORD);
+  }
+  await attempt.succeeded();
+
+  await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { passwordHash: await hashPassword(newPassword) });
+  const others = ctx.sessionId === null ? { userId: user.id } : { userId: user.id, id: { $ne: ctx.sessionId } };
+  const otherSessionsRevoked = await ctx.em.nativeDelete(SessionSchema, others);
+  ctx.log.info({ userId: user.id, otherSessionsRevoked }, 'password changed');
+  return { otherSessionsRevoked };
 }

@@ -146,7 +146,7 @@ describe('the 401 cases', () => {
     const { token, id } = await newToken();
     const minted = await createToken({ name: 'more' }, bearer(token));
     expect(minted.status).toBe(403);
-    expect((await minted.json()).error).toContain('logging in');
+    expect((await minted.json()).error).toContain('needs a login session');
     expect((await fetch(`${app.url}/api/v1/tokens`, { headers: bearer(token) })).status).toBe(403);
     expect((await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(403);
     const [{ count }] = await app.rows('select count(*) as count from api_tokens where name = ?', ['more']);

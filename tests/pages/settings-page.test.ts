@@ -1,8 +1,10 @@
-// The settings page's API tokens without JavaScript (issue 15): created with a form and shown
+// The settings page without JavaScript (issue 15): API tokens created with a form and shown
 // once, listed by name and first characters, revoked with a button; the ShareX uploader it
-// offers is valid JSON that uploads for real with its own headers.
+// offers is valid JSON that uploads for real with its own headers; the password changed and
+// the sessions listed and logged out, with plain forms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import { cookieFrom, DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
+import { claimsOf, tokenOf } from '../helpers/tokens';
 import { getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 
 let app: TestApp;
@@ -86,5 +88,91 @@ describe('the settings page', () => {
     expect(res.status).toBe(400);
     expect(res.headers.get('content-disposition')).toBeNull();
     expect(await res.text()).toContain('not one of your valid API tokens');
+  });
+});
+
+describe('the password and sessions sections', () => {
+  let users = 0;
+  async function loggedIn(userAgent: string): Promise<{ name: string; cookie: string }> {
+    const name = `keeper${++users}`;
+    await app.createUser(name);
+    return { name, cookie: await loginFrom(name, userAgent) };
+  }
+  async function loginFrom(name: string, userAgent: string, password = DEFAULT_PASSWORD): Promise<string> {
+    const res = await fetch(`${app.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': userAgent },
+      body: JSON.stringify({ username: name, password }),
+    });
+    expect(res.status).toBe(200);
+    return cookieFrom(res);
+  }
+  const filesStatus = async (cookie: string) => (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).status;
+  const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+
+  it('when a user opens the page, then each of their sessions is listed by browser and address, this one marked', async () => {
+    const { name, cookie } = await loggedIn(FIREFOX);
+    await loginFrom(name, 'curl/8.5.0');
+    const text = visibleText(await (await getPage(app, '/settings', cookie)).text());
+    expect(text).toContain('Firefox 133 on Linux (this session)');
+    expect(text).toContain('curl 8.5.0');
+    expect(text).toContain('127.0.0.1');
+    expect(text).toContain('Log out everywhere');
+  });
+
+  it('when the password is changed with the form, then the page says so, other sessions are logged out and this one stays', async () => {
+    const { name, cookie } = await loggedIn(FIREFOX);
+    const other = await loginFrom(name, 'curl/8.5.0');
+    const fields = { intent: 'change-password', currentPassword: DEFAULT_PASSWORD, newPassword: 'new and long enough', confirmPassword: 'new and long enough' };
+    const res = await postForm(app, '/settings', fields, { cookie });
+    expect(res.status).toBe(200);
+    expect(visibleText(await res.text())).toContain('Your password was changed. 1 other session was logged out.');
+    expect(await filesStatus(other)).toBe(401);
+    expect(await filesStatus(cookie)).toBe(200);
+    await loginFrom(name, FIREFOX, 'new and long enough');
+  });
+
+  it('when the two new passwords differ, then the form comes back with status 400 and the reason, and nothing changes', async () => {
+    const { name, cookie } = await loggedIn(FIREFOX);
+    const fields = { intent: 'change-password', currentPassword: DEFAULT_PASSWORD, newPassword: 'new and long enough', confirmPassword: 'new and long enougj' };
+    const res = await postForm(app, '/settings', fields, { cookie });
+    expect(res.status).toBe(400);
+    expect(visibleText(await res.text())).toContain('The new password and its confirmation do not match');
+    await loginFrom(name, FIREFOX);
+  });
+
+  it('when another session is logged out with its button, then the page says so and that session stops working', async () => {
+    const { name, cookie } = await loggedIn(FIREFOX);
+    const other = await loginFrom(name, 'curl/8.5.0');
+    const res = await postForm(app, '/settings', { intent: 'revoke-session', id: claimsOf(tokenOf(other)).sid! }, { cookie });
+    expect(res.status).toBe(200);
+    const text = visibleText(await res.text());
+    expect(text).toContain('The session was logged out.');
+    expect(text).not.toContain('curl 8.5.0');
+    expect(await filesStatus(other)).toBe(401);
+  });
+
+  it('when this session is logged out from the list, or everywhere, then the browser goes to the login page without its cookie', async () => {
+    const { name, cookie } = await loggedIn(FIREFOX);
+    const own = await postForm(app, '/settings', { intent: 'revoke-session', id: claimsOf(tokenOf(cookie)).sid! }, { cookie });
+    expect(own.status).toBe(302);
+    expect(own.headers.get('location')).toBe('/login');
+    expect(own.headers.getSetCookie().some((c) => c.startsWith('token=;'))).toBe(true);
+    expect(await filesStatus(cookie)).toBe(401);
+
+    const again = await loginFrom(name, FIREFOX);
+    const elsewhere = await loginFrom(name, 'curl/8.5.0');
+    const all = await postForm(app, '/settings', { intent: 'revoke-all-sessions' }, { cookie: again });
+    expect(all.status).toBe(302);
+    expect(all.headers.get('location')).toBe('/login');
+    expect(await filesStatus(again)).toBe(401);
+    expect(await filesStatus(elsewhere)).toBe(401);
+  });
+
+  it('when a form names an unknown action, then 400 and a message', async () => {
+    const { cookie } = await loggedIn(FIREFOX);
+    const res = await postForm(app, '/settings', { intent: 'make-me-admin' }, { cookie });
+    expect(res.status).toBe(400);
+    expect(visibleText(await res.text())).toContain('Unknown form.');
   });
 });

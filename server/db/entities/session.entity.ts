@@ -6,6 +6,12 @@ export interface Session {
   userId: string;
   expiresAt: Date;
   createdAt: Date;
+  /** The browser's User-Agent at login (cut to 512 characters), shown on the settings page. */
+  userAgent: string | null;
+  /** The address of the last request seen, written with `lastSeenAt`. */
+  address: string | null;
+  /** Updated at most once a minute (each request would be a write otherwise). */
+  lastSeenAt: Date | null;
 }
 
 export const SessionSchema = new EntitySchema<Session>({
@@ -16,5 +22,8 @@ export const SessionSchema = new EntitySchema<Session>({
     userId: { kind: 'm:1', entity: 'User', fieldName: 'user_id', mapToPk: true, deleteRule: 'cascade', updateRule: 'no action', index: 'sessions_user_id_index' },
     expiresAt: { type: 'Date' },
     createdAt: { type: 'Date' },
+    userAgent: { type: 'text', nullable: true },
+    address: { type: 'string', nullable: true },
+    lastSeenAt: { type: 'Date', nullable: true },
   },
 });

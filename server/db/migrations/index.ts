@@ -5,11 +5,13 @@
 import { Migration20261123100000Init as PostgresInit } from './postgresql/Migration20261123100000Init';
 import { Migration20261124000000ShareControls as PostgresShareControls } from './postgresql/Migration20261124000000ShareControls';
 import { Migration20261124100000ApiTokens as PostgresApiTokens } from './postgresql/Migration20261124100000ApiTokens';
+import { Migration20261125000000SessionDetails as PostgresSessionDetails } from './postgresql/Migration20261125000000SessionDetails';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
 import { Migration20261124000000ShareControls } from './sqlite/Migration20261124000000ShareControls';
 import { Migration20261124100000ApiTokens } from './sqlite/Migration20261124100000ApiTokens';
+import { Migration20261125000000SessionDetails } from './sqlite/Migration20261125000000SessionDetails';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -18,12 +20,14 @@ const sqliteMigrations = [
   { name: 'Migration20261123000000ThrottleAndHealth', class: Migration20261123000000ThrottleAndHealth },
   { name: 'Migration20261124000000ShareControls', class: Migration20261124000000ShareControls },
   { name: 'Migration20261124100000ApiTokens', class: Migration20261124100000ApiTokens },
+  { name: 'Migration20261125000000SessionDetails', class: Migration20261125000000SessionDetails },
 ];
 
 const postgresqlMigrations = [
   { name: 'Migration20261123100000Init', class: PostgresInit },
   { name: 'Migration20261124000000ShareControls', class: PostgresShareControls },
   { name: 'Migration20261124100000ApiTokens', class: PostgresApiTokens },
+  { name: 'Migration20261125000000SessionDetails', class: PostgresSessionDetails },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

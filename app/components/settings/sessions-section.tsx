@@ -1,0 +1,70 @@
+import { Form } from '@remix-run/react';
+import { LocalTime } from '~/components/local-time';
+import { FormResult, type SettingsResult } from './form-result';
+
+export interface SessionRow {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  browser: string;
+  address: string | null;
+  current: boolean;
+}
+
+/** Where the user is logged in, with a way out for each session and for all of them. */
+export function SessionsSection({ sessions, result }: { sessions: SessionRow[]; result: SettingsResult | undefined }) {
+  return (
+    <section className="card stack" aria-labelledby="sessions-heading">
+      <h2 id="sessions-heading">Sessions</h2>
+      <p className="muted">Browsers and scripts logged in to your account. Logging a session out takes effect at its next request.</p>
+      <FormResult result={result} section="sessions" />
+      <div className="table-wrap">
+        <table className="sessions">
+          <thead>
+            <tr>
+              <th scope="col">Browser</th>
+              <th scope="col">Address</th>
+              <th scope="col">Logged in</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.map((session) => (
+              <tr key={session.id} data-session-id={session.id} aria-current={session.current ? 'true' : undefined}>
+                <td className="name">
+                  {session.browser}
+                  {session.current ? <strong className="this-session"> (this session)</strong> : null}
+                </td>
+                <td>{session.address ?? 'unknown'}</td>
+                <td>
+                  <LocalTime iso={session.createdAt} />
+                </td>
+                <td>
+                  <LocalTime iso={session.lastSeenAt} />
+                </td>
+                <td>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="revoke-session" />
+                    <input type="hidden" name="id" value={session.id} />
+                    <button type="submit" className="danger small" aria-label={session.current ? 'Log out this session' : `Log out ${session.browser} session`}>
+                      Log out
+                    </button>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Form method="post">
+        <input type="hidden" name="intent" value="revoke-all-sessions" />
+        <button type="submit" className="danger">
+          Log out everywhere
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,267 @@
+// The OpenAPI 3.1 document of /api/v1 (ADR 0017), served at /api/v1/openapi.json. Request
+// bodies and parameters are the zod schemas the services validate with (server/schemas.ts);
+// responses are described here and checked against real responses by every test that calls
+// the API (tests/setup/validate-api-responses.ts).
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import {
+  changePasswordSchema,
+  filePageSchema,
+  loginSchema,
+  MAX_DOWNLOADS_LIMIT,
+  newApiTokenSchema,
+  shareSettingsFields,
+  shareSettingsSchema,
+} from '../schemas';
+
+const isoDate = z.string().datetime({ offset: true });
+const json = <T extends z.ZodTypeAny>(schema: T) => ({ 'application/json': { schema } });
+
+const ErrorBody = z.object({ error: z.string().openapi({ example: 'Unauthorized' }) }).openapi('Error');
+const Ok = z.object({ ok: z.literal(true) });
+
+const User = z.object({ id: z.string(), username: z.string() }).openapi('User');
+
+const File = z
+  .object({
+    id: z.string().openapi({ example: 'Xk3v9Qm2Lp' }),
+    userId: z.string(),
+    originalName: z.string().openapi({ example: 'holiday.jpg' }),
+    mimeType: z.string().openapi({ example: 'image/jpeg' }),
+    size: z.number().int().nonnegative(),
+    storedName: z.string(),
+    createdAt: isoDate,
+    expiresAt: isoDate.nullable().openapi({ description: 'When the share link stops working; null: never.' }),
+    maxDownloads: z.number().int().min(1).max(MAX_DOWNLOADS_LIMIT).nullable().openapi({ description: 'null: no limit.' }),
+    downloads: z.number().int().nonnegative().openapi({ description: 'Downloads started by others than the owner.' }),
+    hasPassword: z.boolean(),
+  })
+  .strict()
+  .openapi('File');
+
+const ApiToken = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    start: z.string().openapi({ description: 'The first characters of the token, to tell tokens apart.', example: 'fsk_Ab3dE9' }),
+    createdAt: isoDate,
+    lastUsedAt: isoDate.nullable(),
+    expiresAt: isoDate.nullable(),
+  })
+  .strict()
+  .openapi('ApiToken');
+
+const Session = z
+  .object({
+    id: z.string(),
+    createdAt: isoDate,
+    lastSeenAt: isoDate,
+    expiresAt: isoDate,
+    browser: z.string().openapi({ example: 'Firefox 133 on Linux' }),
+    address: z.string().nullable(),
+    current: z.boolean().openapi({ description: 'The session this request came with.' }),
+  })
+  .strict()
+  .openapi('Session');
+
+const idParam = (what: string) => z.object({ id: z.string().openapi({ description: `The ${what}'s id` }) });
+
+const upload = shareSettingsFields
+  .extend({ file: z.string().openapi({ format: 'binary', description: 'The file: the first file part is stored; settings must come before it.' }) })
+  .partial({ expiresAt: true, expiresIn: true, maxDownloads: true, password: true })
+  .openapi({ required: ['file'] });
+
+type Responses = RouteConfig['responses'];
+const errors = (...statuses: number[]): Responses =>
+  Object.fromEntries([
+    ...statuses.map((status) => [status, { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: json(ErrorBody) }]),
+    ['default', { description: 'Any other error, e.g. 503 when the storage is down', content: json(ErrorBody) }],
+  ]);
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'The input is not valid: the message names the problem',
+  401: 'Not logged in, or an invalid or expired token',
+  403: 'Needs a login session: an API token cannot do this',
+  404: 'Not found, or not yours',
+  413: 'The upload is larger than the server allows',
+  429: 'Too many failed attempts: see Retry-After',
+};
+
+/** Who may call a route: a session cookie, or also an API token. */
+const SESSION_ONLY: Record<string, string[]>[] = [{ cookieAuth: [] }];
+const SESSION_OR_TOKEN: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }];
+
+function describeApi(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A personal access token (fsk_…) made on the settings page, with POST /tokens, or with `npm run tokens`.',
+  });
+  registry.registerComponent('securitySchemes', 'cookieAuth', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'token',
+    description: 'The session cookie set by POST /auth/login.',
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/auth/login',
+    tags: ['Session'],
+    summary: 'Log in: sets the session cookie',
+    security: [],
+    request: { body: { content: { ...json(loginSchema), 'application/x-www-form-urlencoded': { schema: loginSchema } } } },
+    responses: { 200: { description: 'Logged in; Set-Cookie carries the session', content: json(z.object({ user: User })) }, ...errors(400, 401, 429) },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/auth/logout',
+    tags: ['Session'],
+    summary: 'Log out: revokes this session and clears the cookie (always succeeds)',
+    security: [],
+    responses: { 200: { description: 'Logged out', content: json(Ok) }, ...errors() },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/files',
+    tags: ['Files'],
+    summary: 'List your files, newest first',
+    description: 'Without `limit` and `cursor`: every file. With them: one page and the cursor of the next (null at the end).',
+    security: SESSION_OR_TOKEN,
+    request: { query: filePageSchema.partial() },
+    responses: {
+      200: { description: 'Your files', content: json(z.object({ files: z.array(File), nextCursor: z.string().nullable().optional() })) },
+      ...errors(400, 401),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/files',
+    tags: ['Files'],
+    summary: 'Upload a file (multipart/form-data, streamed)',
+    security: SESSION_OR_TOKEN,
+    request: { body: { content: { 'multipart/form-data': { schema: upload } } } },
+    responses: {
+      201: { description: 'Stored; `url` is the public share link', content: json(z.object({ file: File, url: z.string().url() })) },
+      ...errors(400, 401, 413),
+    },
+  });
+  registry.registerPath({
+    method: 'patch',
+    path: '/files/{id}',
+    tags: ['Files'],
+    summary: 'Change a file’s share settings (a key left out stays as it is; null clears it)',
+    security: SESSION_OR_TOKEN,
+    request: { params: idParam('file'), body: { content: json(shareSettingsSchema) } },
+    responses: { 200: { description: 'The file as it is now', content: json(z.object({ file: File })) }, ...errors(400, 401, 404) },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/files/{id}',
+    tags: ['Files'],
+    summary: 'Delete a file and its content',
+    security: SESSION_OR_TOKEN,
+    request: { params: idParam('file') },
+    responses: { 200: { description: 'Deleted', content: json(Ok) }, ...errors(401, 404) },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/tokens',
+    tags: ['API tokens'],
+    summary: 'List your API tokens (never the tokens themselves)',
+    security: SESSION_ONLY,
+    responses: { 200: { description: 'Your tokens, newest first', content: json(z.object({ tokens: z.array(ApiToken) })) }, ...errors(401, 403) },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/tokens',
+    tags: ['API tokens'],
+    summary: 'Create an API token: the response is the only time it is shown',
+    security: SESSION_ONLY,
+    request: { body: { content: json(newApiTokenSchema) } },
+    responses: {
+      201: { description: 'Created', content: json(z.object({ token: z.string().regex(/^fsk_/), apiToken: ApiToken })) },
+      ...errors(400, 401, 403),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/tokens/{id}',
+    tags: ['API tokens'],
+    summary: 'Revoke an API token: it stops working at once',
+    security: SESSION_ONLY,
+    request: { params: idParam('token') },
+    responses: { 200: { description: 'Revoked', content: json(Ok) }, ...errors(401, 403, 404) },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/me/password',
+    tags: ['Account'],
+    summary: 'Change your password: every other session is logged out (API tokens stay)',
+    security: SESSION_ONLY,
+    request: { body: { content: json(changePasswordSchema) } },
+    responses: {
+      200: { description: 'Changed', content: json(z.object({ ok: z.literal(true), otherSessionsRevoked: z.number().int().nonnegative() })) },
+      ...errors(400, 401, 403, 429),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/sessions',
+    tags: ['Account'],
+    summary: 'Your live sessions, most recently seen first',
+    security: SESSION_ONLY,
+    responses: { 200: { description: 'Your sessions', content: json(z.object({ sessions: z.array(Session) })) }, ...errors(401, 403) },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/sessions/{id}',
+    tags: ['Account'],
+    summary: 'Log one session out (this one too: then the cookie is cleared)',
+    security: SESSION_ONLY,
+    request: { params: idParam('session') },
+    responses: { 200: { description: 'Logged out', content: json(Ok) }, ...errors(401, 403, 404) },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/sessions',
+    tags: ['Account'],
+    summary: 'Log out everywhere: every session of yours, this one included',
+    security: SESSION_ONLY,
+    responses: {
+      200: { description: 'Logged out everywhere', content: json(z.object({ ok: z.literal(true), revoked: z.number().int().nonnegative() })) },
+      ...errors(401, 403),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/openapi.json',
+    tags: ['Meta'],
+    summary: 'This document',
+    security: [],
+    responses: { 200: { description: 'The OpenAPI 3.1 document', content: json(z.object({ openapi: z.string() }).passthrough()) } },
+  });
+}
+
+let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | null = null;
+
+/** The document (built once: it depends on nothing but the code). Paths are relative to /api/v1. */
+export function openApiDocument() {
+  if (document) return document;
+  const registry = new OpenAPIRegistry();
+  describeApi(registry);
+  document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'File sharing API',
+      version: '1',
+      description: 'Upload, list, share and delete files; manage API tokens and sessions. docs/api.md explains it with curl examples.',
+    },
+    servers: [{ url: '/api/v1' }],
+    security: SESSION_OR_TOKEN,
+  });
+  return document;
+}
