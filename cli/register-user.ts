@@ -1,4 +1,4 @@
-// npm run register-user -- <username> [--password-stdin]   (CONTRACT §2)
+// npm run register-user -- <username> [--password-stdin]   (README: Create a user)
 // Parse arguments → read the password → registerUser → print the id. Every failure is one
 // line on stderr and a non-zero exit code; never a stack trace.
 import { createInterface } from 'node:readline';

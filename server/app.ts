@@ -58,7 +58,7 @@ export function createApp(options: CreateAppOptions): Express {
       return res.status(400).type('text/plain').send('Malformed URL');
     }
     // A fault before the API router (e.g. the database failing while the session is read) is
-    // still answered the API's way: JSON {"error":"Internal server error"} (CONTRACT §4).
+    // still answered the API's way: JSON {"error":"Internal server error"} (docs/api.md).
     if (req.path.startsWith('/api/')) return sendJsonError(res, error, req);
     res.locals.ctx?.log.error({ err: error, path: req.path }, 'request failed');
     if (res.headersSent) return res.destroy();

@@ -1,4 +1,4 @@
-// The process: config → database → app → listen, and a graceful close (CONTRACT §7).
+// The process: config → database → app → listen, and a graceful close (README: Health, logs and stopping).
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   for (const warning of config.startupWarnings) log.warn(warning);
   const stopHousekeeping = await startHousekeeping(deps);
 
-  // config.ts is the only reader of the environment (CONTRACT §1): the build sits in ./build.
+  // config.ts is the only reader of the environment (.env.example lists it): the build sits in ./build.
   const buildPath = path.resolve('build/index.js');
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const app = createApp({ ...deps, build, assetsDir: path.resolve('public/build') });

@@ -4,7 +4,7 @@ import { Form } from '@remix-run/react';
 
 export const meta: MetaFunction = () => [{ title: 'Log out · File sharing' }];
 
-// GET only asks: a link or a prefetch must never log anyone out (CONTRACT §5).
+// GET only asks: a link or a prefetch must never log anyone out .
 export default function Logout() {
   return (
     <main className="narrow">

@@ -1,5 +1,5 @@
-// The ONE place that issues and clears the session cookie (and the share-password cookies) (spec: Authentication §6,
-// CONTRACT §3). The page login and the API login both call it.
+// The ONE place that issues and clears the session cookie (and the share-password cookies) (ADR 0002).
+// The page login and the API login both call it.
 import { parse, serialize } from 'cookie';
 import type { Config } from '../config';
 import { SESSION_COOKIE_NAME } from './session-constants';

@@ -1,4 +1,4 @@
-// Session tokens: HS256 JWTs (CONTRACT §3). Only HS256 is accepted, and sub, iat and exp
+// Session tokens: HS256 JWTs (ADR 0002). Only HS256 is accepted, and sub, iat and exp
 // are required: jose would otherwise accept any HMAC algorithm and tokens without exp.
 import { SignJWT, jwtVerify } from 'jose';
 

@@ -13,7 +13,7 @@ import { UserSchema } from './entities/user.entity';
 import { libraryLogger } from '../library-logs';
 import { migrationsFor } from './migrations';
 
-/** Entities listed one by one: folder globs break once the code is bundled (STACK.md). */
+/** Entities listed one by one: folder globs break once the code is bundled. */
 export const entities = [UserSchema, FileSchema, SessionSchema, ApiTokenSchema, LoginAttemptSchema, HealthProbeSchema];
 
 interface SqliteConnection {

@@ -1,4 +1,4 @@
-// Refuses state-changing requests sent by another site (CONTRACT §7): the Origin header,
+// Refuses state-changing requests sent by another site: the Origin header,
 // or without one `Sec-Fetch-Site: cross-site`. Scripts that send neither (curl) pass, and so do
 // requests with an API token: they carry no cookie that another site could ride on.
 import type { NextFunction, Request, Response } from 'express';

@@ -4,7 +4,7 @@ import { probeDatabaseWrite, replacePooledConnections } from '../db/database-hea
 
 /**
  * GET /healthz: 200 when the database commits a write and the upload dir takes files
- * (CONTRACT §7). A failed database probe answers 503 and replaces the pooled connections,
+ * (README: Health, logs and stopping). A failed database probe answers 503 and replaces the pooled connections,
  * so a connection broken by a fault is not kept for good.
  */
 export function healthCheck(deps: AppDeps) {

@@ -1,5 +1,5 @@
 // Streams the first file of a multipart body to a handler, never holding it in memory.
-// Used by the REST upload and the upload page alike. The traps (STACK.md): busboy decodes
+// Used by the REST upload and the upload page alike. The traps: busboy decodes
 // names as latin1 unless told; a file stream that is destroyed before its end stalls busboy
 // for good; `pipe` leaves busboy hanging when the client aborts — hence `pipeline`, and a
 // PassThrough between busboy and the handler so a failing handler never stalls the parser.
@@ -61,7 +61,7 @@ export async function withFirstUploadedFile<T>(
     parser = busboy({
       headers,
       defParamCharset: 'utf8',
-      // The name as the uploader sent it (CONTRACT §4 originalName). busboy would cut it to
+      // The name as the uploader sent it (the file object's originalName). busboy would cut it to
       // its last path segment, and turn ".." into "" (then refused as "No file uploaded").
       // The stored name never comes from it beyond a letters-and-digits extension.
       preservePath: true,
@@ -92,7 +92,7 @@ export async function withFirstUploadedFile<T>(
     else if (value !== '') settings[name] = value;
   });
   // busboy may still emit a file after its first error (the rest of the chunk it was parsing):
-  // that file's stream never ends, so a handler given it would wait forever (STACK.md).
+  // that file's stream never ends, so a handler given it would wait forever.
   parser.on('error', () => {
     state.failed = true;
   });

@@ -1,5 +1,5 @@
 // GET/HEAD /f/:id/raw — the shared content, served like a good static server: streamed,
-// single byte ranges, conditional requests, and never active content inline (CONTRACT §5).
+// single byte ranges, conditional requests, and never active content inline.
 // Share controls (ADR 0014): an expired or used-up link is 410, a protected one 401 without
 // its password (X-Share-Password, or the cookie the share page sets), and a GET from byte 0
 // by anyone but the owner uses up one download.
@@ -67,7 +67,7 @@ export function rawFile() {
       // concurrent delete), this is still a plain 404 and not a broken 200.
       if (req.method !== 'HEAD' && length > 0) {
         // Always with a byte range, the whole file included: the store sizes its read buffer to
-        // what is left to send, so a 4 KiB file never costs a 1 MiB buffer (STACK.md).
+        // what is left to send, so a 4 KiB file never costs a 1 MiB buffer.
         try {
           content = await shared.open(status === 206 ? (range as ByteRange) : { start: 0, end: size - 1 });
         } catch (error) {
@@ -144,7 +144,7 @@ function downloadName(name: string): string {
 
 /**
  * An ASCII rendering of the name for the `filename=` fallback: accents stripped, anything
- * else non-ASCII, quotes, backslashes, percent signs and controls replaced (CONTRACT §5, RFC 6266).
+ * else non-ASCII, quotes, backslashes, percent signs and controls replaced (RFC 6266).
  */
 export function asciiFallback(name: string): string {
   const ascii = name

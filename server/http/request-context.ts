@@ -1,5 +1,5 @@
 // Gives each request its own service context (a forked EntityManager), a request id and
-// one structured log line when the response is done (CONTRACT §7: never a secret in it).
+// one structured log line when the response is done (never a secret in it).
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { createServiceContext, type AppDeps, type ServiceContext } from '../context';

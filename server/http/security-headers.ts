@@ -12,7 +12,7 @@ declare global {
 }
 import type { Config } from '../config';
 
-/** Headers every response carries (CONTRACT §7); routes may tighten them (the raw file route does). */
+/** Headers every response carries; routes may tighten them (the raw file route does). */
 export function securityHeaders(config: Config) {
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString('base64');

@@ -1,5 +1,5 @@
-// Recognises the session cookie on every request and renews it when it is close to expiry
-// (CONTRACT §3). Which routes require a user is decided by the doors; this only identifies.
+// Recognises the session cookie on every request and renews it when it is close to expiry (ADR 0002).
+// Which routes require a user is decided by the doors; this only identifies.
 import type { NextFunction, Request, Response } from 'express';
 import { readSessionToken, sessionCookie } from '../auth/cookie';
 import { LOGOUT_PATHS } from '../auth/session-constants';

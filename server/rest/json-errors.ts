@@ -3,7 +3,7 @@ import { isAppError } from '../errors';
 
 /**
  * The one mapping from errors to API responses: an AppError becomes its status and message,
- * anything else is logged and becomes a bare 500 — never a stack trace (CONTRACT §4).
+ * anything else is logged and becomes a bare 500 — never a stack trace (docs/api.md).
  */
 export function sendJsonError(res: Response, error: unknown, req?: Request): void {
   if (isAppError(error)) {

@@ -81,7 +81,7 @@ export function apiV1Router(): Router {
     '/files',
     requireSession,
     handler(async (req, res) => {
-      // Without `limit` the whole list, as the spec shapes it; with it, one page and a cursor.
+      // Without `limit` the whole list, as the first version of the API answered; with it, one page and a cursor.
       if (req.query.limit === undefined && req.query.cursor === undefined) {
         res.status(200).json({ files: await listFiles(res.locals.ctx) });
         return;

@@ -1,4 +1,4 @@
-// Which content a browser may render on our origin (CONTRACT §5, OWASP File Upload).
+// Which content a browser may render on our origin (OWASP File Upload; ADR 0001).
 // Anything not on this list — HTML, SVG, XML, JavaScript, unknown types — is only ever
 // downloaded, so an uploaded page can never run script as us.
 const INLINE_SAFE_TYPES = new Set([

@@ -10,7 +10,7 @@ import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from 
 import { requireUser } from './sessions';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
 
-/** The file object of the API (CONTRACT §4). */
+/** The file object of the API (docs/api.md). */
 export interface FileDto {
   id: string;
   userId: string;
@@ -69,7 +69,7 @@ export function shareUrl(ctx: Pick<ServiceContext, 'config'>, fileId: string): s
 
 /**
  * Stores an upload: content first (atomically, streamed), the record only once the content
- * is in place, and the content removed again if the record cannot be written (CONTRACT §7).
+ * is in place, and the content removed again if the record cannot be written (ADR 0010).
  */
 export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promise<FileDto> {
   const owner = requireUser(ctx);

@@ -1,4 +1,4 @@
-// Slows and then refuses repeated failed logins (CONTRACT §7) without letting anyone lock a
+// Slows and then refuses repeated failed logins (ADR 0004, ADR 0009) without letting anyone lock a
 // user out from elsewhere. The policy and why it holds are in ADR 0009; in short:
 // - (username, address) pair: 5 failures in 15 minutes, then that pair is refused (429);
 // - address: 30 failures in 15 minutes (many usernames: credential stuffing), then refused;

@@ -1,4 +1,4 @@
-// Storage housekeeping (CONTRACT §7 crash safety), at start and then every hour: leftovers of
+// Storage housekeeping (crash safety, ADR 0010), at start and then every hour: leftovers of
 // unfinished uploads are removed, and so is content that no record points to (a delete that
 // stopped half-way). Records are never removed here: content is written before its record.
 // Only what the service itself made is touched (issue 12): names in the exact stored-name

@@ -1,6 +1,6 @@
 // The content store: where file bytes live, addressed by key (a file's storedName).
 // Services only talk to this interface, so a move to object storage is a new implementation,
-// not a rewrite (STYLE: "Built to grow past one machine").
+// not a rewrite: the service is built to grow past one machine.
 import type { Readable, Writable } from 'node:stream';
 
 export interface ByteRange {

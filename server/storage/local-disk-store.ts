@@ -21,7 +21,7 @@ import {
 } from './content-store';
 
 const INCOMPLETE_DIR = '.incomplete';
-/** Large chunks move big files at about twice the speed of Node's 64 KiB default (STACK.md). */
+/** Large chunks move big files at about twice the speed of Node's 64 KiB default. */
 const MAX_CHUNK_BYTES = 1024 * 1024;
 /** While a large file comes in, the disk is asked to catch up every this many bytes (EarlyWriteback). */
 const WRITEBACK_EVERY_BYTES = 32 * 1024 * 1024;

@@ -68,7 +68,7 @@ export class S3Store implements ContentStore {
           ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
           : undefined,
       // Without these the SDK sends a streamed PutObject with aws-chunked framing and trailing
-      // checksums, which S3-compatible servers store as part of the content (STACK.md).
+      // checksums, which S3-compatible servers store as part of the content (ADR 0012).
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });

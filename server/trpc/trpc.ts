@@ -1,10 +1,10 @@
-// The base procedures of the internal tRPC router (CONTRACT §6: used by our UI only).
+// The base procedures of the internal tRPC router (used by our UI only: not a public API).
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { ServiceContext } from '../context';
 import { isAppError, type ErrorCode } from '../errors';
 
 // isDev false: tRPC otherwise puts the stack trace in every error it sends whenever NODE_ENV is
-// not "production" (the built server does not set it) — never a stack trace (CONTRACT §4).
+// not "production" (the built server does not set it) — never a stack trace.
 const t = initTRPC.context<ServiceContext>().create({ isDev: false });
 
 const TRPC_CODES: Record<ErrorCode, TRPCError['code']> = {

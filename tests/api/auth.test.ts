@@ -1,4 +1,4 @@
-// POST /api/v1/auth/login and /logout, and the session cookie they set (CONTRACT §3, §4).
+// POST /api/v1/auth/login and /logout, and the session cookie they set (docs/api.md, ADR 0002).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
 import { claimsOf, headerOf, now, sessionCookies } from '../helpers/tokens';

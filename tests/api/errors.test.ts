@@ -1,4 +1,4 @@
-// Errors of the JSON API: always JSON {"error": …}, the right status, never a stack (CONTRACT §4).
+// Errors of the JSON API: always JSON {"error": …}, the right status, never a stack (docs/api.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
 

@@ -1,4 +1,4 @@
-// Uploading, listing and deleting files over /api/v1/files (CONTRACT §4).
+// Uploading, listing and deleting files over /api/v1/files (docs/api.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -1,4 +1,4 @@
-// Which tokens open a session, and when a session is renewed (CONTRACT §3, §7 Logout).
+// Which tokens open a session, and when a session is renewed (ADR 0002).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { queryPostgres } from '../helpers/outside-reader';

@@ -1,4 +1,4 @@
-// Uploads that must be refused, or that the client abandons, leave nothing behind (CONTRACT §4).
+// Uploads that must be refused, or that the client abandons, leave nothing behind (docs/api.md).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// `register-user` as the operator runs it: the built CLI in a child process (CONTRACT §2).
+// `register-user` as the operator runs it: the built CLI in a child process (README: Create a user).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The pages in a real browser (Debian's Chromium through playwright-core), CONTRACT §5:
+// The pages in a real browser (Debian's Chromium through playwright-core):
 // the whole journey of a user with JavaScript on (progress, delete without reload), then
 // the same journey with JavaScript off (plain forms). One browser for the file; a
 // screenshot of every page goes to test-output/screenshots/.

@@ -1,4 +1,4 @@
-// Clients that go away mid-upload, many times over (CONTRACT §4: an aborted upload leaves no
+// Clients that go away mid-upload, many times over (an aborted upload leaves no
 // file and no record): nothing half-written is left, no file descriptor leaks, memory stays flat.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';

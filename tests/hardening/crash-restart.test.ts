@@ -1,4 +1,4 @@
-// Faults of the process itself (CONTRACT §7 crash safety): the built server killed with
+// Faults of the process itself (crash safety, ADR 0010): the built server killed with
 // SIGKILL in the middle of an upload, and content left behind by a delete that stopped
 // half-way. A start sweeps what the service made and is over an hour old (ADR 0010): then
 // UPLOAD_DIR holds exactly the content of existing records. Younger leftovers may be another

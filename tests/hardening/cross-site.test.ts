@@ -1,4 +1,4 @@
-// Cross-site request forgery (CONTRACT §7): every state-changing request another site could
+// Cross-site request forgery: every state-changing request another site could
 // make a logged-in browser send — API and pages, login included — is refused with 403 and
 // changes nothing. Scripts without Origin/Sec-Fetch-Site, and our own origin, pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The login throttle (CONTRACT §7, ADR 0009): brute force is refused per (username, address)
+// The login throttle (ADR 0004, ADR 0009): brute force is refused per (username, address)
 // pair and per address, parallel guesses count one each, and nobody can lock a user out from
 // another address. Addresses come from X-Forwarded-For (TRUST_PROXY) so one test can be many clients.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Logout revokes the session server-side (CONTRACT §7): a copy of the token stops working
+// Logout revokes the session server-side (ADR 0002): a copy of the token stops working
 // everywhere after logout, while the same user's other sessions carry on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';

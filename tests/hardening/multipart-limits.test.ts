@@ -1,4 +1,4 @@
-// Hostile multipart bodies, names and ids (CONTRACT §4): limits hold, odd input is a 4xx and
+// Hostile multipart bodies, names and ids: limits hold, odd input is a 4xx and
 // never a 500, nothing is stored by a refused request, and the server keeps answering.
 //
 // What multipart.ts does (read, then asserted here): busboy with limits parts 30, fields 20,
@@ -212,7 +212,7 @@ describe('odd file names', () => {
   it('when the filename is 10,000 characters long, then 201 with the name capped at 255 characters', async () => {
     const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [filePart(`${'n'.repeat(10_000)}.txt`)])));
     expect(file.originalName).toBe('n'.repeat(255));
-    // The stored name follows the capped name (CONTRACT §4): the cap cut ".txt" off, so the id alone.
+    // The stored name follows the capped name: the cap cut ".txt" off, so the id alone.
     expect(file.storedName).toBe(file.id);
     await expectServable(file.id);
   });

@@ -1,5 +1,5 @@
 // bcrypt reads only the first 72 bytes of a password: a longer one must be refused at
-// registration, never silently truncated (CONTRACT §2). The CLI suite covers the rest.
+// registration, never silently truncated. The CLI suite covers the rest.
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/app';

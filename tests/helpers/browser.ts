@@ -10,7 +10,7 @@ export const hasChromium = fs.existsSync(CHROMIUM_PATH);
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'screenshots');
 
 export async function launchBrowser(): Promise<Browser> {
-  // playwright gives every launch a fresh temporary profile (the --user-data-dir of STACK.md).
+  // playwright gives every launch a fresh temporary profile (so no --user-data-dir is needed).
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,

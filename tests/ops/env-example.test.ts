@@ -1,4 +1,4 @@
-// CONTRACT §1: every variable is documented in .env.example, and server/config.ts is the only
+// Every variable is documented in .env.example, and server/config.ts is the only
 // reader of the environment. These tests fail when the two lists drift apart, when a variable is
 // listed but never read, or when some other source file reads process.env behind config's back.
 import fs from 'node:fs';

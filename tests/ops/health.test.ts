@@ -1,4 +1,4 @@
-// GET /healthz (CONTRACT §7): 200 {"status":"ok"} when the database answers and the upload
+// GET /healthz: 200 {"status":"ok"} when the database answers and the upload
 // directory takes writes; 503 {"status":"error",…} otherwise. Public, and never cached.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Graceful shutdown (CONTRACT §7) on the real process: SIGTERM in the middle of a slow upload
+// Graceful shutdown on the real process: SIGTERM in the middle of a slow upload
 // lets that upload finish, refuses new connections, closes the database and exits 0.
 import fs from 'node:fs';
 import http from 'node:http';

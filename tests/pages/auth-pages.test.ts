@@ -1,4 +1,4 @@
-// CONTRACT §3, §5 and §7 for the pages a visitor meets first: home, log in, log out, the
+// The pages a visitor meets first: home, log in, log out, the
 // not-found page and the headers every page carries. Plain HTTP, as without JavaScript.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';

@@ -1,5 +1,5 @@
-// CONTRACT §5 for the pages about files: upload, the list, delete, the share page, and the
-// internal tRPC router behind the list (§6). Plain HTTP, exactly what the forms send
+// The pages about files: upload, the list, delete, the share page, and the
+// internal tRPC router behind the list. Plain HTTP, exactly what the forms send
 // without JavaScript; the files on disk and the rows in SQLite are checked directly.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Which content the raw link lets a browser render on our origin (CONTRACT §5): types that
+// Which content the raw link lets a browser render on our origin: types that
 // can run script, and types we do not know, are only ever downloaded, as opaque bytes in a
 // sandbox; plain media, PDF and text are shown inline; ?download=1 downloads anything.
 import contentDisposition from 'content-disposition';

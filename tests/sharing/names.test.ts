@@ -1,4 +1,4 @@
-// File names, from the multipart part header to Content-Disposition (CONTRACT §4–5, RFC 6266):
+// File names, from the multipart part header to Content-Disposition (RFC 6266):
 // cleaned at upload, carried exactly in filename*, with an ASCII fallback, never able to
 // break or inject a header.
 import contentDisposition from 'content-disposition';

@@ -1,5 +1,5 @@
 // GET/HEAD /f/:id/raw served like a good static server: lengths, ranges, validators,
-// missing content (CONTRACT §5; RFC 9110 §13–14).
+// missing content (RFC 9110 §13–14).
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// The public share page /f/:id (CONTRACT §5): facts, download button, a preview chosen by
+// The public share page /f/:id: facts, download button, a preview chosen by
 // type, escaped text capped at 64 KiB, and OpenGraph/Twitter tags with absolute URLs.
 import fs from 'node:fs';
 import path from 'node:path';

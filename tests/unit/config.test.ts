@@ -1,4 +1,4 @@
-// Configuration (CONTRACT §1): loadConfig in-process for every rule, and the built server
+// Configuration (.env.example): loadConfig in-process for every rule, and the built server
 // process for what the operator sees (one stderr line, no stack, the exit code, the warnings).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,7 @@ function pathUnderAFile(): string {
 }
 
 describe('defaults', () => {
-  it('when nothing but DATA_DIR is set, then the contract defaults apply', () => {
+  it('when nothing but DATA_DIR is set, then the documented defaults apply', () => {
     const dataDir = tempDir('fs-config-');
 
     const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: SECRET });

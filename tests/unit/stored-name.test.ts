@@ -1,4 +1,4 @@
-// The stored name's extension and the cleaning of uploaders' names (CONTRACT §4 storedName).
+// The stored name's extension and the cleaning of uploaders' names (the file object's storedName, docs/api.md).
 import { describe, expect, it } from 'vitest';
 import { cleanFileName, storedExtension } from '../../server/services/files';
 

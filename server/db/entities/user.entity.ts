@@ -4,7 +4,7 @@ export interface User {
   id: string;
   /** As registered (case kept, shown to people). */
   username: string;
-  /** Lower-cased username: uniqueness is case-insensitive (CONTRACT §2). */
+  /** Lower-cased username: uniqueness is case-insensitive. */
   usernameKey: string;
   passwordHash: string;
   createdAt: Date;

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Counters of failed logins, per username and per client address (CONTRACT §7). In the
+ * Counters of failed logins, per username and per client address (ADR 0009). In the
  * database rather than in memory so they survive restarts and are shared by every instance.
  * The shape is the one rate-limiter-flexible's SQLite store reads and writes.
  */
