@@ -1,5 +1,7 @@
 // What every admin command shares: the database opened (and migrated) for one command, and a
 // failure said in one line, never a stack trace.
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { ConfigError, describeDatabase, type Config } from '../server/config';
 import { createServiceContext, type ServiceContext } from '../server/context';
 import { createDeps, type Deps } from '../server/deps';
@@ -27,4 +29,44 @@ export async function withServiceContext<T>(config: Config, command: (ctx: Servi
 export function failureLine(error: unknown): string {
   if (error instanceof CliError || error instanceof ConfigError || isAppError(error)) return error.message;
   return `Unexpected error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+}
+
+/** The first line of a stream (scripts pipe the password in). */
+export async function readFirstLine(input: NodeJS.ReadableStream): Promise<string> {
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  throw new CliError('No password on stdin');
+}
+
+/** Asks twice without echo; only on a terminal. */
+export async function promptPassword(): Promise<string> {
+  if (!process.stdin.isTTY) {
+    throw new CliError('stdin is not a terminal: pass --password-stdin and pipe the password in');
+  }
+  const first = await askHidden('Password: ');
+  const second = await askHidden('Repeat password: ');
+  if (first !== second) throw new CliError('The passwords do not match');
+  return first;
+}
+
+export function askHidden(question: string): Promise<string> {
+  let muted = false;
+  const output = new Writable({
+    write(chunk, _encoding, callback) {
+      if (!muted) process.stderr.write(chunk);
+      callback();
+    },
+  });
+  const rl = createInterface({ input: process.stdin, output, terminal: true });
+  return new Promise((resolve) => {
+    rl.question(question, (answer) => {
+      rl.close();
+      process.stderr.write('\n');
+      resolve(answer);
+    });
+    muted = true;
+  });
 }

@@ -8,6 +8,7 @@ await build({
     'cli/register-user': 'cli/register-user.ts',
     'cli/move-install': 'cli/move-install.ts',
     'cli/tokens': 'cli/tokens.ts',
+    'cli/users': 'cli/users.ts',
   },
   outdir: 'dist',
   bundle: true,

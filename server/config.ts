@@ -45,6 +45,8 @@ export interface Config {
   /** Cookies get `Secure` when the public address is https. */
   readonly secureCookies: boolean;
   readonly maxUploadBytes: number;
+  /** Storage each user may fill, in bytes, unless an admin set their own quota; null: unlimited. */
+  readonly defaultQuotaBytes: number | null;
   /** Expiry of share links in seconds: the longest allowed and the one given when none is chosen (null: none). */
   readonly shareExpiry: { readonly maxSeconds: number | null; readonly defaultSeconds: number | null };
   readonly trustProxy: boolean | number | string | undefined;
@@ -110,6 +112,12 @@ const environmentVariables = z.object({
   // The secret's bytes are used exactly as given.
   SESSION_SECRET: exactVariable.refine((secret) => secret === undefined || secret.length >= 32, 'SESSION_SECRET must be at least 32 characters long'),
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1073741824, 1),
+  // Unset: unlimited (ADR 0018).
+  DEFAULT_QUOTA_BYTES: variable.transform((text, ctx) => {
+    if (text === undefined) return null;
+    if (!/^\d+$/.test(text)) return refuse(ctx, `DEFAULT_QUOTA_BYTES must be a whole number of bytes, got "${text}"`);
+    return Number.isSafeInteger(Number(text)) ? Number(text) : refuse(ctx, `DEFAULT_QUOTA_BYTES is too large: ${text}`);
+  }),
   TRUST_PROXY: variable.transform(parseTrustProxy),
   LOG_LEVEL: variable.transform((text, ctx) => {
     const level = (text ?? 'info').toLowerCase() as LogLevel;
@@ -164,6 +172,7 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     sessionSecretText: values.SESSION_SECRET,
     legacySessionTtlSeconds: values.JWT_EXPIRES_IN,
     maxUploadBytes: values.MAX_UPLOAD_BYTES,
+    defaultQuotaBytes: values.DEFAULT_QUOTA_BYTES,
     shareExpiry: {
       maxSeconds: values.MAX_EXPIRY ?? null,
       // With a maximum, every upload expires: by default after the maximum.
@@ -241,6 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlSeconds: settings.legacySessionTtlSeconds ?? SESSION_TTL_SECONDS,
     secureCookies: settings.baseUrl.startsWith('https:'),
     maxUploadBytes: settings.maxUploadBytes,
+    defaultQuotaBytes: settings.defaultQuotaBytes,
     shareExpiry: Object.freeze(settings.shareExpiry),
     trustProxy: settings.trustProxy,
     logLevel: settings.logLevel,

@@ -14,6 +14,7 @@ import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
 import * as sessions from './services/sessions';
 import { changeOwnPassword } from './services/users';
+import { myStorage } from './services/quotas';
 
 export function loadContextFor(res: Response) {
   return {
@@ -21,7 +22,7 @@ export function loadContextFor(res: Response) {
     sessionToken: res.locals.sessionToken,
     requestId: res.locals.requestId,
     cspNonce: res.locals.cspNonce,
-    services: { files, sessions, shares, apiTokens, sharexConfigFor, shareSettings: { expiryChoices }, previewKind, users: { changeOwnPassword } },
+    services: { files, sessions, shares, apiTokens, sharexConfigFor, shareSettings: { expiryChoices }, previewKind, users: { changeOwnPassword }, quotas: { myStorage } },
     http: { sessionCookie, clearedSessionCookie, shareGrantCookie, readShareGrant, withFirstUploadedFile, isAppError, SHARE_SETTING_FIELDS },
   };
 }

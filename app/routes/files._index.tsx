@@ -4,6 +4,7 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { useState, type FormEvent } from 'react';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
+import { StorageUsage } from '~/components/storage-usage';
 import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { trpc } from '~/utils/trpc';
@@ -14,12 +15,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, services } = context;
   const files = await services.files.listFiles(ctx);
+  const { usage, quota } = await services.quotas.myStorage(ctx);
   // Expiry is shown relative to this moment, the same on the server and in the browser.
-  return json({ files: files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })), now: ctx.clock.now() });
+  return json({ files: files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })), now: ctx.clock.now(), usage, quota });
 }
 
 export default function Files() {
-  const { files: initialFiles, now } = useLoaderData<typeof loader>();
+  const { files: initialFiles, now, usage, quota } = useLoaderData<typeof loader>();
   // With JavaScript the list lives in the tRPC query cache, so deleting needs no reload.
   // The cache lives only while this page is shown (gcTime 0): the next visit starts again
   // from its loader's fresh list, never from what a previous session saw in this tab.
@@ -54,6 +56,7 @@ export default function Files() {
           Upload a file
         </Link>
       </div>
+      <StorageUsage bytes={usage.bytes} files={usage.files} quota={quota} />
       {error ? (
         <p className="alert" role="alert">
           {error}

@@ -80,9 +80,9 @@ const errors = (...statuses: number[]): Responses =>
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The input is not valid: the message names the problem',
   401: 'Not logged in, or an invalid or expired token',
-  403: 'Needs a login session: an API token cannot do this',
+  403: 'Not allowed: an API token where a session is needed, or a disabled account',
   404: 'Not found, or not yours',
-  413: 'The upload is larger than the server allows',
+  413: 'The upload is larger than the server allows, or would pass your storage quota',
   429: 'Too many failed attempts: see Retry-After',
 };
 
@@ -110,7 +110,7 @@ function describeApi(registry: OpenAPIRegistry): void {
     summary: 'Log in: sets the session cookie',
     security: [],
     request: { body: { content: { ...json(loginSchema), 'application/x-www-form-urlencoded': { schema: loginSchema } } } },
-    responses: { 200: { description: 'Logged in; Set-Cookie carries the session', content: json(z.object({ user: User })) }, ...errors(400, 401, 429) },
+    responses: { 200: { description: 'Logged in; Set-Cookie carries the session', content: json(z.object({ user: User })) }, ...errors(400, 401, 403, 429) },
   });
   registry.registerPath({
     method: 'post',
@@ -195,6 +195,26 @@ function describeApi(registry: OpenAPIRegistry): void {
     responses: { 200: { description: 'Revoked', content: json(Ok) }, ...errors(401, 403, 404) },
   });
 
+  registry.registerPath({
+    method: 'get',
+    path: '/me',
+    tags: ['Account'],
+    summary: 'Who you are, the space your files use and your quota',
+    security: SESSION_OR_TOKEN,
+    responses: {
+      200: {
+        description: 'You and your storage',
+        content: json(
+          z.object({
+            user: User,
+            usage: z.object({ bytes: z.number().int().nonnegative(), files: z.number().int().nonnegative() }).strict(),
+            quota: z.number().int().nonnegative().nullable().openapi({ description: 'Bytes you may fill; null: unlimited.' }),
+          }),
+        ),
+      },
+      ...errors(401),
+    },
+  });
   registry.registerPath({
     method: 'post',
     path: '/me/password',

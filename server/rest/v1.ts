@@ -7,6 +7,7 @@ import { withFirstUploadedFile } from '../http/multipart';
 import { createApiToken, listApiTokens, recogniseApiToken, revokeApiToken } from '../services/api-tokens';
 import { deleteFile, listFiles, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
 import { SHARE_SETTING_FIELDS } from '../schemas';
+import { myStorage } from '../services/quotas';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../services/sessions';
 import { changeOwnPassword } from '../services/users';
 import { sendJsonError } from './json-errors';
@@ -149,6 +150,14 @@ export function apiV1Router(): Router {
     handler(async (req, res) => {
       await revokeApiToken(res.locals.ctx, req.params.id);
       res.status(200).json({ ok: true });
+    }),
+  );
+
+  router.get(
+    '/me',
+    requireSession,
+    handler(async (_req, res) => {
+      res.status(200).json(await myStorage(res.locals.ctx));
     }),
   );
 

@@ -113,6 +113,7 @@ async function lookUpToken(ctx: ServiceContext, token: string): Promise<{ tokenI
     .getKnex()('api_tokens')
     .join('users', 'users.id', 'api_tokens.user_id')
     .where({ 'api_tokens.token_hash': hashToken(token) })
+    .whereNull('users.disabled_at')
     .first('api_tokens.id as tokenId', 'users.id as id', 'users.username as username', 'api_tokens.expires_at as expiresAt', 'api_tokens.last_used_at as lastUsedAt');
   if (!row) return null;
   const expiresAt = storedDateMillis(row.expiresAt);

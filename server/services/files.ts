@@ -1,12 +1,13 @@
 // Every rule about files: who may see, add and remove them, how they are named and stored.
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import type { QBFilterQuery } from '@mikro-orm/knex';
-import type { ServiceContext } from '../context';
+import type { AuthUser, ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from '../storage/content-store';
+import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
 import { requireUser } from './sessions';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
 
@@ -75,6 +76,23 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
   const owner = requireUser(ctx);
   // Settings first: a bad value is refused before a byte is stored.
   const share = await newShareColumns(ctx, upload.settings ?? {});
+  // With a quota, the bytes are held against it as they arrive, until the record counts them.
+  const hold = await QuotaHold.forUser(ctx, owner.id);
+  try {
+    const content = hold ? pipeline(upload.content, hold.meter(), () => {}) : upload.content;
+    return await storeAndRecord(ctx, owner, { ...upload, content }, share, hold);
+  } finally {
+    await hold?.release();
+  }
+}
+
+async function storeAndRecord(
+  ctx: ServiceContext,
+  owner: AuthUser,
+  upload: NewUpload,
+  share: Awaited<ReturnType<typeof newShareColumns>>,
+  hold: QuotaHold | null,
+): Promise<FileDto> {
   const originalName = cleanFileName(upload.originalName);
   const id = newFileId();
   const storedName = id + storedExtension(originalName);
@@ -83,6 +101,7 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
   try {
     ({ size } = await ctx.store.write(storedName, upload.content, { maxBytes: ctx.config.maxUploadBytes }));
   } catch (error) {
+    if (hold?.exceeded) throw new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);
     if (error instanceof ContentTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
     if (error instanceof StorageFullError) throw new AppError('INSUFFICIENT_STORAGE', 'Not enough storage space');
     if (error instanceof StorageUnavailableError) {

@@ -13,6 +13,7 @@ import { SessionSchema } from '../db/entities/session.entity';
 import type { Clock } from '../clock';
 import type { ContentStore } from '../storage/content-store';
 import { isStoredName } from './files';
+import { removeStaleReservations } from './quotas';
 
 const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
 /** Stored names looked up per query. */
@@ -99,7 +100,10 @@ export function scheduleMaintenance(
   };
   const expirySweep = async () => {
     try {
-      await removeExpiredFiles({ em: deps.orm.em.fork(), store: deps.store, log: deps.log, clock: deps.clock });
+      const em = deps.orm.em.fork();
+      await removeExpiredFiles({ em, store: deps.store, log: deps.log, clock: deps.clock });
+      // Quota held by uploads that died with their instance (ADR 0018).
+      await removeStaleReservations({ em, clock: deps.clock });
     } catch (error) {
       deps.log.warn({ err: error }, 'expiry sweep failed; the next one tries again');
     }

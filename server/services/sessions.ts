@@ -18,6 +18,7 @@ const LAST_SEEN_PRECISION_MS = 60_000;
 const MAX_USER_AGENT_LENGTH = 512;
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
+export const ACCOUNT_DISABLED = 'This account has been disabled. Ask an administrator.';
 
 export interface IssuedSession {
   user: AuthUser;
@@ -47,6 +48,8 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
     throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
   }
   await attempt.succeeded();
+  // Told only to someone who knows the password: the account exists, an admin disabled it.
+  if (user.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
 
   const now = Math.floor(ctx.clock.now() / 1000);
   const ttl = ctx.config.sessionTtlSeconds;
@@ -91,6 +94,7 @@ export async function recogniseSession(
     .getKnex()('sessions')
     .join('users', 'users.id', 'sessions.user_id')
     .where({ 'sessions.id': claims.sid, 'sessions.user_id': claims.sub })
+    .whereNull('users.disabled_at')
     .first('users.id as id', 'users.username as username', 'sessions.last_seen_at as lastSeenAt');
   if (!row) return null;
   const authUser = { id: row.id, username: row.username };

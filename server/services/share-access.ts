@@ -5,6 +5,7 @@
 import { signShareGrant, SHARE_GRANT_TTL_SECONDS, verifyShareGrant } from '../auth/share-grant';
 import { verifyPassword } from '../auth/passwords';
 import type { ServiceContext } from '../context';
+import { UserSchema } from '../db/entities/user.entity';
 import type { StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
@@ -52,7 +53,8 @@ export interface ShareProof {
  */
 export async function openShare(ctx: ServiceContext, fileId: string, proof: ShareProof = {}): Promise<ShareAccess> {
   const file = await findFile(ctx, fileId);
-  if (!file) return { kind: 'missing' };
+  // A disabled account's links are off with it, and back when it is enabled (ADR 0018).
+  if (!file || (await ownerIsDisabled(ctx, file.userId))) return { kind: 'missing' };
   const gone = goneReason(file, ctx.clock.now());
   if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
   const isOwner = ctx.user?.id === file.userId;
@@ -151,4 +153,8 @@ export async function readTextPreview(share: OpenShare, maxBytes = TEXT_PREVIEW_
   const text = new TextDecoder('utf-8').decode(Buffer.concat(chunks));
   const truncated = share.size > maxBytes;
   return { text: truncated ? text.replace(/\uFFFD$/, '') : text, truncated };
+}
+
+async function ownerIsDisabled(ctx: ServiceContext, userId: string): Promise<boolean> {
+  return (await ctx.em.count(UserSchema, { id: userId, disabledAt: { $ne: null } })) > 0;
 }

@@ -25,6 +25,9 @@ export async function registerUser(ctx: ServiceContext, input: unknown): Promise
     usernameKey,
     passwordHash: await hashPassword(password),
     createdAt: new Date(ctx.clock.now()),
+    disabledAt: null,
+    hasOwnQuota: false,
+    quotaBytes: null,
   });
   try {
     await ctx.em.flush();

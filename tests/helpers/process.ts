@@ -11,6 +11,7 @@ export const SERVER_JS = path.join(ROOT, 'dist/server/index.js');
 export const CLI_JS = path.join(ROOT, 'dist/cli/register-user.js');
 export const MOVE_INSTALL_JS = path.join(ROOT, 'dist/cli/move-install.js');
 export const TOKENS_JS = path.join(ROOT, 'dist/cli/tokens.js');
+export const USERS_JS = path.join(ROOT, 'dist/cli/users.js');
 
 function requireBuilt(file: string): void {
   if (!fs.existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run \`npm run build\` first`);

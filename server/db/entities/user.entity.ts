@@ -1,4 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { WholeNumberType } from './whole-number.type';
 
 export interface User {
   id: string;
@@ -8,6 +9,12 @@ export interface User {
   usernameKey: string;
   passwordHash: string;
   createdAt: Date;
+  /** Set while an admin has disabled the account: no login, no session, no token, no share link. */
+  disabledAt: Date | null;
+  /** Whether `quotaBytes` applies instead of DEFAULT_QUOTA_BYTES (an admin set one). */
+  hasOwnQuota: boolean;
+  /** The user's own quota in bytes; null with `hasOwnQuota`: unlimited. */
+  quotaBytes: number | null;
 }
 
 export const UserSchema = new EntitySchema<User>({
@@ -19,5 +26,8 @@ export const UserSchema = new EntitySchema<User>({
     usernameKey: { type: 'string', unique: true },
     passwordHash: { type: 'string' },
     createdAt: { type: 'Date' },
+    disabledAt: { type: 'Date', nullable: true },
+    hasOwnQuota: { type: 'boolean', default: false },
+    quotaBytes: { type: WholeNumberType, nullable: true },
   },
 });

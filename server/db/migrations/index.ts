@@ -6,12 +6,14 @@ import { Migration20261123100000Init as PostgresInit } from './postgresql/Migrat
 import { Migration20261124000000ShareControls as PostgresShareControls } from './postgresql/Migration20261124000000ShareControls';
 import { Migration20261124100000ApiTokens as PostgresApiTokens } from './postgresql/Migration20261124100000ApiTokens';
 import { Migration20261125000000SessionDetails as PostgresSessionDetails } from './postgresql/Migration20261125000000SessionDetails';
+import { Migration20261126000000AccountsAndQuotas as PostgresAccountsAndQuotas } from './postgresql/Migration20261126000000AccountsAndQuotas';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
 import { Migration20261124000000ShareControls } from './sqlite/Migration20261124000000ShareControls';
 import { Migration20261124100000ApiTokens } from './sqlite/Migration20261124100000ApiTokens';
 import { Migration20261125000000SessionDetails } from './sqlite/Migration20261125000000SessionDetails';
+import { Migration20261126000000AccountsAndQuotas } from './sqlite/Migration20261126000000AccountsAndQuotas';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -21,6 +23,7 @@ const sqliteMigrations = [
   { name: 'Migration20261124000000ShareControls', class: Migration20261124000000ShareControls },
   { name: 'Migration20261124100000ApiTokens', class: Migration20261124100000ApiTokens },
   { name: 'Migration20261125000000SessionDetails', class: Migration20261125000000SessionDetails },
+  { name: 'Migration20261126000000AccountsAndQuotas', class: Migration20261126000000AccountsAndQuotas },
 ];
 
 const postgresqlMigrations = [
@@ -28,6 +31,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261124000000ShareControls', class: PostgresShareControls },
   { name: 'Migration20261124100000ApiTokens', class: PostgresApiTokens },
   { name: 'Migration20261125000000SessionDetails', class: PostgresSessionDetails },
+  { name: 'Migration20261126000000AccountsAndQuotas', class: PostgresAccountsAndQuotas },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

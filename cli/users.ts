@@ -1,0 +1,146 @@
+// npm run users -- <list|add|passwd|disable|enable|delete|quota> …   (ADR 0018)
+// Account administration, safe while the server runs and on PostgreSQL. Each command prints
+// a human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
+// non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../server/config';
+import type { ServiceContext } from '../server/context';
+import { isAppError } from '../server/errors';
+import { deleteUser, describeUser, listUsers, setUserDisabled, setUserPassword, setUserQuota, type UserSummary } from '../server/services/accounts';
+import { registerUser } from '../server/services/users';
+import { CliError, failureLine, promptPassword, readFirstLine, withServiceContext } from './cli-support';
+
+const USAGE = [
+  'Usage: npm run users -- list [--json]',
+  '       npm run users -- add <username> [--password-stdin] [--json]',
+  '       npm run users -- passwd <username> [--password-stdin] [--json]',
+  '       npm run users -- disable|enable <username> [--json]',
+  '       npm run users -- delete <username> [--yes] [--json]',
+  '       npm run users -- quota <username> <size|none|default> [--json]   (size: 500MB, 2GiB, …)',
+].join('\n');
+
+const COMMANDS = ['list', 'add', 'passwd', 'disable', 'enable', 'delete', 'quota'] as const;
+type CommandName = (typeof COMMANDS)[number];
+/** How many names each command takes after it. */
+const ARITY: Record<CommandName, number> = { list: 0, add: 1, passwd: 1, disable: 1, enable: 1, delete: 1, quota: 2 };
+
+/** A wrong command line: exit code 2. */
+class UsageError extends CliError {}
+
+interface Command {
+  name: CommandName;
+  args: string[];
+  json: boolean;
+  yes: boolean;
+  passwordStdin: boolean;
+}
+
+function parseCommand(argv: string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        yes: { type: 'boolean', default: false },
+        'password-stdin': { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${USAGE}`);
+  }
+  const [name, ...args] = parsed.positionals;
+  if (!COMMANDS.includes(name as CommandName) || args.length !== ARITY[name as CommandName]) throw new UsageError(USAGE);
+  const { json, yes } = parsed.values;
+  return { name: name as CommandName, args, json, yes, passwordStdin: parsed.values['password-stdin'] };
+}
+
+async function readPassword(command: Command): Promise<string> {
+  return command.passwordStdin ? readFirstLine(process.stdin) : promptPassword();
+}
+
+/** Deleting is for good: without --yes, the admin types the name again at a terminal. */
+async function confirmDeletion(username: string): Promise<void> {
+  if (!process.stdin.isTTY) throw new UsageError(`Deleting "${username}" and all their files cannot be undone: add --yes to confirm`);
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const answer = await new Promise<string>((resolve) => rl.question(`Delete "${username}" with all their files? Type the username to confirm: `, resolve));
+  rl.close();
+  if (answer.trim() !== username) throw new CliError('Not confirmed: nothing was deleted');
+}
+
+function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+function describe(user: UserSummary): string {
+  const quota = user.quotaBytes === null ? 'no quota' : `quota ${formatBytes(user.quotaBytes)}${user.quotaSource === 'default' ? ' (default)' : ''}`;
+  return [
+    user.username,
+    `created ${user.createdAt.slice(0, 10)}`,
+    `${user.files} ${user.files === 1 ? 'file' : 'files'}`,
+    formatBytes(user.bytes),
+    quota,
+    user.disabled ? 'DISABLED' : 'active',
+  ].join('  ');
+}
+
+async function run(command: Command, ctx: ServiceContext, password: string | null): Promise<void> {
+  const print = (json: unknown, human: string): void => {
+    process.stdout.write(`${command.json ? JSON.stringify(json) : human}\n`);
+  };
+  const [username, value] = command.args;
+  switch (command.name) {
+    case 'list': {
+      const users = await listUsers(ctx);
+      return print({ users }, users.length ? users.map(describe).join('\n') : 'No users yet');
+    }
+    case 'add': {
+      const user = await registerUser(ctx, { username, password });
+      return print({ user }, `Created ${user.username} (id ${user.id})`);
+    }
+    case 'passwd': {
+      const { sessionsRevoked } = await setUserPassword(ctx, username, password!);
+      return print({ ok: true, sessionsRevoked }, `Password of ${username} changed; ${sessionsRevoked} session(s) logged out`);
+    }
+    case 'disable':
+    case 'enable': {
+      const { changed } = await setUserDisabled(ctx, username, command.name === 'disable');
+      const state = command.name === 'disable' ? 'disabled' : 'enabled';
+      return print({ ok: true, changed, user: await describeUser(ctx, username) }, changed ? `${username} is now ${state}` : `${username} was already ${state}`);
+    }
+    case 'delete': {
+      const removed = await deleteUser(ctx, username);
+      return print({ ok: true, removed }, `Deleted ${username}, ${removed.files} file(s) and ${formatBytes(removed.bytes)}`);
+    }
+    case 'quota': {
+      const user = await setUserQuota(ctx, username, value);
+      return print({ user }, `${username}: ${user.quotaBytes === null ? 'no quota' : `quota ${formatBytes(user.quotaBytes)}`}${user.quotaSource === 'default' ? ' (the default)' : ''}, ${formatBytes(user.bytes)} used`);
+    }
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const command = parseCommand(argv);
+  const config = loadConfig();
+  const password = command.name === 'add' || command.name === 'passwd' ? await readPassword(command) : null;
+  if (command.name === 'delete' && !command.yes) await confirmDeletion(command.args[0]);
+  await withServiceContext(config, (ctx) => run(command, ctx, password));
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`users: ${failureLine(error)}\n`);
+    process.exit(error instanceof UsageError ? 2 : isAppError(error) && error.code === 'CONFLICT' ? 3 : 1);
+  },
+);

@@ -1,0 +1,146 @@
+// What admins do to accounts (npm run users, ADR 0018): list them with their usage, set a
+// password, disable and enable, delete with everything they own, and set a quota. These
+// functions name users by username and trust their caller: only the CLI calls them.
+import type { ServiceContext } from '../context';
+import { hashPassword } from '../auth/passwords';
+import { ApiTokenSchema } from '../db/entities/api-token.entity';
+import { FileSchema } from '../db/entities/file.entity';
+import { SessionSchema } from '../db/entities/session.entity';
+import { UploadReservationSchema } from '../db/entities/upload-reservation.entity';
+import { UserSchema, type User } from '../db/entities/user.entity';
+import { AppError } from '../errors';
+import { firstIssue, newPasswordSchema } from '../schemas';
+import { quotaOf, usageOf, type Usage } from './quotas';
+
+export interface UserSummary {
+  id: string;
+  username: string;
+  createdAt: string;
+  files: number;
+  bytes: number;
+  /** The quota that applies, in bytes; null: unlimited. */
+  quotaBytes: number | null;
+  /** Whether that quota is the user's own or DEFAULT_QUOTA_BYTES. */
+  quotaSource: 'own' | 'default';
+  disabled: boolean;
+}
+
+async function requireUserNamed(ctx: ServiceContext, username: string): Promise<User> {
+  // Read afresh each time: a command changes the row with direct updates, then describes it.
+  const user = await ctx.em.findOne(UserSchema, { usernameKey: username.toLowerCase() }, { refresh: true });
+  if (!user) throw new AppError('NOT_FOUND', `No user named "${username}"`);
+  return user;
+}
+
+function summarise(ctx: ServiceContext, user: User, usage: Usage): UserSummary {
+  return {
+    id: user.id,
+    username: user.username,
+    createdAt: new Date(user.createdAt).toISOString(),
+    files: usage.files,
+    bytes: usage.bytes,
+    quotaBytes: quotaOf(ctx.config, user),
+    quotaSource: user.hasOwnQuota ? 'own' : 'default',
+    disabled: user.disabledAt !== null,
+  };
+}
+
+/** Every user, by name, with their files, bytes used, quota and state. */
+export async function listUsers(ctx: ServiceContext): Promise<UserSummary[]> {
+  const users = await ctx.em.find(UserSchema, {}, { orderBy: { usernameKey: 'asc' }, disableIdentityMap: true });
+  const usage: { userId: string; files: number | string; bytes: number | string | null }[] = await ctx.em
+    .getKnex()('files')
+    .select('user_id as userId')
+    .count('* as files')
+    .sum('size as bytes')
+    .groupBy('user_id');
+  const byUser = new Map(usage.map((row) => [row.userId, { files: Number(row.files), bytes: Number(row.bytes ?? 0) }]));
+  return users.map((user) => summarise(ctx, user, byUser.get(user.id) ?? { files: 0, bytes: 0 }));
+}
+
+export async function describeUser(ctx: ServiceContext, username: string): Promise<UserSummary> {
+  const user = await requireUserNamed(ctx, username);
+  return summarise(ctx, user, await usageOf(ctx, user.id));
+}
+
+/** A new password (same rules as registration); every session of the user is logged out. */
+export async function setUserPassword(ctx: ServiceContext, username: string, password: string): Promise<{ sessionsRevoked: number }> {
+  const parsed = newPasswordSchema.safeParse(password);
+  if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
+  const user = await requireUserNamed(ctx, username);
+  await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { passwordHash: await hashPassword(parsed.data) });
+  const sessionsRevoked = await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
+  ctx.log.info({ userId: user.id, sessionsRevoked }, 'password set by an admin');
+  return { sessionsRevoked };
+}
+
+/**
+ * Disables or enables an account. Disabled: no login, sessions deleted, tokens refused (kept,
+ * so enabling brings them back), share links answer 404. Enabled: all of it works again.
+ */
+export async function setUserDisabled(ctx: ServiceContext, username: string, disabled: boolean): Promise<{ changed: boolean }> {
+  const user = await requireUserNamed(ctx, username);
+  if ((user.disabledAt !== null) === disabled) return { changed: false };
+  await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { disabledAt: disabled ? new Date(ctx.clock.now()) : null });
+  if (disabled) await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
+  ctx.log.info({ userId: user.id }, disabled ? 'user disabled' : 'user enabled');
+  return { changed: true };
+}
+
+/**
+ * Deletes a user and everything they own: file records, sessions and tokens go with the user
+ * row (one statement, cascading); then the content. Content that cannot be removed now has no
+ * record any more, so the housekeeping sweep removes it.
+ */
+export async function deleteUser(ctx: ServiceContext, username: string): Promise<Usage> {
+  const user = await requireUserNamed(ctx, username);
+  const files = await ctx.em.find(FileSchema, { userId: user.id }, { fields: ['storedName', 'size'], disableIdentityMap: true });
+  await ctx.em.transactional(async (em) => {
+    // Explicit, not only the foreign keys' cascade: SQLite enforces those only when told to.
+    await em.nativeDelete(FileSchema, { userId: user.id });
+    await em.nativeDelete(SessionSchema, { userId: user.id });
+    await em.nativeDelete(ApiTokenSchema, { userId: user.id });
+    await em.nativeDelete(UploadReservationSchema, { userId: user.id });
+    await em.nativeDelete(UserSchema, { id: user.id });
+  });
+  for (const file of files) {
+    try {
+      await ctx.store.delete(file.storedName);
+    } catch (error) {
+      ctx.log.warn({ err: error, storedName: file.storedName }, 'content not removed; left to the sweep');
+    }
+  }
+  ctx.log.info({ userId: user.id, files: files.length }, 'user deleted');
+  return { files: files.length, bytes: files.reduce((sum, file) => sum + Number(file.size), 0) };
+}
+
+/** `2GiB`, `500MB`, `1.5 GB`, `1048576`: a size in bytes. SI units are powers of 1000, IEC of 1024. */
+export function parseSize(text: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(text);
+  if (!match) return null;
+  const unit = (match[2] ?? 'b').toLowerCase();
+  const power = ['b', 'k', 'm', 'g', 't'].indexOf(unit[0]);
+  const base = unit.includes('i') ? 1024 : 1000;
+  const bytes = Math.round(Number(match[1]) * base ** power);
+  return Number.isSafeInteger(bytes) ? bytes : null;
+}
+
+/**
+ * Sets a user's quota: a size, `none` (unlimited, whatever the default), or `default` (back to
+ * DEFAULT_QUOTA_BYTES). Files already stored stay, even above a lowered quota; new uploads wait.
+ */
+export async function setUserQuota(ctx: ServiceContext, username: string, value: string): Promise<UserSummary> {
+  const choice = value.trim().toLowerCase();
+  let change: Pick<User, 'hasOwnQuota' | 'quotaBytes'>;
+  if (choice === 'none') change = { hasOwnQuota: true, quotaBytes: null };
+  else if (choice === 'default') change = { hasOwnQuota: false, quotaBytes: null };
+  else {
+    const bytes = parseSize(value);
+    if (bytes === null) throw new AppError('BAD_REQUEST', `Quota must be a size such as 500MB or 2GiB, "none" or "default", got "${value}"`);
+    change = { hasOwnQuota: true, quotaBytes: bytes };
+  }
+  const user = await requireUserNamed(ctx, username);
+  await ctx.em.nativeUpdate(UserSchema, { id: user.id }, change);
+  ctx.log.info({ userId: user.id, quotaBytes: change.quotaBytes, own: change.hasOwnQuota }, 'quota set');
+  return describeUser(ctx, username);
+}

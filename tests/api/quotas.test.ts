@@ -1,0 +1,171 @@
+// Storage quotas and disabled accounts through the API (issue 17): an upload past the quota is
+// refused with 413 while it streams and leaves nothing behind; parallel uploads cannot pass it
+// together; deleting frees space; GET /api/v1/me tells usage and quota. A disabled user's
+// cookie, token and links stop working at once. Runs on both backends.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PASSWORD, fileForm, startApp, type TestApp } from '../helpers/app';
+import { BOUNDARY, MULTIPART_TYPE, partHead } from '../helpers/multipart';
+
+const QUOTA = 100_000;
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp({ DEFAULT_QUOTA_BYTES: String(QUOTA) });
+});
+afterAll(() => app.close());
+
+let users = 0;
+async function newUser(): Promise<{ name: string; cookie: string }> {
+  const name = `quota${++users}`;
+  await app.createUser(name);
+  return { name, cookie: await app.login(name) };
+}
+
+function upload(cookie: string, bytes: number, name = 'data.bin') {
+  return fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(new Uint8Array(bytes).fill(7), name) });
+}
+
+async function me(cookie: string) {
+  const res = await fetch(`${app.url}/api/v1/me`, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+async function rowsOf(name: string) {
+  return app.rows('select f.size, f.stored_name from files f join users u on u.id = f.user_id where u.username = ?', [name]);
+}
+
+describe('the storage quota', () => {
+  it('when uploads fit the quota, then they are stored, and GET /me shows the bytes, the files and the quota', async () => {
+    const { name, cookie } = await newUser();
+    expect(await me(cookie)).toEqual({ user: { id: expect.any(String), username: name }, usage: { bytes: 0, files: 0 }, quota: QUOTA });
+    expect((await upload(cookie, 60_000)).status).toBe(201);
+    expect((await upload(cookie, 40_000)).status).toBe(201);
+    expect((await me(cookie)).usage).toEqual({ bytes: QUOTA, files: 2 });
+  });
+
+  it('when an upload would pass the quota, then it is 413 "Storage quota exceeded" and nothing is left behind', async () => {
+    const { name, cookie } = await newUser();
+    expect((await upload(cookie, 70_000)).status).toBe(201);
+    const stored = await app.storedFiles();
+    const res = await upload(cookie, 30_001);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: 'Storage quota exceeded' });
+    expect(await app.storedFiles()).toEqual(stored);
+    expect(await app.incompleteFiles()).toEqual([]);
+    expect(await rowsOf(name)).toHaveLength(1);
+    expect(await app.rows('select * from upload_reservations')).toEqual([]);
+    // What still fits is still accepted.
+    expect((await upload(cookie, 30_000)).status).toBe(201);
+  });
+
+  it('when a body fifty times the quota is streamed (chunked, no length), then it is 413 and not a byte of it stays', async () => {
+    const { name, cookie } = await newUser();
+    const before = await app.storedFiles();
+    const url = new URL(`${app.url}/api/v1/files`);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', headers: { cookie, 'content-type': MULTIPART_TYPE, 'transfer-encoding': 'chunked' } });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.write(partHead({ name: 'file', filename: 'huge.bin' }));
+      // Written past the quota, bytes are read and dropped so that the client hears the answer.
+      for (let i = 0; i < 50; i++) req.write(Buffer.alloc(QUOTA, 1));
+      req.end(`\r\n--${BOUNDARY}--\r\n`);
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ error: 'Storage quota exceeded' });
+    expect(await app.storedFiles()).toEqual(before);
+    expect(await app.incompleteFiles()).toEqual([]);
+    expect(await rowsOf(name)).toEqual([]);
+  });
+
+  it('when ten uploads race for the space of four, then the accepted ones fit, the rest are 413, and the bytes stored are the rows’ sum', async () => {
+    const { name, cookie } = await newUser();
+    const size = 24_000;
+    const before = await app.storedFiles();
+    const statuses = (await Promise.all(Array.from({ length: 10 }, (_, i) => upload(cookie, size, `race${i}.bin`)))).map((res) => res.status);
+    const accepted = statuses.filter((status) => status === 201).length;
+    expect(statuses.every((status) => status === 201 || status === 413)).toBe(true);
+    expect(accepted).toBeGreaterThanOrEqual(1);
+    expect(accepted * size).toBeLessThanOrEqual(QUOTA);
+    const rows = await rowsOf(name);
+    expect(rows).toHaveLength(accepted);
+    const added = (await app.storedFiles()).filter((stored) => !before.includes(stored));
+    const storedBytes = (await Promise.all(added.map(async (stored) => (await app.readStored(stored))!.length))).reduce((a, b) => a + b, 0);
+    expect(storedBytes).toBe(rows.reduce((sum, row) => sum + Number(row.size), 0));
+    expect(await app.incompleteFiles()).toEqual([]);
+    expect(await app.rows('select * from upload_reservations')).toEqual([]);
+  });
+
+  it('when a file is deleted, then its space is free again', async () => {
+    const { cookie } = await newUser();
+    const first = await (await upload(cookie, 90_000)).json();
+    expect((await upload(cookie, 20_000)).status).toBe(413);
+    expect((await fetch(`${app.url}/api/v1/files/${first.file.id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
+    expect((await upload(cookie, 20_000)).status).toBe(201);
+    expect((await me(cookie)).usage).toEqual({ bytes: 20_000, files: 1 });
+  });
+
+  it('when a user has their own quota or none, then it applies instead of the default', async () => {
+    const { name, cookie } = await newUser();
+    await app.rows('update users set has_own_quota = ?, quota_bytes = ? where username = ?', [true, 10, name]);
+    expect((await me(cookie)).quota).toBe(10);
+    expect((await upload(cookie, 11)).status).toBe(413);
+    await app.rows('update users set has_own_quota = ?, quota_bytes = ? where username = ?', [true, null, name]);
+    expect((await me(cookie)).quota).toBeNull();
+    expect((await upload(cookie, QUOTA + 1)).status).toBe(201);
+  });
+
+  it('when bytes are held by an upload that died with its instance, then they count until the hold goes stale', async () => {
+    const { name, cookie } = await newUser();
+    const [{ id }] = await app.rows('select id from users where username = ?', [name]);
+    const now = Date.now();
+    const held = app.config.database.dialect === 'sqlite' ? now : new Date(now);
+    await app.rows('insert into upload_reservations (id, user_id, bytes, updated_at) values (?, ?, ?, ?)', ['crashed', id, 90_000, held]);
+    expect((await upload(cookie, 20_000)).status).toBe(413);
+  });
+});
+
+describe('a disabled account', () => {
+  async function disable(name: string, disabled: boolean) {
+    const value = disabled ? (app.config.database.dialect === 'sqlite' ? Date.now() : new Date()) : null;
+    await app.rows('update users set disabled_at = ? where username = ?', [value, name]);
+  }
+
+  it('when a user is disabled, then their cookie and token are refused at the next request, login says why, and their links answer 404; enabled, all works again', async () => {
+    const { name, cookie } = await newUser();
+    const created = await fetch(`${app.url}/api/v1/tokens`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"name":"bot"}' });
+    const { token } = await created.json();
+    const { file } = await (await upload(cookie, 10, 'shared.txt')).json();
+
+    await disable(name, true);
+    expect((await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).status).toBe(401);
+    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await fetch(`${app.url}/f/${file.id}/raw`)).status).toBe(404);
+    const login = await fetch(`${app.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: name, password: DEFAULT_PASSWORD }),
+    });
+    expect(login.status).toBe(403);
+    expect(await login.json()).toEqual({ error: 'This account has been disabled. Ask an administrator.' });
+    // A wrong password learns nothing about the account.
+    const wrong = await fetch(`${app.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: name, password: 'not the password' }),
+    });
+    expect(wrong.status).toBe(401);
+
+    await disable(name, false);
+    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(`${app.url}/f/${file.id}/raw`)).status).toBe(200);
+    const again = await app.login(name);
+    expect((await fetch(`${app.url}/api/v1/files`, { headers: { cookie: again } })).status).toBe(200);
+  });
+});

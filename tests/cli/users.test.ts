@@ -1,0 +1,152 @@
+// `npm run users` as an admin runs it (issue 17): the built CLI in a child process, beside a
+// running server on the same data, on SQLite and on PostgreSQL. Each command's success line,
+// JSON, failure line and exit code.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tempDir, TEST_SECRET } from '../helpers/app';
+import { postgresS3Env } from '../helpers/test-backend';
+import { runNode, startServerProcess, USERS_JS, type ServerProcess } from '../helpers/process';
+
+vi.setConfig({ testTimeout: 90_000 });
+
+const PASSWORD = 'a perfectly fine password';
+
+describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect) => {
+  let env: Record<string, string>;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    env = { DATA_DIR: tempDir('fs-users-'), SESSION_SECRET: TEST_SECRET, ...(dialect === 'postgresql' ? await postgresS3Env() : {}) };
+    server = await startServerProcess(env);
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  const users = (args: string[], input?: string) => runNode(USERS_JS, args, { env, input });
+  const login = (username: string, password = PASSWORD) =>
+    fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  async function cookieOf(username: string, password = PASSWORD): Promise<string> {
+    const res = await login(username, password);
+    expect(res.status).toBe(200);
+    return res.headers.getSetCookie()[0].split(';')[0];
+  }
+  const filesStatus = async (headers: Record<string, string>) => (await fetch(`${server.url}/api/v1/files`, { headers })).status;
+
+  it('when an admin adds a user and lists users, then the user can log in and the list shows files, bytes, quota and state', async () => {
+    const added = await users(['add', 'carol', '--password-stdin'], `${PASSWORD}\n`);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/^Created carol \(id [0-9a-f-]{36}\)\n$/);
+    const cookie = await cookieOf('carol');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(2048)]), 'two.bin');
+    expect((await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).status).toBe(201);
+
+    const listed = await users(['list', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const carol = JSON.parse(listed.stdout).users.find((u: { username: string }) => u.username === 'carol');
+    expect(carol).toMatchObject({ files: 1, bytes: 2048, quotaBytes: null, quotaSource: 'default', disabled: false });
+    const human = await users(['list']);
+    expect(human.stdout).toMatch(/^carol {2}created \d{4}-\d\d-\d\d {2}1 file {2}2\.0 KiB {2}no quota {2}active$/m);
+
+    const again = await users(['add', 'Carol', '--password-stdin'], `${PASSWORD}\n`);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toBe('users: Username is already taken\n');
+  });
+
+  it('when an admin sets a quota, then sizes, none and default are understood and a bad size is one line', async () => {
+    await users(['add', 'dave', '--password-stdin'], `${PASSWORD}\n`);
+    const cases: Array<[string, number | null, 'own' | 'default']> = [
+      ['500MB', 500_000_000, 'own'],
+      ['2GiB', 2 * 1024 ** 3, 'own'],
+      ['none', null, 'own'],
+      ['default', null, 'default'],
+    ];
+    for (const [value, bytes, source] of cases) {
+      const set = await users(['quota', 'dave', value, '--json']);
+      expect(set.code, set.stderr).toBe(0);
+      expect(JSON.parse(set.stdout).user).toMatchObject({ quotaBytes: bytes, quotaSource: source });
+    }
+    const human = await users(['quota', 'dave', '1KiB']);
+    expect(human.stdout).toBe('dave: quota 1.0 KiB, 0 B used\n');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(1025)]), 'big.bin');
+    const refused = await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie: await cookieOf('dave') }, body: form });
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toEqual({ error: 'Storage quota exceeded' });
+
+    const bad = await users(['quota', 'dave', 'lots']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('users: Quota must be a size such as 500MB or 2GiB, "none" or "default", got "lots"\n');
+  });
+
+  it('when an admin sets a password, then the user’s sessions end and only the new password works; a short one is refused', async () => {
+    await users(['add', 'erin', '--password-stdin'], `${PASSWORD}\n`);
+    const cookie = await cookieOf('erin');
+    const changed = await users(['passwd', 'erin', '--password-stdin'], 'another fine password\n');
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout).toBe('Password of erin changed; 1 session(s) logged out\n');
+    expect(await filesStatus({ cookie })).toBe(401);
+    expect((await login('erin')).status).toBe(401);
+    await cookieOf('erin', 'another fine password');
+    const short = await users(['passwd', 'erin', '--password-stdin'], 'short\n');
+    expect(short.code).toBe(1);
+    expect(short.stderr).toBe('users: Password must be at least 8 characters long\n');
+  });
+
+  it('when an admin disables a user, then their session and token stop at once and login is refused; enabling brings back login and the token', async () => {
+    await users(['add', 'frank', '--password-stdin'], `${PASSWORD}\n`);
+    const cookie = await cookieOf('frank');
+    const made = await fetch(`${server.url}/api/v1/tokens`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"name":"cron"}' });
+    const { token } = await made.json();
+
+    const disabled = await users(['disable', 'frank']);
+    expect(disabled.code, disabled.stderr).toBe(0);
+    expect(disabled.stdout).toBe('frank is now disabled\n');
+    expect(await filesStatus({ cookie })).toBe(401);
+    expect(await filesStatus({ authorization: `Bearer ${token}` })).toBe(401);
+    expect((await login('frank')).status).toBe(403);
+    expect((await users(['disable', 'frank'])).stdout).toBe('frank was already disabled\n');
+
+    const enabled = await users(['enable', 'frank', '--json']);
+    expect(enabled.code, enabled.stderr).toBe(0);
+    expect(JSON.parse(enabled.stdout)).toMatchObject({ ok: true, changed: true, user: { username: 'frank', disabled: false } });
+    expect(await filesStatus({ authorization: `Bearer ${token}` })).toBe(200);
+    await cookieOf('frank');
+  });
+
+  it('when an admin deletes a user, then it needs --yes without a terminal, and then the user, their files and links are gone', async () => {
+    await users(['add', 'gina', '--password-stdin'], `${PASSWORD}\n`);
+    const cookie = await cookieOf('gina');
+    const form = new FormData();
+    form.append('file', new Blob(['bye']), 'bye.txt');
+    const { file } = await (await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).json();
+
+    const unconfirmed = await users(['delete', 'gina']);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toBe('users: Deleting "gina" and all their files cannot be undone: add --yes to confirm\n');
+    expect((await fetch(`${server.url}/f/${file.id}/raw`)).status).toBe(200);
+
+    const deleted = await users(['delete', 'gina', '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe('Deleted gina, 1 file(s) and 3 B\n');
+    expect((await fetch(`${server.url}/f/${file.id}/raw`)).status).toBe(404);
+    expect(await filesStatus({ cookie })).toBe(401);
+    expect((await login('gina')).status).toBe(401);
+    const listed = JSON.parse((await users(['list', '--json'])).stdout).users;
+    expect(listed.map((u: { username: string }) => u.username)).not.toContain('gina');
+  });
+
+  it('when the command line or the user is wrong, then one line on stderr and a non-zero exit', async () => {
+    const cases: Array<[string[], number, string]> = [
+      [['frobnicate'], 2, 'users: Usage: npm run users'],
+      [['disable'], 2, 'users: Usage: npm run users'],
+      [['list', '--colour'], 2, "users: Unknown option '--colour'"],
+      [['disable', 'nobody-here'], 1, 'users: No user named "nobody-here"\n'],
+      [['quota', 'nobody-here', '1GB'], 1, 'users: No user named "nobody-here"\n'],
+    ];
+    for (const [args, code, line] of cases) {
+      const result = await users(args);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(code);
+      expect(result.stderr.startsWith(line), result.stderr).toBe(true);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
