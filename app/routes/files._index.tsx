@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData, useRevalidator } from '@remix-run/react';
 import { useState, type FormEvent } from 'react';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
@@ -31,7 +31,14 @@ export default function Files() {
   const [notice, setNotice] = useState<string | null>(null);
   // Success or not, the list is fetched again: a file deleted meanwhile (another tab, the API)
   // disappears from it too.
-  const remove = trpc.files.delete.useMutation({ onSettled: () => utils.files.list.invalidate() });
+  // The loader runs again too, so the space used follows the list.
+  const revalidator = useRevalidator();
+  const remove = trpc.files.delete.useMutation({
+    onSettled: () => {
+      void utils.files.list.invalidate();
+      revalidator.revalidate();
+    },
+  });
   const files = list.data ?? initialFiles;
 
   const onDelete = (event: FormEvent<HTMLFormElement>, id: string, name: string) => {

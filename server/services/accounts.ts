@@ -3,10 +3,8 @@
 // functions name users by username and trust their caller: only the CLI calls them.
 import type { ServiceContext } from '../context';
 import { hashPassword } from '../auth/passwords';
-import { ApiTokenSchema } from '../db/entities/api-token.entity';
 import { FileSchema } from '../db/entities/file.entity';
 import { SessionSchema } from '../db/entities/session.entity';
-import { UploadReservationSchema } from '../db/entities/upload-reservation.entity';
 import { UserSchema, type User } from '../db/entities/user.entity';
 import { AppError } from '../errors';
 import { firstIssue, newPasswordSchema } from '../schemas';
@@ -88,21 +86,14 @@ export async function setUserDisabled(ctx: ServiceContext, username: string, dis
 }
 
 /**
- * Deletes a user and everything they own: file records, sessions and tokens go with the user
- * row (one statement, cascading); then the content. Content that cannot be removed now has no
- * record any more, so the housekeeping sweep removes it.
+ * Deletes a user and everything they own: one DELETE of the user row, whose foreign keys take
+ * their files' records, sessions, tokens and quota holds with it; then the content. Content
+ * that cannot be removed now has no record any more, so the housekeeping sweep removes it.
  */
 export async function deleteUser(ctx: ServiceContext, username: string): Promise<Usage> {
   const user = await requireUserNamed(ctx, username);
   const files = await ctx.em.find(FileSchema, { userId: user.id }, { fields: ['storedName', 'size'], disableIdentityMap: true });
-  await ctx.em.transactional(async (em) => {
-    // Explicit, not only the foreign keys' cascade: SQLite enforces those only when told to.
-    await em.nativeDelete(FileSchema, { userId: user.id });
-    await em.nativeDelete(SessionSchema, { userId: user.id });
-    await em.nativeDelete(ApiTokenSchema, { userId: user.id });
-    await em.nativeDelete(UploadReservationSchema, { userId: user.id });
-    await em.nativeDelete(UserSchema, { id: user.id });
-  });
+  await ctx.em.nativeDelete(UserSchema, { id: user.id });
   for (const file of files) {
     try {
       await ctx.store.delete(file.storedName);

@@ -1,9 +1,10 @@
-// Moves a whole install (users, sessions, file records and their content) from one database
+// Moves a whole install (users, sessions, API tokens, file records and their content) from one database
 // and store to another: typically SQLite + a local folder onto PostgreSQL + S3 (issue 13).
 // Idempotent: what the target already has is kept, so a second run only fills gaps, and a run
 // cut short can simply be run again. Content goes before its record, as in an upload.
 import type { EntitySchema } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
+import { ApiTokenSchema } from '../db/entities/api-token.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema, type User } from '../db/entities/user.entity';
@@ -38,6 +39,12 @@ export async function moveInstall(source: InstallSide, target: InstallSide): Pro
   const sessions = await source.em.find(SessionSchema, { expiresAt: { $gt: now } }, { disableIdentityMap: true });
   for (let i = 0; i < sessions.length; i += BATCH) {
     await insertMissing(target.em, SessionSchema, sessions.slice(i, i + BATCH).map((session) => ({ ...session })));
+  }
+
+  // API tokens too: scripts and ShareX keep working after the move.
+  const tokens = await source.em.find(ApiTokenSchema, {}, { disableIdentityMap: true });
+  for (let i = 0; i < tokens.length; i += BATCH) {
+    await insertMissing(target.em, ApiTokenSchema, tokens.slice(i, i + BATCH).map((token) => ({ ...token })));
   }
 
   const files = await source.em.find(FileSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });

@@ -46,6 +46,22 @@ export interface LoginAttemptTicket {
   abandoned(): Promise<void>;
 }
 
+/**
+ * Runs a password check under an admitted attempt and settles the ticket by its outcome:
+ * right, wrong, or broken (the check threw: nothing counted, the error goes on).
+ */
+export async function checkedUnderThrottle(ticket: LoginAttemptTicket, check: () => Promise<boolean>): Promise<boolean> {
+  let right: boolean;
+  try {
+    right = await check();
+  } catch (error) {
+    await ticket.abandoned();
+    throw error;
+  }
+  await (right ? ticket.succeeded() : ticket.failed());
+  return right;
+}
+
 interface Counter {
   failures: number;
   pending: number;

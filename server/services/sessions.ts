@@ -8,7 +8,7 @@ import { SessionSchema, type Session } from '../db/entities/session.entity';
 import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
 import { firstIssue, loginSchema } from '../schemas';
-import { admitLoginAttempt } from './login-throttle';
+import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
 import { describeUserAgent } from './user-agent';
 import { findUserByUsername } from './users';
 
@@ -33,21 +33,13 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
   const { username, password } = parsed.data;
   const attempt = await admitLoginAttempt(ctx, username, ctx.clientAddress);
 
-  let user: Awaited<ReturnType<typeof findUserByUsername>>;
-  let valid: boolean;
-  try {
-    user = await findUserByUsername(ctx, username);
-    // Same answer and the same bcrypt work whether the user is unknown or the password wrong.
-    valid = user ? await verifyPassword(password, user.passwordHash) : await burnPasswordCheck(password);
-  } catch (error) {
+  const user = await findUserByUsername(ctx, username).catch(async (error: unknown) => {
     await attempt.abandoned();
     throw error;
-  }
-  if (!user || !valid) {
-    await attempt.failed();
-    throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
-  }
-  await attempt.succeeded();
+  });
+  // Same answer and the same bcrypt work whether the user is unknown or the password wrong.
+  const right = await checkedUnderThrottle(attempt, () => (user ? verifyPassword(password, user.passwordHash) : burnPasswordCheck(password)));
+  if (!user || !right) throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
   // Told only to someone who knows the password: the account exists, an admin disabled it.
   if (user.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
 

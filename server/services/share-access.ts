@@ -10,7 +10,7 @@ import type { StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
 import { findFile, toFileDto, type FileDto } from './files';
-import { admitSharePasswordAttempt } from './login-throttle';
+import { admitSharePasswordAttempt, checkedUnderThrottle } from './login-throttle';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 
 export const PASSWORD_REQUIRED = 'This file is password-protected.';
@@ -98,18 +98,8 @@ export async function unlockShare(ctx: ServiceContext, fileId: string, password:
 
 async function checkSharePassword(ctx: ServiceContext, file: StoredFile, password: string): Promise<void> {
   const ticket = await admitSharePasswordAttempt(ctx, file.id, ctx.clientAddress);
-  let right: boolean;
-  try {
-    right = await verifyPassword(password, file.passwordHash!);
-  } catch (error) {
-    await ticket.abandoned();
-    throw error;
-  }
-  if (!right) {
-    await ticket.failed();
-    throw new AppError('UNAUTHORIZED', WRONG_PASSWORD);
-  }
-  await ticket.succeeded();
+  const right = await checkedUnderThrottle(ticket, () => verifyPassword(password, file.passwordHash!));
+  if (!right) throw new AppError('UNAUTHORIZED', WRONG_PASSWORD);
 }
 
 /**

@@ -6,7 +6,7 @@ import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema } from '../db/entities/user.entity';
 import { AppError } from '../errors';
 import { changePasswordSchema, firstIssue, registerUserSchema } from '../schemas';
-import { admitLoginAttempt } from './login-throttle';
+import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
 import { requireSessionUser } from './sessions';
 
 const TAKEN = 'Username is already taken';
@@ -59,18 +59,8 @@ export async function changeOwnPassword(ctx: ServiceContext, input: unknown): Pr
   const user = await ctx.em.findOne(UserSchema, { id: signedIn.id });
   if (!user) throw new AppError('UNAUTHORIZED', 'Unauthorized');
   const attempt = await admitLoginAttempt(ctx, user.username, ctx.clientAddress);
-  let valid: boolean;
-  try {
-    valid = await verifyPassword(currentPassword, user.passwordHash);
-  } catch (error) {
-    await attempt.abandoned();
-    throw error;
-  }
-  if (!valid) {
-    await attempt.failed();
-    throw new AppError('BAD_REQUEST', WRONG_CURRENT_PASSWORD);
-  }
-  await attempt.succeeded();
+  const right = await checkedUnderThrottle(attempt, () => verifyPassword(currentPassword, user.passwordHash));
+  if (!right) throw new AppError('BAD_REQUEST', WRONG_CURRENT_PASSWORD);
 
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { passwordHash: await hashPassword(newPassword) });
   const others = ctx.sessionId === null ? { userId: user.id } : { userId: user.id, id: { $ne: ctx.sessionId } };

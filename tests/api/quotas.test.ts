@@ -4,14 +4,17 @@
 // cookie, token and links stop working at once. Runs on both backends.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, fileForm, startApp, type TestApp } from '../helpers/app';
+import { DEFAULT_PASSWORD, fileForm, startApp, TestClock, type TestApp } from '../helpers/app';
 import { BOUNDARY, MULTIPART_TYPE, partHead } from '../helpers/multipart';
 
 const QUOTA = 100_000;
 let app: TestApp;
+let clock: TestClock;
 
 beforeAll(async () => {
-  app = await startApp({ DEFAULT_QUOTA_BYTES: String(QUOTA) });
+  clock = new TestClock();
+  // The one-minute sweep every 100 ms: a stale hold is seen to go without waiting.
+  app = await startApp({ DEFAULT_QUOTA_BYTES: String(QUOTA) }, { clock, expirySweepEveryMs: 100 });
 });
 afterAll(() => app.close());
 
@@ -121,13 +124,19 @@ describe('the storage quota', () => {
     expect((await upload(cookie, QUOTA + 1)).status).toBe(201);
   });
 
-  it('when bytes are held by an upload that died with its instance, then they count until the hold goes stale', async () => {
+  it('when bytes are held by an upload that died with its instance, then they count until the hold goes stale and is swept', async () => {
     const { name, cookie } = await newUser();
     const [{ id }] = await app.rows('select id from users where username = ?', [name]);
-    const now = Date.now();
+    const now = clock.now();
     const held = app.config.database.dialect === 'sqlite' ? now : new Date(now);
     await app.rows('insert into upload_reservations (id, user_id, bytes, updated_at) values (?, ?, ?, ?)', ['crashed', id, 90_000, held]);
     expect((await upload(cookie, 20_000)).status).toBe(413);
+    clock.advance(14 * 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await upload(cookie, 20_000)).status).toBe(413);
+    clock.advance(2 * 60_000);
+    await expect.poll(() => app.rows('select id from upload_reservations where id = ?', ['crashed']), { timeout: 5000 }).toEqual([]);
+    expect((await upload(cookie, 20_000)).status).toBe(201);
   });
 });
 

@@ -185,6 +185,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       const row = page.locator(`tr[data-file-id="${bigId}"]`);
       expect(await row.isVisible()).toBe(true);
       expect(await page.locator('tbody tr').count()).toBe(2);
+      expect(await page.locator('.storage-usage').textContent()).toContain('by 2 files');
       expect(await row.getByRole('textbox').inputValue()).toBe(`${app.url}/f/${bigId}`);
       await snap(page, 'files');
       await page.setViewportSize({ width: 390, height: 844 });
@@ -215,6 +216,8 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       expect(await page.locator(`tr[data-file-id="${imageId}"]`).isVisible()).toBe(true);
       expect(await fileIdsOf('erin')).toEqual([imageId]);
       expect((await app.storedFiles())).not.toContain(`${bigId}.bin`);
+      // The space used follows, still without a reload.
+      await expect.poll(() => page.locator('.storage-usage').textContent()).toContain('by 1 file');
     }, STEP_TIMEOUT);
 
     it('when a file was deleted in another tab and they delete it again here, then the page says it was already deleted and drops the row', async () => {

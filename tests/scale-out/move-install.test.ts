@@ -12,6 +12,7 @@ let sourceDir: string;
 let targetEnv: Record<string, string>;
 const uploaded: Record<string, { id: string; content: Buffer }> = {};
 let aliceCookie: string;
+let aliceToken: string;
 
 beforeAll(async () => {
   sourceDir = tempDir('fs-move-source-');
@@ -21,6 +22,8 @@ beforeAll(async () => {
     await source.createUser('bob');
     aliceCookie = await source.login('alice');
     const bobCookie = await source.login('bob');
+    const made = await fetch(`${source.url}/api/v1/tokens`, { method: 'POST', headers: { cookie: aliceCookie, 'content-type': 'application/json' }, body: '{"name":"sharex"}' });
+    aliceToken = ((await made.json()) as { token: string }).token;
     const files: Array<[string, string, Buffer]> = [
       [aliceCookie, 'notes.txt', Buffer.from('alice notes')],
       [aliceCookie, 'photo.bin', Buffer.alloc(3 * 1024 * 1024, 0x42)],
@@ -46,7 +49,7 @@ describe('move-install', () => {
   let target: TestApp | undefined;
   afterAll(() => target?.close());
 
-  it('when a SQLite + disk install is moved onto PostgreSQL + S3, then users log in, sessions hold and every file downloads byte-exact', { timeout: 90_000 }, async () => {
+  it('when a SQLite + disk install is moved onto PostgreSQL + S3, then users log in, sessions and API tokens hold and every file downloads byte-exact', { timeout: 90_000 }, async () => {
     const result = await move();
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -54,6 +57,7 @@ describe('move-install', () => {
 
     target = await startApp(targetEnv);
     expect((await fetch(`${target.url}/api/v1/files`, { headers: { cookie: aliceCookie } })).status).toBe(200);
+    expect((await fetch(`${target.url}/api/v1/files`, { headers: { authorization: `Bearer ${aliceToken}` } })).status).toBe(200);
     const cookie = await target.login('bob', DEFAULT_PASSWORD);
     const listed = (await (await fetch(`${target.url}/api/v1/files`, { headers: { cookie } })).json()) as { files: Array<{ id: string }> };
     expect(listed.files.map((file) => file.id)).toEqual([uploaded['bob.txt'].id]);

@@ -1,7 +1,9 @@
 import { Form } from '@remix-run/react';
+import type { ApiTokenDto } from '../../../server/services/api-tokens';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
 import { FormResult, type SettingsResult } from './form-result';
+import { RowAction } from './row-action';
 
 /** Lifetimes offered for a new token, in days ("" for none). */
 const TOKEN_LIFETIMES = [
@@ -11,17 +13,8 @@ const TOKEN_LIFETIMES = [
   ['', 'No expiry'],
 ] as const;
 
-export interface TokenRow {
-  id: string;
-  name: string;
-  start: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-}
-
 /** Personal access tokens: created (shown once), listed by their first characters, revoked. */
-export function ApiTokensSection({ tokens, now, result }: { tokens: TokenRow[]; now: number; result: SettingsResult | undefined }) {
+export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[]; now: number; result: SettingsResult | undefined }) {
   const created = result?.section === 'tokens' ? result.created : null;
   return (
     <section className="card stack" aria-labelledby="tokens-heading">
@@ -95,13 +88,7 @@ export function ApiTokensSection({ tokens, now, result }: { tokens: TokenRow[]; 
                     {token.expiresAt === null ? 'never' : Date.parse(token.expiresAt) <= now ? 'expired' : <LocalTime iso={token.expiresAt} />}
                   </td>
                   <td>
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="revoke-token" />
-                      <input type="hidden" name="id" value={token.id} />
-                      <button type="submit" className="danger small" aria-label={`Revoke ${token.name}`}>
-                        Revoke
-                      </button>
-                    </Form>
+                    <RowAction intent="revoke-token" id={token.id} label="Revoke" ariaLabel={`Revoke ${token.name}`} />
                   </td>
                 </tr>
               ))}

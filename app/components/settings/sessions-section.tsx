@@ -1,18 +1,11 @@
 import { Form } from '@remix-run/react';
+import type { SessionDto } from '../../../server/services/sessions';
 import { LocalTime } from '~/components/local-time';
 import { FormResult, type SettingsResult } from './form-result';
-
-export interface SessionRow {
-  id: string;
-  createdAt: string;
-  lastSeenAt: string;
-  browser: string;
-  address: string | null;
-  current: boolean;
-}
+import { RowAction } from './row-action';
 
 /** Where the user is logged in, with a way out for each session and for all of them. */
-export function SessionsSection({ sessions, result }: { sessions: SessionRow[]; result: SettingsResult | undefined }) {
+export function SessionsSection({ sessions, result }: { sessions: SessionDto[]; result: SettingsResult | undefined }) {
   return (
     <section className="card stack" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Sessions</h2>
@@ -46,13 +39,12 @@ export function SessionsSection({ sessions, result }: { sessions: SessionRow[]; 
                   <LocalTime iso={session.lastSeenAt} />
                 </td>
                 <td>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="revoke-session" />
-                    <input type="hidden" name="id" value={session.id} />
-                    <button type="submit" className="danger small" aria-label={session.current ? 'Log out this session' : `Log out ${session.browser} session`}>
-                      Log out
-                    </button>
-                  </Form>
+                  <RowAction
+                    intent="revoke-session"
+                    id={session.id}
+                    label="Log out"
+                    ariaLabel={session.current ? 'Log out this session' : `Log out ${session.browser} session`}
+                  />
                 </td>
               </tr>
             ))}
