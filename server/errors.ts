@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   /** The share link existed and has expired or used up its downloads. */
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
+  /** Another request is working on the same thing (a resumable upload): retry shortly. */
+  LOCKED: 423,
   TOO_MANY_REQUESTS: 429,
   /** Something the service depends on (the storage) is down for now: try again later. */
   SERVICE_UNAVAILABLE: 503,

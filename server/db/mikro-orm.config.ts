@@ -9,13 +9,14 @@ import { FileSchema } from './entities/file.entity';
 import { HealthProbeSchema } from './entities/health-probe.entity';
 import { LoginAttemptSchema } from './entities/login-attempt.entity';
 import { SessionSchema } from './entities/session.entity';
+import { ResumableUploadSchema } from './entities/resumable-upload.entity';
 import { UploadReservationSchema } from './entities/upload-reservation.entity';
 import { UserSchema } from './entities/user.entity';
 import { libraryLogger } from '../library-logs';
 import { migrationsFor } from './migrations';
 
 /** Entities listed one by one: folder globs break once the code is bundled. */
-export const entities = [UserSchema, FileSchema, SessionSchema, ApiTokenSchema, LoginAttemptSchema, HealthProbeSchema, UploadReservationSchema];
+export const entities = [UserSchema, FileSchema, SessionSchema, ApiTokenSchema, LoginAttemptSchema, HealthProbeSchema, UploadReservationSchema, ResumableUploadSchema];
 
 interface SqliteConnection {
   /** False once the connection was closed. */

@@ -4,6 +4,7 @@ import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
 import { AppError } from '../errors';
 import { bearerToken, carriesBearer } from '../http/bearer';
 import { withFirstUploadedFile } from '../http/multipart';
+import { resumableUploads } from '../http/resumable-uploads';
 import { createApiToken, listApiTokens, recogniseApiToken, revokeApiToken } from '../services/api-tokens';
 import { deleteFile, listFiles, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
 import { SHARE_SETTING_FIELDS } from '../schemas';
@@ -106,6 +107,14 @@ export function apiV1Router(): Router {
       res.status(201).json({ file, url: shareUrl(ctx, file.id) });
     }),
   );
+
+  // Resumable uploads (tus 1.0, docs/api.md): OPTIONS (what the server supports) is open to anyone.
+  const tus = resumableUploads();
+  router.options('/uploads', tus);
+  router.post('/uploads', requireSession, tus);
+  router.head('/uploads/:id', requireSession, tus);
+  router.patch('/uploads/:id', requireSession, tus);
+  router.delete('/uploads/:id', requireSession, tus);
 
   router.patch(
     '/files/:id',

@@ -3,12 +3,14 @@
 // functions name users by username and trust their caller: only the CLI calls them.
 import type { ServiceContext } from '../context';
 import { hashPassword } from '../auth/passwords';
+import { ResumableUploadSchema } from '../db/entities/resumable-upload.entity';
 import { FileSchema } from '../db/entities/file.entity';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema, type User } from '../db/entities/user.entity';
 import { AppError } from '../errors';
 import { firstIssue, newPasswordSchema } from '../schemas';
 import { quotaOf, usageOf, type Usage } from './quotas';
+import { discardUploadsOf } from './resumable-uploads';
 
 export interface UserSummary {
   id: string;
@@ -93,7 +95,9 @@ export async function setUserDisabled(ctx: ServiceContext, username: string, dis
 export async function deleteUser(ctx: ServiceContext, username: string): Promise<Usage> {
   const user = await requireUserNamed(ctx, username);
   const files = await ctx.em.find(FileSchema, { userId: user.id }, { fields: ['storedName', 'size'], disableIdentityMap: true });
+  const uploads = await ctx.em.find(ResumableUploadSchema, { userId: user.id, finishedAt: null }, { fields: ['id', 'storedName', 'contentState'], disableIdentityMap: true });
   await ctx.em.nativeDelete(UserSchema, { id: user.id });
+  await discardUploadsOf(ctx, uploads);
   for (const file of files) {
     try {
       await ctx.store.delete(file.storedName);

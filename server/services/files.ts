@@ -254,7 +254,7 @@ export async function findFile(ctx: ServiceContext, fileId: string): Promise<Sto
 const FILE_ID_BYTES = 16;
 
 /** 128 random bits, URL-safe: share links are public, so they must not be guessable. */
-function newFileId(): string {
+export function newFileId(): string {
   return randomBytes(FILE_ID_BYTES).toString('base64url');
 }
 
@@ -292,7 +292,7 @@ export function cleanFileName(name: string): string {
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
 
 /** The declared type when it is a well-formed type/subtype; octet-stream otherwise. */
-function cleanMimeType(mimeType: string): string {
+export function cleanMimeType(mimeType: string): string {
   const bare = mimeType.split(';')[0].trim().toLowerCase();
   return MIME_TYPE.test(bare) ? bare : 'application/octet-stream';
 }

@@ -14,6 +14,7 @@ import type { Clock } from '../clock';
 import type { ContentStore } from '../storage/content-store';
 import { isStoredName } from './files';
 import { removeStaleReservations } from './quotas';
+import { removeExpiredResumableUploads, unfinishedUploadKeys } from './resumable-uploads';
 
 const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
 /** Stored names looked up per query. */
@@ -22,7 +23,8 @@ const LOOKUP_BATCH = 500;
 export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }) {
   const { em, store, log, clock } = deps;
   const modifiedBefore = new Date(clock.now() - SWEEP_MIN_AGE_MS);
-  const incomplete = await store.sweepIncomplete({ modifiedBefore });
+  // Resumable uploads under way keep their multipart uploads open for up to a day (ADR 0019).
+  const incomplete = await store.sweepIncomplete({ modifiedBefore, keep: await unfinishedUploadKeys(em) });
   const candidates = (await store.list({ modifiedBefore })).filter(isStoredName);
 
   let orphans = 0;
@@ -104,6 +106,8 @@ export function scheduleMaintenance(
       await removeExpiredFiles({ em, store: deps.store, log: deps.log, clock: deps.clock });
       // Quota held by uploads that died with their instance (ADR 0018).
       await removeStaleReservations({ em, clock: deps.clock });
+      // Resumable uploads left unfinished for a day, with their bytes (ADR 0019).
+      await removeExpiredResumableUploads({ em, store: deps.store, log: deps.log, clock: deps.clock });
     } catch (error) {
       deps.log.warn({ err: error }, 'expiry sweep failed; the next one tries again');
     }

@@ -1,8 +1,9 @@
 // Storage quotas (ADR 0018). A user's usage is the size of their files plus the bytes their
-// uploads in progress hold. An upload holds bytes ahead of what it has received, in steps,
+// uploads in progress hold (a resumable upload holds its whole length from the start, ADR 0019). An upload holds bytes ahead of what it has received, in steps,
 // under a lock on the user's row. So concurrent uploads, on one instance or several, can
 // never together pass the quota, and an upload is refused the moment it would cross it.
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/knex';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Config } from '../config';
 import type { AuthUser, ServiceContext } from '../context';
@@ -67,8 +68,7 @@ export class QuotaHold {
 
   /** A hold for the user's next upload, or null when no quota applies to them. */
   static async forUser(ctx: ServiceContext, userId: string): Promise<QuotaHold | null> {
-    const user = await ctx.em.findOne(UserSchema, { id: userId }, { fields: ['hasOwnQuota', 'quotaBytes'], disableIdentityMap: true });
-    const quota = user ? quotaOf(ctx.config, user) : null;
+    const quota = await quotaOfUser(ctx, userId);
     return quota === null ? null : new QuotaHold(ctx, userId, quota);
   }
 
@@ -88,15 +88,7 @@ export class QuotaHold {
   private async cover(bytes: number): Promise<void> {
     const now = this.ctx.clock.now();
     if (bytes <= this.held && now - this.refreshedAt < REFRESH_EVERY_MS) return;
-    await this.ctx.em.transactional(async (em) => {
-      // The user's row is the lock: holds of one user are decided one at a time, on every
-      // instance (SQLite has a single writer already; FOR UPDATE is left out there).
-      const inTransaction = (table: string) => em.getKnex()(table).transacting(em.getTransactionContext()!);
-      const lockUser = inTransaction('users').where({ id: this.userId });
-      await (this.ctx.config.database.dialect === 'postgresql' ? lockUser.forUpdate() : lockUser).first('id');
-      const used: SumRow = await inTransaction('files').where({ user_id: this.userId }).sum('size as bytes').first();
-      const others: SumRow = await inTransaction('upload_reservations').where({ user_id: this.userId }).whereNot({ id: this.id }).sum('bytes as bytes').first();
-      const available = this.quotaBytes - Number(used?.bytes ?? 0) - Number(others?.bytes ?? 0);
+    await withAvailableBytes(this.ctx, this.userId, this.quotaBytes, this.id, async (em, available) => {
       if (bytes > available) {
         this.exceeded = true;
         throw new QuotaExceededError();
@@ -121,6 +113,39 @@ export class QuotaHold {
       this.ctx.log.warn({ err: error }, 'quota hold not released; left to the sweep');
     }
   }
+}
+
+/**
+ * Runs `decide` in a transaction that holds the user's row as a lock, with the bytes still
+ * available to them: the quota less their files, the holds of their other uploads
+ * (`exceptHold` is the caller's own) and the whole declared length of each resumable upload
+ * they have begun and not finished. Decisions for one user are taken one at a time, on every
+ * instance (SQLite has a single writer already; FOR UPDATE is left out there).
+ */
+export async function withAvailableBytes<T>(
+  ctx: ServiceContext,
+  userId: string,
+  quotaBytes: number,
+  exceptHold: string | null,
+  decide: (em: EntityManager, available: number) => Promise<T>,
+): Promise<T> {
+  return ctx.em.transactional(async (em) => {
+    const inTransaction = (table: string) => em.getKnex()(table).transacting(em.getTransactionContext()!);
+    const lockUser = inTransaction('users').where({ id: userId });
+    await (ctx.config.database.dialect === 'postgresql' ? lockUser.forUpdate() : lockUser).first('id');
+    const used: SumRow = await inTransaction('files').where({ user_id: userId }).sum('size as bytes').first();
+    const holds = inTransaction('upload_reservations').where({ user_id: userId });
+    const held: SumRow = await (exceptHold ? holds.whereNot({ id: exceptHold }) : holds).sum('bytes as bytes').first();
+    const resumable: SumRow = await inTransaction('resumable_uploads').where({ user_id: userId }).whereNull('finished_at').sum('length as bytes').first();
+    const available = quotaBytes - Number(used?.bytes ?? 0) - Number(held?.bytes ?? 0) - Number(resumable?.bytes ?? 0);
+    return decide(em, available);
+  });
+}
+
+/** The quota of a user by id; null: unlimited. */
+export async function quotaOfUser(ctx: ServiceContext, userId: string): Promise<number | null> {
+  const user = await ctx.em.findOne(UserSchema, { id: userId }, { fields: ['hasOwnQuota', 'quotaBytes'], disableIdentityMap: true });
+  return user ? quotaOf(ctx.config, user) : null;
 }
 
 /** Holds not refreshed for STALE_RESERVATION_MS: their upload died with its instance. */

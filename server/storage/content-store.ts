@@ -39,9 +39,52 @@ export interface ContentStore {
    * touched before `modifiedBefore`: younger ones may be another instance's upload under way.
    * Returns how many were removed.
    */
-  sweepIncomplete(options: { modifiedBefore: Date }): Promise<number>;
+  sweepIncomplete(options: { modifiedBefore: Date; keep?: ReadonlySet<string> }): Promise<number>;
   /** Throws when content cannot be written (health check). */
   checkWritable(): Promise<void>;
+  /** Content written over several requests: resumable uploads. */
+  readonly partial: PartialContentStore;
+}
+
+/** How long resumable content may live unfinished; the sweep removes leftovers older than this. */
+export const PARTIAL_CONTENT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** Where partial content stands: what the store needs to carry on, and how much is durable. */
+export interface PartialProgress {
+  /** Bytes stored durably: they survive a crash of the process or the machine. */
+  size: number;
+  /** The store's own bookkeeping (JSON-safe text): kept by the caller between requests. */
+  state: string;
+}
+
+/**
+ * Content written piece by piece over several requests (a resumable upload): begun, appended to,
+ * then finished (the content appears under its key whole, at once, as `write` does) or discarded.
+ * Nothing is readable under the key before it is finished. The caller keeps the progress between
+ * calls (in the database), runs one call at a time per key, and starts each append from the
+ * progress it last recorded: whatever the store holds beyond it (a crash before the record) is
+ * dropped and written again.
+ */
+export interface PartialContentStore {
+  /** Starts empty content for `key`; returns its first state. */
+  begin(key: string): Promise<string>;
+  /**
+   * Adds `content` after `from`. `length` is the size the whole content will have: the store may
+   * treat the bytes that reach it differently. While bytes arrive, `checkpoint` is called now and
+   * then with progress that is durable, for the caller to record. Resolves with the progress once
+   * every byte received is durable, also when `content` fails (a client that went away keeps what
+   * arrived); rejects only when the storage fails, and then the last checkpoint is what holds.
+   */
+  append(
+    key: string,
+    from: PartialProgress,
+    content: Readable,
+    options: { length: number; checkpoint: (progress: PartialProgress) => Promise<void> },
+  ): Promise<PartialProgress>;
+  /** Makes the content (all `length` bytes of it received) readable under `key`. */
+  finish(key: string, progress: PartialProgress): Promise<void>;
+  /** Removes the partial content; discarding what is already gone is not an error. */
+  discard(key: string, state: string): Promise<void>;
 }
 
 /** Keys are stored names: an id and an optional letters-and-digits extension, nothing else. */

@@ -9,8 +9,10 @@ import { Readable, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { makeDirectories } from '../make-directories';
 import { ByteCounter } from './byte-counter';
+import { LocalDiskPartials } from './local-disk-partials';
 import {
   ContentNotFoundError,
+  PARTIAL_CONTENT_LIFETIME_MS,
   StorageFullError,
   StorageUnavailableError,
   isSafeKey,
@@ -30,10 +32,12 @@ const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
 
 export class LocalDiskStore implements ContentStore {
   private readonly incompleteDir: string;
+  readonly partial: LocalDiskPartials;
 
   constructor(private readonly root: string) {
     this.incompleteDir = path.join(root, INCOMPLETE_DIR);
     makeDirectories(this.incompleteDir);
+    this.partial = new LocalDiskPartials(root);
   }
 
   async write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }> {
@@ -98,9 +102,10 @@ export class LocalDiskStore implements ContentStore {
     return candidates.filter((_, i) => old[i]);
   }
 
+  /** Also resumable content untouched for longer than any resumable upload lives (its row is gone). */
   async sweepIncomplete(options: { modifiedBefore: Date }): Promise<number> {
     const leftovers = await fsp.readdir(this.incompleteDir);
-    let removed = 0;
+    let removed = await this.partial.sweep(new Date(options.modifiedBefore.getTime() - PARTIAL_CONTENT_LIFETIME_MS));
     for (const name of leftovers) {
       const file = path.join(this.incompleteDir, name);
       if (!(await this.lastWrittenBefore(file, options.modifiedBefore))) continue;

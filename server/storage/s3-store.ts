@@ -21,6 +21,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { Logger } from 'pino';
 import { libraryLogger } from '../library-logs';
 import { ByteCounter } from './byte-counter';
+import { S3Partials } from './s3-partials';
 import {
   ContentNotFoundError,
   StorageUnavailableError,
@@ -49,6 +50,7 @@ const PROBE_PREFIX = '.healthz/';
 export class S3Store implements ContentStore {
   private readonly client: S3Client;
   private readonly bucket: string;
+  readonly partial: S3Partials;
 
   /** `log` receives the SDK's own warnings (it would print them on the console). */
   constructor(options: S3StoreOptions, log: Logger) {
@@ -72,6 +74,7 @@ export class S3Store implements ContentStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    this.partial = new S3Partials(this.client, this.bucket);
   }
 
   async write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }> {
@@ -145,13 +148,17 @@ export class S3Store implements ContentStore {
     return keys;
   }
 
-  /** Multipart uploads left open by a crash. Servers without ListMultipartUploads (s3rver) have none to report. */
-  async sweepIncomplete(options: { modifiedBefore: Date }): Promise<number> {
+  /**
+   * Multipart uploads left open by a crash, but not those of resumable uploads still alive
+   * (`keep`). Servers without ListMultipartUploads (s3rver) have none to report.
+   */
+  async sweepIncomplete(options: { modifiedBefore: Date; keep?: ReadonlySet<string> }): Promise<number> {
     let removed = 0;
     try {
       const listing = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket }));
       for (const upload of listing.Uploads ?? []) {
         if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= options.modifiedBefore) continue;
+        if (options.keep?.has(upload.Key)) continue;
         await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
         removed++;
       }

@@ -36,6 +36,8 @@ export interface TestApp {
   storedFiles(): Promise<string[]>;
   /** Unfinished uploads: temporary files, or multipart uploads neither completed nor aborted. */
   incompleteFiles(): Promise<string[]>;
+  /** What resumable uploads under way keep in storage (partial files; open multipart uploads and tails). */
+  partialContent(): Promise<string[]>;
   /** The bytes stored under a stored name, or null. */
   readStored(storedName: string): Promise<Buffer | null>;
   /** Removes stored content behind the service's back. */
@@ -107,6 +109,7 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
     },
     storedFiles: () => content.stored(),
     incompleteFiles: () => content.incomplete(),
+    partialContent: () => content.partial(),
     readStored: (storedName) => content.read(storedName),
     removeStored: (storedName) => content.remove(storedName),
     breakStorageWrites: () => content.breakWrites(),

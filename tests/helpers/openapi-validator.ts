@@ -64,6 +64,12 @@ export function createApiResponseValidator(document: Document = openApiDocument(
       const response = operation ? (operation.responses[String(status)] ?? operation.responses.default) : undefined;
       // Routes the document does not name answer 404 (or 405-like errors): the error shape.
       const schema = response ? response.content?.['application/json']?.schema : status >= 400 ? errorSchema : undefined;
+      // A response that may also be plain text (tus answers without a body): checked as text.
+      const textSchema = response?.content?.['text/plain']?.schema;
+      if (textSchema !== undefined && contentType?.startsWith('text/plain')) {
+        const validateText = compile(textSchema);
+        return validateText(body) ? [] : [`${where}: the text body does not match: ${JSON.stringify(validateText.errors)}`];
+      }
       if (!operation && status < 400) return [`${where}: a success from a route the OpenAPI document does not describe`];
       if (!response && operation) return [`${where}: status ${status} is not in the OpenAPI document for ${operation.method} ${operation.path}`];
       if (schema === undefined) return [];

@@ -4,7 +4,7 @@
 // here, so that a test reads the same on either backend.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, NoSuchKey, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, type S3Client } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import { s3rverUploadsDir } from './backends';
@@ -33,6 +33,8 @@ export interface ContentInspector {
   stored(): Promise<string[]>;
   /** Uploads begun and neither finished nor cleaned away: temporary files, or unfinished multipart uploads. */
   incomplete(): Promise<string[]>;
+  /** What resumable uploads under way keep: partial files, or open multipart uploads and tail objects. */
+  partial(): Promise<string[]>;
   /** The bytes stored under `name`, or null when there are none. */
   read(name: string): Promise<Buffer | null>;
   /** Removes `name` behind the service's back. */
@@ -61,6 +63,10 @@ function inspectFolder(dir: string): ContentInspector {
     },
     async incomplete() {
       return fs.readdirSync(path.join(dir, '.incomplete')).sort();
+    },
+    async partial() {
+      const resumable = path.join(dir, '.resumable');
+      return fs.existsSync(resumable) ? fs.readdirSync(resumable).sort() : [];
     },
     async read(name) {
       try {
@@ -100,6 +106,13 @@ function inspectBucket(storage: Extract<Config['storage'], { kind: 's3' }>): Con
     async incomplete() {
       const dir = s3rverUploadsDir(inject('s3Directory'), storage.bucket);
       return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+    },
+    async partial() {
+      const tails = await withClient(async (client) => {
+        const listing = await client.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: '.resumable/' }));
+        return (listing.Contents ?? []).map((object) => object.Key!);
+      });
+      return [...(await this.incomplete()), ...tails].sort();
     },
     read: (name) =>
       withClient(async (client) => {

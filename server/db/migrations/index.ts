@@ -7,6 +7,7 @@ import { Migration20261124000000ShareControls as PostgresShareControls } from '.
 import { Migration20261124100000ApiTokens as PostgresApiTokens } from './postgresql/Migration20261124100000ApiTokens';
 import { Migration20261125000000SessionDetails as PostgresSessionDetails } from './postgresql/Migration20261125000000SessionDetails';
 import { Migration20261126000000AccountsAndQuotas as PostgresAccountsAndQuotas } from './postgresql/Migration20261126000000AccountsAndQuotas';
+import { Migration20261127000000ResumableUploads as PostgresResumableUploads } from './postgresql/Migration20261127000000ResumableUploads';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -14,6 +15,7 @@ import { Migration20261124000000ShareControls } from './sqlite/Migration20261124
 import { Migration20261124100000ApiTokens } from './sqlite/Migration20261124100000ApiTokens';
 import { Migration20261125000000SessionDetails } from './sqlite/Migration20261125000000SessionDetails';
 import { Migration20261126000000AccountsAndQuotas } from './sqlite/Migration20261126000000AccountsAndQuotas';
+import { Migration20261127000000ResumableUploads } from './sqlite/Migration20261127000000ResumableUploads';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -24,6 +26,7 @@ const sqliteMigrations = [
   { name: 'Migration20261124100000ApiTokens', class: Migration20261124100000ApiTokens },
   { name: 'Migration20261125000000SessionDetails', class: Migration20261125000000SessionDetails },
   { name: 'Migration20261126000000AccountsAndQuotas', class: Migration20261126000000AccountsAndQuotas },
+  { name: 'Migration20261127000000ResumableUploads', class: Migration20261127000000ResumableUploads },
 ];
 
 const postgresqlMigrations = [
@@ -32,6 +35,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261124100000ApiTokens', class: PostgresApiTokens },
   { name: 'Migration20261125000000SessionDetails', class: PostgresSessionDetails },
   { name: 'Migration20261126000000AccountsAndQuotas', class: PostgresAccountsAndQuotas },
+  { name: 'Migration20261127000000ResumableUploads', class: PostgresResumableUploads },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

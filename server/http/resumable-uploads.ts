@@ -1,0 +1,157 @@
+// The tus 1.0 door (ADR 0019): /api/v1/uploads speaks the protocol through @tus/server, whose
+// data store and locker here are thin adapters over the resumable-uploads service. Both are
+// made per request around its service context, so every rule (ownership, quota, claims) is the
+// service's. Errors leave as the API's JSON {"error": …}.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { Server } from '@tus/server';
+import { DataStore, Upload, type Lock, type Locker } from '@tus/utils';
+import type { RequestHandler } from 'express';
+import { NodeRequest, sendNodeResponse } from 'srvx/node';
+import type { ServiceContext } from '../context';
+import type { ResumableUpload } from '../db/entities/resumable-upload.entity';
+import { isAppError } from '../errors';
+import { shareUrl, type FileDto } from '../services/files';
+import {
+  appendToResumableUpload,
+  claimResumableUpload,
+  createResumableUpload,
+  findOwnResumableUpload,
+  newUploadId,
+  RESUMABLE_UPLOAD_LIFETIME_MS,
+  terminateResumableUpload,
+  type UploadClaim,
+} from '../services/resumable-uploads';
+
+export const UPLOADS_PATH = '/api/v1/uploads';
+
+/** Handles every tus request under /api/v1/uploads; the caller is already known (401 before this otherwise). */
+export function resumableUploads(): RequestHandler {
+  return (req, res, next) => {
+    const ctx = res.locals.ctx;
+    const store = new ServiceDataStore(ctx);
+    const tus = new Server({
+      path: UPLOADS_PATH,
+      datastore: store,
+      // HEAD only reads the committed offset: it needs no claim (and never waits for one).
+      locker: (request: Request) => (request.method === 'HEAD' ? readOnlyLocker : store.claims),
+      maxSize: ctx.config.maxUploadBytes,
+      namingFunction: () => newUploadId(),
+      generateUrl: (_request, { id }) => `${ctx.config.baseUrl}${UPLOADS_PATH}/${id}`,
+      allowedOrigins: [new URL(ctx.config.baseUrl).origin],
+      disableTerminationForFinishedUploads: true,
+      onUploadFinish: async (request) => finishedResponse(ctx, request.method, store.finishedFile),
+      onResponseError: (_request, error) => {
+        if (isAppError(error)) return { status_code: error.status, body: error.message };
+        if (error instanceof Error) {
+          ctx.log.error({ err: error }, 'resumable upload request failed');
+          return { status_code: 500, body: 'Internal server error' };
+        }
+        return undefined; // the protocol's own refusals (409, 412, 413…) keep their status
+      },
+    });
+    const request = new NodeRequest({ req: req as IncomingMessage, res: res as ServerResponse });
+    tus
+      .handleWeb(request)
+      .then(asApiResponse)
+      .then((response) => sendNodeResponse(res as ServerResponse, response))
+      .catch(next);
+  };
+}
+
+/** The final request's answer: the file, as POST /api/v1/files answers (201 when the upload was created with all its bytes). */
+function finishedResponse(ctx: ServiceContext, method: string, file: FileDto | null) {
+  if (!file) return Promise.resolve({});
+  return Promise.resolve({
+    status_code: method === 'POST' ? 201 : 200,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ file, url: shareUrl(ctx, file.id) }),
+  });
+}
+
+/** Refusals become the API's JSON error; the protocol's headers stay. */
+async function asApiResponse(response: Response): Promise<Response> {
+  if (response.status < 400) return response;
+  const text = (await response.text()).trim();
+  const headers = new Headers(response.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  headers.delete('Content-Length');
+  return new Response(JSON.stringify({ error: text || response.statusText }), { status: response.status, headers });
+}
+
+const readOnlyLocker: Locker = { newLock: () => ({ lock: async () => undefined, unlock: async () => undefined }) };
+
+/** The claims of one request, by upload: the store writes with the token its lock took. */
+class ClaimLocker implements Locker {
+  private readonly claims = new Map<string, UploadClaim>();
+
+  constructor(private readonly ctx: ServiceContext) {}
+
+  tokenFor(id: string): string | null {
+    return this.claims.get(id)?.token ?? null;
+  }
+
+  newLock(id: string): Lock {
+    return {
+      lock: async (signal, requestRelease) => {
+        this.claims.set(id, await claimResumableUpload(this.ctx, id, { signal, onReleaseRequested: requestRelease }));
+      },
+      unlock: async () => {
+        const claim = this.claims.get(id);
+        this.claims.delete(id);
+        await claim?.release();
+      },
+    };
+  }
+}
+
+/** @tus/server's data store over the service, for one request. */
+class ServiceDataStore extends DataStore {
+  readonly claims: ClaimLocker;
+  /** The file the upload became during this request, for the final answer. */
+  finishedFile: FileDto | null = null;
+
+  constructor(private readonly ctx: ServiceContext) {
+    super();
+    this.extensions = ['creation', 'creation-with-upload', 'termination', 'expiration'];
+    this.claims = new ClaimLocker(ctx);
+  }
+
+  override async create(upload: Upload): Promise<Upload> {
+    const row = await createResumableUpload(
+      this.ctx,
+      { id: upload.id, length: upload.size ?? -1, metadata: upload.metadata ?? {} },
+      this.claims.tokenFor(upload.id),
+    );
+    return asTusUpload(row);
+  }
+
+  override async getUpload(id: string): Promise<Upload> {
+    return asTusUpload(await findOwnResumableUpload(this.ctx, id));
+  }
+
+  override async write(stream: Readable, id: string, offset: number): Promise<number> {
+    const result = await appendToResumableUpload(this.ctx, id, offset, stream, this.claims.tokenFor(id));
+    this.finishedFile = result.file;
+    return result.receivedBytes;
+  }
+
+  override async remove(id: string): Promise<void> {
+    await terminateResumableUpload(this.ctx, id, this.claims.tokenFor(id));
+  }
+
+  override getExpiration(): number {
+    return RESUMABLE_UPLOAD_LIFETIME_MS;
+  }
+}
+
+/** What the protocol shows of an upload: never the share settings (a password) sent with it. */
+function asTusUpload(row: ResumableUpload): Upload {
+  return new Upload({
+    id: row.id,
+    size: Number(row.length),
+    offset: row.finishedAt ? Number(row.length) : Number(row.receivedBytes),
+    metadata: { filename: row.originalName, filetype: row.mimeType },
+    creation_date: row.createdAt.toISOString(),
+  });
+}

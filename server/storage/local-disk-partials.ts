@@ -1,0 +1,159 @@
+// Resumable content on the local disk: UPLOAD_DIR/.resumable/<key>, appended to in place and
+// renamed into UPLOAD_DIR/<key> when finished (same filesystem, so the rename is atomic).
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { makeDirectories } from '../make-directories';
+import { receivedChunks } from './received-chunks';
+import { StorageFullError, StorageUnavailableError, isSafeKey, type PartialContentStore, type PartialProgress } from './content-store';
+
+export const RESUMABLE_DIR = '.resumable';
+/** Chunks are gathered into writes of about this size (the request hands them over in 16–64 KiB). */
+const WRITE_BYTES = 1024 * 1024;
+/** Durable progress is recorded every this many bytes, so a crash loses at most this much. */
+const CHECKPOINT_EVERY_BYTES = 32 * 1024 * 1024;
+const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
+/** The disk keeps nothing besides the bytes: its state is always this. */
+const NO_STATE = '';
+
+export class LocalDiskPartials implements PartialContentStore {
+  readonly dir: string;
+
+  constructor(private readonly root: string) {
+    this.dir = path.join(root, RESUMABLE_DIR);
+    makeDirectories(this.dir);
+  }
+
+  async begin(key: string): Promise<string> {
+    await storageErrors(() => fsp.writeFile(this.partialPath(key), '', { flag: 'wx', mode: 0o640 }));
+    return NO_STATE;
+  }
+
+  async append(
+    key: string,
+    from: PartialProgress,
+    content: Readable,
+    options: { length: number; checkpoint: (progress: PartialProgress) => Promise<void> },
+  ): Promise<PartialProgress> {
+    return storageErrors(async () => {
+      const handle = await fsp.open(this.partialPath(key), 'r+');
+      try {
+        // Bytes past the recorded progress were never acknowledged: they are written again.
+        await handle.truncate(from.size);
+        const writer = new CheckpointedWriter(handle, from.size, options.checkpoint);
+        for await (const chunk of receivedChunks(content)) await writer.add(chunk);
+        return { size: await writer.close(), state: NO_STATE };
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  async finish(key: string, _progress: PartialProgress): Promise<void> {
+    await storageErrors(() => fsp.rename(this.partialPath(key), path.join(this.root, key)));
+  }
+
+  async discard(key: string): Promise<void> {
+    await fsp.rm(this.partialPath(key), { force: true });
+  }
+
+  /** Partial content not written to since `modifiedBefore`: its upload has expired. Returns how many were removed. */
+  async sweep(modifiedBefore: Date): Promise<number> {
+    let removed = 0;
+    for (const name of await fsp.readdir(this.dir)) {
+      const file = path.join(this.dir, name);
+      const stats = await fsp.stat(file).catch(() => null);
+      if (!stats || stats.mtimeMs >= modifiedBefore.getTime()) continue;
+      await fsp.rm(file, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  private partialPath(key: string): string {
+    if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${JSON.stringify(key)}`);
+    return path.join(this.dir, key);
+  }
+}
+
+/**
+ * Writes chunks at the end of the partial file, gathered into large writes, and every
+ * CHECKPOINT_EVERY_BYTES makes them durable (fdatasync) and reports the progress. The sync and
+ * the report run beside the writes that follow, one at a time, so the upload does not wait
+ * for the disk at each checkpoint.
+ */
+class CheckpointedWriter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private written: number;
+  private nextCheckpointAt: number;
+  private checkpointing: Promise<void> | null = null;
+
+  constructor(
+    private readonly handle: fsp.FileHandle,
+    start: number,
+    private readonly checkpoint: (progress: PartialProgress) => Promise<void>,
+  ) {
+    this.written = start;
+    this.nextCheckpointAt = start + CHECKPOINT_EVERY_BYTES;
+  }
+
+  async add(chunk: Buffer): Promise<void> {
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes >= WRITE_BYTES) await this.flush();
+  }
+
+  /** Writes what is left and makes everything durable; returns the size now stored. */
+  async close(): Promise<number> {
+    await this.flush();
+    await this.checkpointing;
+    await this.handle.datasync();
+    return this.written;
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pendingBytes === 0) return;
+    const buffers = this.pending;
+    const total = this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+    const { bytesWritten } = await this.handle.writev(buffers, this.written);
+    this.written += bytesWritten;
+    // A short write (rare on a file) leaves a remainder: written on until it is all out.
+    if (bytesWritten < total) {
+      let rest = Buffer.concat(buffers, total).subarray(bytesWritten);
+      while (rest.length > 0) {
+        const { bytesWritten: more } = await this.handle.write(rest, 0, rest.length, this.written);
+        this.written += more;
+        rest = rest.subarray(more);
+      }
+    }
+    if (this.written >= this.nextCheckpointAt && !this.checkpointing) this.startCheckpoint();
+  }
+
+  private startCheckpoint(): void {
+    const size = this.written;
+    this.nextCheckpointAt = size + CHECKPOINT_EVERY_BYTES;
+    this.checkpointing = this.handle
+      .datasync()
+      .then(() => this.checkpoint({ size, state: NO_STATE }))
+      .finally(() => {
+        this.checkpointing = null;
+      });
+    // A failed checkpoint is reported by close() (it awaits this); never unhandled meanwhile.
+    this.checkpointing.catch(() => undefined);
+  }
+}
+
+/** Disk faults as the store contract names them. */
+async function storageErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new StorageFullError('No space left on the device');
+    if (code && NOT_WRITABLE.has(code)) throw new StorageUnavailableError(`Upload folder not writable (${code})`);
+    throw error;
+  }
+}

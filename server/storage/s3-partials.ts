@@ -1,0 +1,235 @@
+// Resumable content in an S3-compatible bucket, over the multipart API (ADR 0019). Each upload
+// is one multipart upload at its final key: nothing is readable there until it is completed.
+// The parts uploaded so far are recorded in the state the caller keeps in the database, never
+// asked from the bucket (ListParts is not there on every S3 server). S3 wants every part but
+// the last to be at least 5 MiB, so bytes that end a request short of a part wait in a small
+// "tail" object, and the next request starts its first part with them.
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  UploadPartCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
+import { isSafeKey, StorageUnavailableError, type PartialContentStore, type PartialProgress } from './content-store';
+import { receivedChunks } from './received-chunks';
+
+/** S3's smallest part but the last, and its largest number of parts. */
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+const MAX_PARTS = 10_000;
+const PART_BYTES = 8 * 1024 * 1024;
+/** Tails live under this prefix, which is never a stored name (the orphan sweep ignores it). */
+export const TAIL_PREFIX = '.resumable/';
+
+interface PartRecord {
+  /** Part number (1-based) and the ETag S3 gave it: what completing the upload needs. */
+  n: number;
+  etag: string;
+  size: number;
+}
+
+interface S3PartialState {
+  uploadId: string;
+  parts: PartRecord[];
+  /** Bytes received after the last part, waiting in an object of their own. */
+  tail: { key: string; size: number } | null;
+}
+
+export class S3Partials implements PartialContentStore {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async begin(key: string): Promise<string> {
+    const created = await this.guard(() => this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: checked(key), ContentType: 'application/octet-stream' })));
+    if (!created.UploadId) throw new StorageUnavailableError('The bucket did not start a multipart upload');
+    return JSON.stringify({ uploadId: created.UploadId, parts: [], tail: null } satisfies S3PartialState);
+  }
+
+  async append(
+    key: string,
+    from: PartialProgress,
+    content: Readable,
+    options: { length: number; checkpoint: (progress: PartialProgress) => Promise<void> },
+  ): Promise<PartialProgress> {
+    const state = parseState(from.state);
+    const partBytes = Math.max(PART_BYTES, Math.ceil(options.length / MAX_PARTS));
+    const assembler = new PartAssembler(partBytes);
+    // The tail's bytes start the next part; until that part is stored, the tail still holds them.
+    // (A tail is shorter than a part, so it never fills one by itself.)
+    if (state.tail) assembler.add(await this.readTail(state.tail.key));
+    const parts = [...state.parts];
+    const partsSize = () => parts.reduce((sum, part) => sum + part.size, 0);
+    let received = from.size;
+    let nextPartNumber = parts.length + 1;
+    let uploading: Promise<void> | null = null;
+
+    /** Uploads one part; it is recorded (in order) once the part before it is. */
+    const uploadPart = (body: Buffer, release: () => void): Promise<void> => {
+      const n = nextPartNumber++;
+      const previous = uploading;
+      return (async () => {
+        try {
+          const part = await this.guard(() => this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: state.uploadId, PartNumber: n, Body: body })));
+          await previous;
+          parts.push({ n, etag: part.ETag ?? '', size: body.length });
+          await options.checkpoint({ size: partsSize(), state: JSON.stringify({ ...state, parts, tail: null }) });
+        } finally {
+          release();
+        }
+      })();
+    };
+
+    try {
+      for await (const chunk of receivedChunks(content)) {
+        received += chunk.length;
+        let full = assembler.add(chunk);
+        while (full) {
+          // One part on its way while the next fills: memory stays at two parts.
+          const sending = uploadPart(full.body, full.release);
+          if (uploading) await uploading;
+          uploading = sending;
+          full = assembler.takeFull();
+        }
+      }
+      if (uploading) await uploading;
+      uploading = null;
+
+      const rest = assembler.takeRest();
+      const isLast = received === options.length;
+      let tail: S3PartialState['tail'] = null;
+      if (rest.length > 0 && (isLast || rest.length >= MIN_PART_BYTES)) {
+        await uploadPart(Buffer.from(rest), () => undefined);
+      } else if (rest.length > 0) {
+        // A new object per tail: the recorded one stays valid until the caller records this one.
+        const tailKey = `${TAIL_PREFIX}${key}.${partsSize()}`;
+        await this.guard(() => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: tailKey, Body: rest, ContentLength: rest.length })));
+        tail = { key: tailKey, size: rest.length };
+      }
+      return { size: partsSize() + (tail?.size ?? 0), state: JSON.stringify({ ...state, parts, tail } satisfies S3PartialState) };
+    } catch (error) {
+      await uploading?.catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async finish(key: string, progress: PartialProgress): Promise<void> {
+    const state = parseState(progress.state);
+    if (state.tail) throw new Error('Cannot finish partial content with bytes still in its tail');
+    if (state.parts.length === 0) {
+      // Empty content: a multipart upload needs at least one part, so a plain empty object instead.
+      await this.guard(() => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: checked(key), Body: '', ContentLength: 0 })));
+      await this.abort(key, state.uploadId);
+    } else {
+      await this.guard(() =>
+        this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: checked(key),
+          UploadId: state.uploadId,
+          MultipartUpload: { Parts: state.parts.map((part) => ({ PartNumber: part.n, ETag: part.etag })) },
+        }),
+        ),
+      );
+    }
+    await this.removeTails(key);
+  }
+
+  async discard(key: string, stateText: string): Promise<void> {
+    const state = stateText ? parseState(stateText) : null;
+    if (state) await this.abort(key, state.uploadId);
+    await this.removeTails(key);
+  }
+
+  private async abort(key: string, uploadId: string): Promise<void> {
+    try {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: checked(key), UploadId: uploadId }));
+    } catch (error) {
+      // Already completed or aborted: nothing left to remove.
+      if ((error as { name?: string }).name !== 'NoSuchUpload') throw error;
+    }
+  }
+
+  /** Every tail object of `key`, the recorded one and any written after it. */
+  private async removeTails(key: string): Promise<void> {
+    const listing = await this.guard(() => this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${TAIL_PREFIX}${checked(key)}.` })));
+    for (const object of listing.Contents ?? []) {
+      const tailKey = object.Key;
+      if (tailKey) await this.guard(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: tailKey })));
+    }
+  }
+
+  private async readTail(tailKey: string): Promise<Buffer> {
+    const object = await this.guard(() => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: tailKey })));
+    return Buffer.from(await object.Body!.transformToByteArray());
+  }
+
+  /** The bucket's failures as the store contract names them. */
+  private async guard<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      throw new StorageUnavailableError(`The bucket refused a resumable upload step: ${error instanceof Error ? error.name : String(error)}`);
+    }
+  }
+}
+
+function checked(key: string): string {
+  if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${JSON.stringify(key)}`);
+  return key;
+}
+
+function parseState(text: string): S3PartialState {
+  return JSON.parse(text) as S3PartialState;
+}
+
+/**
+ * Gathers request chunks into parts of exactly `partBytes` in reused buffers (two at most: one
+ * filling, one being uploaded), instead of a new buffer and a concatenation per part.
+ */
+class PartAssembler {
+  private current: Buffer;
+  private filled = 0;
+  private readonly spare: Buffer[] = [];
+  private readonly queued: Buffer[] = [];
+
+  constructor(private readonly partBytes: number) {
+    this.current = Buffer.allocUnsafe(partBytes);
+  }
+
+  /** Adds bytes; returns a full part when there is one (call takeFull() for more). */
+  add(chunk: Uint8Array): { body: Buffer; release: () => void } | null {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const copied = Math.min(chunk.length - offset, this.partBytes - this.filled);
+      this.current.set(chunk.subarray(offset, offset + copied), this.filled);
+      this.filled += copied;
+      offset += copied;
+      if (this.filled === this.partBytes) {
+        this.queued.push(this.current);
+        this.current = this.spare.pop() ?? Buffer.allocUnsafe(this.partBytes);
+        this.filled = 0;
+      }
+    }
+    return this.takeFull();
+  }
+
+  takeFull(): { body: Buffer; release: () => void } | null {
+    const body = this.queued.shift();
+    if (!body) return null;
+    return { body, release: () => void this.spare.push(body) };
+  }
+
+  /** The bytes short of a part (copied: the buffer they are in is reused). */
+  takeRest(): Buffer {
+    const rest = Buffer.from(this.current.subarray(0, this.filled));
+    this.filled = 0;
+    return rest;
+  }
+}

@@ -1,0 +1,288 @@
+// Resumable uploads (tus 1.0) at /api/v1/uploads (issue 16), on both backends: an upload is
+// created, sent in pieces, broken off and resumed from where the server says it stands, and
+// becomes one file exactly like a multipart upload. Each upload is its creator's alone; sizes
+// and quotas are refused at creation; partial uploads are never files and expire after a day.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileForm, startApp, TestClock, type TestApp } from '../helpers/app';
+import { offsetOnceSettled, sha256, TUS, tusClient, type TusClient } from '../helpers/tus';
+
+const MiB = 1024 * 1024;
+const MAX_UPLOAD_BYTES = 40 * MiB;
+let app: TestApp;
+let clock: TestClock;
+
+beforeAll(async () => {
+  clock = new TestClock();
+  app = await startApp({ MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) }, { clock, expirySweepEveryMs: 100 });
+});
+afterAll(() => app.close());
+
+let users = 0;
+async function newUser(): Promise<{ name: string; cookie: string; tus: TusClient }> {
+  const name = `tus${++users}`;
+  await app.createUser(name);
+  const cookie = await app.login(name);
+  return { name, cookie, tus: tusClient(app.url, cookie) };
+}
+
+async function created(client: TusClient, length: number, metadata?: Record<string, string>): Promise<string> {
+  const res = await client.create(length, metadata);
+  expect(res.status).toBe(201);
+  const location = res.headers.get('location');
+  expect(location).toMatch(new RegExp(`^${app.url}/api/v1/uploads/[A-Za-z0-9_-]{22}$`));
+  return location!;
+}
+
+async function download(id: string): Promise<Buffer> {
+  const res = await fetch(`${app.url}/f/${id}/raw`);
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+describe('a resumable upload', () => {
+  it('when it is sent in three PATCHes, then each answers the new offset and the last one answers the file, stored whole', async () => {
+    const { cookie, tus } = await newUser();
+    const before = await app.partialContent();
+    const content = randomBytes(3 * MiB + 123);
+    const location = await created(tus, content.length, { filename: 'holiday.mp4', filetype: 'video/mp4' });
+    const cuts = [0, MiB, 2 * MiB + 7, content.length];
+    for (let i = 0; i < 2; i++) {
+      const res = await tus.patch(location, cuts[i], content.subarray(cuts[i], cuts[i + 1]));
+      expect(res.status).toBe(204);
+      expect(res.headers.get('upload-offset')).toBe(String(cuts[i + 1]));
+      expect(res.headers.get('upload-expires')).toBeTruthy();
+    }
+    const last = await tus.patch(location, cuts[2], content.subarray(cuts[2]));
+    expect(last.status).toBe(200);
+    expect(last.headers.get('upload-offset')).toBe(String(content.length));
+    const body = await last.json();
+    expect(body).toEqual({
+      file: expect.objectContaining({ originalName: 'holiday.mp4', mimeType: 'video/mp4', size: content.length, storedName: expect.stringMatching(/^[A-Za-z0-9_-]{22}\.mp4$/) }),
+      url: `${app.url}/f/${body.file.id}`,
+    });
+    expect(sha256(await download(body.file.id))).toBe(sha256(content));
+    const listed = await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).json();
+    expect(listed.files.map((file: { id: string }) => file.id)).toEqual([body.file.id]);
+    expect(await app.partialContent()).toEqual(before);
+    // Asked again later (a client that lost the last answer), the upload says it is complete.
+    const head = await tus.head(location);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe(String(content.length));
+    expect(head.headers.get('upload-length')).toBe(String(content.length));
+  });
+
+  it('when the whole file comes with the creation request, then the answer is 201 with the file', async () => {
+    const { tus } = await newUser();
+    const content = randomBytes(200_000);
+    const res = await tus.create(content.length, { filename: 'notes.txt', filetype: 'text/plain' }, content);
+    expect(res.status).toBe(201);
+    expect(res.headers.get('upload-offset')).toBe(String(content.length));
+    const body = await res.json();
+    expect(body.file).toMatchObject({ originalName: 'notes.txt', size: content.length });
+    expect(sha256(await download(body.file.id))).toBe(sha256(content));
+  });
+
+  it('when requests break off at several offsets, then HEAD says how far each got and the upload resumes there to the same SHA-256', async () => {
+    const { tus } = await newUser();
+    const before = await app.partialContent();
+    // Past one S3 part (8 MiB) and short of it, so both a part and the bytes short of one are resumed.
+    const content = randomBytes(13 * MiB + 5);
+    const location = await created(tus, content.length);
+    let offset = 0;
+    for (const sent of [3 * MiB, 6 * MiB + 17, 200_000]) {
+      await tus.patchBrokenOff(location, offset, content.subarray(offset, offset + sent), content.length - offset);
+      const now = await offsetOnceSettled(tus, location, offset + sent);
+      expect(now).toBe(offset + sent);
+      offset = now;
+    }
+    const res = await tus.patch(location, offset, content.subarray(offset));
+    expect(res.status).toBe(200);
+    const { file } = await res.json();
+    expect(file.size).toBe(content.length);
+    expect(sha256(await download(file.id))).toBe(sha256(content));
+    expect(await app.partialContent()).toEqual(before);
+  });
+
+  it('when a PATCH names the wrong offset, then it is 409 and the upload is unchanged', async () => {
+    const { tus } = await newUser();
+    const location = await created(tus, 1000);
+    expect((await tus.patch(location, 0, new Uint8Array(100))).status).toBe(204);
+    for (const wrong of [0, 50, 101, 900]) {
+      const res = await tus.patch(location, wrong, new Uint8Array(10));
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ error: expect.any(String) });
+    }
+    expect((await tus.head(location)).headers.get('upload-offset')).toBe('100');
+  });
+
+  it('when two PATCHes at the same offset arrive together, then one wins, the other is refused, and the content is not corrupted', async () => {
+    const { tus } = await newUser();
+    const content = randomBytes(4 * MiB);
+    const location = await created(tus, content.length);
+    const first = content.subarray(0, 2 * MiB);
+    const results = await Promise.all([tus.patch(location, 0, first), tus.patch(location, 0, first)]);
+    const statuses = results.map((res) => res.status).sort();
+    expect(statuses[0]).toBe(204);
+    expect([409, 423]).toContain(statuses[1]);
+    expect((await tus.head(location)).headers.get('upload-offset')).toBe(String(2 * MiB));
+    const res = await tus.patch(location, 2 * MiB, content.subarray(2 * MiB));
+    expect(res.status).toBe(200);
+    expect(sha256(await download((await res.json()).file.id))).toBe(sha256(content));
+  });
+
+  it("when another user asks for someone's upload, then HEAD, PATCH and DELETE are 404 and nothing changes; without a login they are 401", async () => {
+    const owner = await newUser();
+    const other = await newUser();
+    const location = await created(owner.tus, 100);
+    expect((await owner.tus.patch(location, 0, new Uint8Array(40))).status).toBe(204);
+    expect((await other.tus.head(location)).status).toBe(404);
+    expect((await other.tus.patch(location, 40, new Uint8Array(10))).status).toBe(404);
+    expect((await other.tus.remove(location)).status).toBe(404);
+    const anonymous = await fetch(location, { method: 'HEAD', headers: TUS });
+    expect(anonymous.status).toBe(401);
+    expect((await owner.tus.head(location)).headers.get('upload-offset')).toBe('40');
+  });
+
+  it('when Upload-Length is over MAX_UPLOAD_BYTES, then the creation is 413 and nothing is made', async () => {
+    const { name, tus } = await newUser();
+    const res = await tus.create(MAX_UPLOAD_BYTES + 1);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: expect.any(String) });
+    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toEqual([]);
+  });
+
+  it('when a PATCH carries more than the declared length, then it is 413 and nothing past the length is stored', async () => {
+    const { tus } = await newUser();
+    const location = await created(tus, 100);
+    const res = await tus.patch(location, 0, new Uint8Array(150));
+    expect(res.status).toBe(413);
+    expect(Number((await tus.head(location)).headers.get('upload-offset'))).toBeLessThanOrEqual(100);
+  });
+
+  it('when a PATCH comes after the upload is complete, then it is refused and the file is unchanged', async () => {
+    const { tus } = await newUser();
+    const location = await created(tus, 10);
+    const done = await tus.patch(location, 0, new Uint8Array(10).fill(1));
+    const { file } = await done.json();
+    const again = await tus.patch(location, 10, new Uint8Array(0));
+    expect(again.status).toBe(400);
+    expect(await again.json()).toEqual({ error: 'This upload is already complete' });
+    expect((await tus.remove(location)).status).toBe(400);
+    expect(await download(file.id)).toEqual(Buffer.alloc(10, 1));
+  });
+
+  it('when the metadata has a name and type with unsafe characters, then they are cleaned as for a multipart upload, and a password is never echoed', async () => {
+    const { tus } = await newUser();
+    const res = await tus.create(3, { filename: 'evil\u202egpj.exe\u0007', filetype: 'not a type', password: 'sesame-sesame' }, new Uint8Array([1, 2, 3]));
+    const { file } = await res.json();
+    expect(file).toMatchObject({ originalName: 'evilgpj.exe', mimeType: 'application/octet-stream', hasPassword: true });
+    const location = res.headers.get('location')!;
+    const head = await tus.head(location);
+    const metadata = head.headers.get('upload-metadata') ?? '';
+    expect(metadata).not.toContain(Buffer.from('sesame-sesame').toString('base64'));
+    expect(metadata).not.toContain('password');
+  });
+
+  it('when share settings come in the metadata, then the file has them; a bad one is a 400 at creation', async () => {
+    const { tus } = await newUser();
+    const res = await tus.create(5, { filename: 'a.txt', maxDownloads: '3', expiresIn: '7200' }, new Uint8Array(5));
+    const { file } = await res.json();
+    expect(file.maxDownloads).toBe(3);
+    expect(new Date(file.expiresAt).getTime() - clock.now()).toBeGreaterThan(2 * 3600_000 - 60_000);
+    const bad = await tus.create(5, { filename: 'a.txt', maxDownloads: 'lots' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: expect.stringContaining('maxDownloads') });
+  });
+
+  it('when an upload is under way, then it is not among the files, and DELETE ends it and removes its bytes', async () => {
+    const { cookie, name, tus } = await newUser();
+    const before = await app.partialContent();
+    const location = await created(tus, 10 * MiB);
+    expect((await tus.patch(location, 0, randomBytes(MiB))).status).toBe(204);
+    expect((await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).json()).files).toEqual([]);
+    expect((await app.partialContent()).length).toBeGreaterThan(before.length);
+    const res = await tus.remove(location);
+    expect(res.status).toBe(204);
+    expect((await tus.head(location)).status).toBe(404);
+    expect(await app.partialContent()).toEqual(before);
+    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toEqual([]);
+  });
+
+  it('when a day passes without the upload finishing, then it is swept with its bytes and HEAD is 404', async () => {
+    const { tus } = await newUser();
+    const before = await app.partialContent();
+    const location = await created(tus, 10 * MiB);
+    expect((await tus.patch(location, 0, randomBytes(MiB))).status).toBe(204);
+    clock.advance(24 * 3600_000 + 1000);
+    const deadline = Date.now() + 5000;
+    while ((await tus.head(location)).status !== 404 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await tus.head(location)).status).toBe(404);
+    // The other tests' unfinished uploads are a day old too by now: swept as well.
+    expect((await app.partialContent()).filter((name) => !before.includes(name))).toEqual([]);
+    expect((await app.partialContent()).length).toBeLessThan(before.length + 1);
+  });
+
+  it('when a script uses an API token, then it uploads the same way', async () => {
+    const { cookie } = await newUser();
+    const token = await fetch(`${app.url}/api/v1/tokens`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'tus' }) });
+    const { token: secret } = await token.json();
+    const tus = tusClient(app.url, `Bearer ${secret}`);
+    const location = await created(tus, 4);
+    const res = await tus.patch(location, 0, new Uint8Array([9, 9, 9, 9]));
+    expect(res.status).toBe(200);
+  });
+
+  it('when OPTIONS is asked, then the server names tus 1.0.0, its extensions and its largest size', async () => {
+    const res = await fetch(`${app.url}/api/v1/uploads`, { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('tus-version')).toBe('1.0.0');
+    expect(res.headers.get('tus-extension')).toBe('creation,creation-with-upload,termination,expiration');
+    expect(res.headers.get('tus-max-size')).toBe(String(MAX_UPLOAD_BYTES));
+  });
+});
+
+
+describe('a resumable upload under a quota', () => {
+  const QUOTA = 100_000;
+  let quotaApp: TestApp;
+  beforeAll(async () => {
+    quotaApp = await startApp({ DEFAULT_QUOTA_BYTES: String(QUOTA) });
+  });
+  afterAll(() => quotaApp.close());
+
+  async function quotaUser(name: string) {
+    await quotaApp.createUser(name);
+    const cookie = await quotaApp.login(name);
+    return { cookie, tus: tusClient(quotaApp.url, cookie) };
+  }
+  const multipart = (cookie: string, bytes: number) =>
+    fetch(`${quotaApp.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(new Uint8Array(bytes), 'm.bin') });
+
+  it('when Upload-Length is more than the quota leaves, then the creation is 413 "Storage quota exceeded"', async () => {
+    const { cookie, tus } = await quotaUser('tusquota1');
+    expect((await multipart(cookie, 30_000)).status).toBe(201);
+    const res = await tus.create(70_001);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: 'Storage quota exceeded' });
+    expect((await tus.create(70_000)).status).toBe(201);
+  });
+
+  it('when an upload has begun, then its whole length is held until it finishes or is abandoned', async () => {
+    const { cookie, tus } = await quotaUser('tusquota2');
+    const first = await tus.create(60_000);
+    const location = first.headers.get('location')!;
+    // Held: neither another upload of either kind nor a second resumable one fits beside it.
+    expect((await multipart(cookie, 50_000)).status).toBe(413);
+    expect((await tus.create(50_000)).status).toBe(413);
+    // Abandoned: the space is back.
+    expect((await tus.remove(location)).status).toBe(204);
+    const second = await tus.create(60_000);
+    expect(second.status).toBe(201);
+    // Finished: the file counts instead, once.
+    const done = await tus.patch(second.headers.get('location')!, 0, new Uint8Array(60_000));
+    expect(done.status).toBe(200);
+    expect((await multipart(cookie, 40_000)).status).toBe(201);
+    expect((await multipart(cookie, 1)).status).toBe(413);
+  });
+});
