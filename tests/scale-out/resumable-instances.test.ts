@@ -1,0 +1,78 @@
+// Resumable uploads with two instances on one PostgreSQL database and one bucket (issue 16):
+// an upload begun on one instance carries on and finishes on the other, and a request stuck on
+// one instance (a connection that went quiet) lets go when the client resumes on the other.
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, tempDir, type TestApp } from '../helpers/app';
+import { postgresS3Env } from '../helpers/test-backend';
+import { OFFSET_OCTET_STREAM, offsetOnceSettled, sha256, tusClient } from '../helpers/tus';
+
+const MiB = 1024 * 1024;
+let a: TestApp;
+let b: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  const shared = await postgresS3Env();
+  a = await startApp({ ...shared, DATA_DIR: tempDir() });
+  b = await startApp({ ...shared, DATA_DIR: tempDir() });
+  await a.createUser('traveller');
+  cookie = await a.login('traveller');
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+});
+
+describe('a resumable upload across two instances', () => {
+  it('when it is created on one instance, continued and broken off on both, then it finishes on either with the right SHA-256', async () => {
+    const onA = tusClient(a.url, cookie);
+    const onB = tusClient(b.url, cookie);
+    const content = randomBytes(11 * MiB);
+    const created = await onA.create(content.length, { filename: 'trip.bin' });
+    const path = new URL(created.headers.get('location')!).pathname;
+    expect((await onB.patch(`${b.url}${path}`, 0, content.subarray(0, 3 * MiB))).status).toBe(204);
+    await onA.patchBrokenOff(`${a.url}${path}`, 3 * MiB, content.subarray(3 * MiB, 9 * MiB), content.length - 3 * MiB);
+    expect(await offsetOnceSettled(onB, `${b.url}${path}`, 9 * MiB)).toBe(9 * MiB);
+    const last = await onA.patch(`${a.url}${path}`, 9 * MiB, content.subarray(9 * MiB));
+    expect(last.status).toBe(200);
+    const { file } = await last.json();
+    const download = await fetch(`${b.url}/f/${file.id}/raw`);
+    expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(content));
+  });
+
+  it('when a PATCH went quiet on one instance and the client resumes on the other, then the first lets go keeping its bytes, and the upload carries on from there', async () => {
+    const onA = tusClient(a.url, cookie);
+    const onB = tusClient(b.url, cookie);
+    const content = randomBytes(4 * MiB);
+    const created = await onA.create(content.length, { filename: 'quiet.bin' });
+    const path = new URL(created.headers.get('location')!).pathname;
+    // A PATCH on A sends 1 MiB of its 4 and then nothing: its connection stays open.
+    const socket = net.connect(Number(new URL(a.url).port), '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      [`PATCH ${path} HTTP/1.1`, `Host: ${new URL(a.url).host}`, 'Tus-Resumable: 1.0.0', `Cookie: ${cookie}`, 'Upload-Offset: 0', `Content-Type: ${OFFSET_OCTET_STREAM}`, `Content-Length: ${content.length}`].join('\r\n') +
+        '\r\n\r\n',
+    );
+    socket.write(content.subarray(0, MiB));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      // The client gave up on that connection and resumes on B from where it last knew (0).
+      const started = Date.now();
+      const stale = await onB.patch(`${b.url}${path}`, 0, content);
+      expect(stale.status).toBe(409);
+      expect(Date.now() - started).toBeLessThan(12_000);
+      const head = await onB.head(`${b.url}${path}`);
+      expect(head.headers.get('upload-offset')).toBe(String(MiB));
+      const rest = await onB.patch(`${b.url}${path}`, MiB, content.subarray(MiB));
+      expect(rest.status).toBe(200);
+      const { file } = await rest.json();
+      const download = await fetch(`${a.url}/f/${file.id}/raw`);
+      expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(content));
+    } finally {
+      socket.destroy();
+    }
+  });
+});
