@@ -57,6 +57,13 @@ export interface PartialProgress {
   state: string;
 }
 
+export interface AppendOptions {
+  /** The size the whole content will have. */
+  length: number;
+  /** Records durable progress (called now and then during an append). */
+  checkpoint: (progress: PartialProgress) => Promise<void>;
+}
+
 /**
  * Content written piece by piece over several requests (a resumable upload): begun, appended to,
  * then finished (the content appears under its key whole, at once, as `write` does) or discarded.
@@ -75,12 +82,7 @@ export interface PartialContentStore {
    * every byte received is durable, also when `content` fails (a client that went away keeps what
    * arrived); rejects only when the storage fails, and then the last checkpoint is what holds.
    */
-  append(
-    key: string,
-    from: PartialProgress,
-    content: Readable,
-    options: { length: number; checkpoint: (progress: PartialProgress) => Promise<void> },
-  ): Promise<PartialProgress>;
+  append(key: string, from: PartialProgress, content: Readable, options: AppendOptions): Promise<PartialProgress>;
   /** Makes the content (all `length` bytes of it received) readable under `key`. */
   finish(key: string, progress: PartialProgress): Promise<void>;
   /** Removes the partial content; discarding what is already gone is not an error. */

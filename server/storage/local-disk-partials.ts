@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { makeDirectories } from '../make-directories';
 import { receivedChunks } from './received-chunks';
-import { StorageFullError, StorageUnavailableError, isSafeKey, type PartialContentStore, type PartialProgress } from './content-store';
+import { StorageFullError, StorageUnavailableError, isSafeKey, type AppendOptions, type PartialContentStore, type PartialProgress } from './content-store';
 
 export const RESUMABLE_DIR = '.resumable';
 /** Chunks are gathered into writes of about this size (the request hands them over in 16–64 KiB). */
@@ -29,12 +29,7 @@ export class LocalDiskPartials implements PartialContentStore {
     return NO_STATE;
   }
 
-  async append(
-    key: string,
-    from: PartialProgress,
-    content: Readable,
-    options: { length: number; checkpoint: (progress: PartialProgress) => Promise<void> },
-  ): Promise<PartialProgress> {
+  async append(key: string, from: PartialProgress, content: Readable, options: AppendOptions): Promise<PartialProgress> {
     return storageErrors(async () => {
       const handle = await fsp.open(this.partialPath(key), 'r+');
       try {

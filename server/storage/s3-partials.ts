@@ -16,7 +16,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import { isSafeKey, StorageUnavailableError, type PartialContentStore, type PartialProgress } from './content-store';
+import { isSafeKey, StorageUnavailableError, type AppendOptions, type PartialContentStore, type PartialProgress } from './content-store';
 import { receivedChunks } from './received-chunks';
 
 /** S3's smallest part but the last, and its largest number of parts. */
@@ -52,12 +52,7 @@ export class S3Partials implements PartialContentStore {
     return JSON.stringify({ uploadId: created.UploadId, parts: [], tail: null } satisfies S3PartialState);
   }
 
-  async append(
-    key: string,
-    from: PartialProgress,
-    content: Readable,
-    options: { length: number; checkpoint: (progress: PartialProgress) => Promise<void> },
-  ): Promise<PartialProgress> {
+  async append(key: string, from: PartialProgress, content: Readable, options: AppendOptions): Promise<PartialProgress> {
     const state = parseState(from.state);
     const partBytes = Math.max(PART_BYTES, Math.ceil(options.length / MAX_PARTS));
     const assembler = new PartAssembler(partBytes);

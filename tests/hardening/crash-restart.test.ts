@@ -14,6 +14,7 @@ import { expectServerAnswers, uploadSmall } from '../helpers/hardening-http';
 import {
   killAllSpawned,
   killHard,
+  loginCookie,
   registerWithCli,
   requireDist,
   serverEnv,
@@ -46,15 +47,7 @@ afterAll(() => {
   if (env) fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
 });
 
-async function loginTo(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'u', password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.getSetCookie()[0].split(';')[0];
-}
+const loginTo = (url: string) => loginCookie(url, 'u', PASSWORD);
 
 async function listedStoredNames(url: string, cookie: string): Promise<string[]> {
   const res = await fetch(`${url}/api/v1/files`, { headers: { cookie } });

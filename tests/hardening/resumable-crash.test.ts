@@ -4,11 +4,10 @@
 // Runs on both backends. Needs `npm run build` (dist/ and build/).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/app';
-import { killAllSpawned, killHard, registerWithCli, requireDist, serverEnv, spawnServer, type HardeningServerEnv, type SpawnedServer } from '../helpers/hardening-process';
-import { OFFSET_OCTET_STREAM, sha256, tusClient } from '../helpers/tus';
+import { killAllSpawned, killHard, loginCookie, registerWithCli, requireDist, serverEnv, spawnServer, type HardeningServerEnv, type SpawnedServer } from '../helpers/hardening-process';
+import { openPatch, sha256, tusClient } from '../helpers/tus';
 
 const PASSWORD = 'pw-long-enough-1';
 const MiB = 1024 * 1024;
@@ -32,34 +31,10 @@ afterAll(() => {
   if (env) fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
 });
 
-async function loginTo(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'u', password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.getSetCookie()[0].split(';')[0];
-}
-
-/** Opens a PATCH for the rest of the upload, sends `bytes` of it and keeps the connection open. */
-async function openPatch(location: string, cookie: string, offset: number, bytes: Buffer, declared: number): Promise<net.Socket> {
-  const url = new URL(location);
-  const socket = net.connect(Number(url.port), url.hostname);
-  socket.on('error', () => {}); // the server is about to die under it
-  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  socket.write(
-    [`PATCH ${url.pathname} HTTP/1.1`, `Host: ${url.host}`, 'Tus-Resumable: 1.0.0', `Cookie: ${cookie}`, `Upload-Offset: ${offset}`, `Content-Type: ${OFFSET_OCTET_STREAM}`, `Content-Length: ${declared}`].join('\r\n') +
-      '\r\n\r\n',
-  );
-  socket.write(bytes);
-  return socket;
-}
-
 describe('a resumable upload across a crash of its server', () => {
   it('when the server is killed with SIGKILL mid-PATCH and restarted, then HEAD gives an offset the stored bytes reach and the upload completes with the right SHA-256', { timeout: 120_000 }, async () => {
     server = await spawnServer(env);
-    const cookie = await loginTo(server.url);
+    const cookie = await loginCookie(server.url, 'u', PASSWORD);
     const content = randomBytes(80 * MiB);
     let tus = tusClient(server.url, cookie);
     const created = await tus.create(content.length, { filename: 'big.bin' });
@@ -67,7 +42,8 @@ describe('a resumable upload across a crash of its server', () => {
     const location = created.headers.get('location')!;
 
     // 50 MiB of the 80 go out, and the request stays open: the server has recorded part of them.
-    const socket = await openPatch(location, cookie, 0, content.subarray(0, 50 * MiB), content.length);
+    const socket = await openPatch(location, cookie, 0, content.length);
+    socket.write(content.subarray(0, 50 * MiB));
     const deadline = Date.now() + 30_000;
     let recorded = 0;
     while (recorded === 0 && Date.now() < deadline) {

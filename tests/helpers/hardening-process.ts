@@ -34,6 +34,17 @@ export async function registerWithCli(env: HardeningServerEnv, username: string,
   return registerUserCli([username, '--password-stdin'], { env, input: `${password}\n` });
 }
 
+/** Logs in over HTTP and returns the Cookie header value (`token=…`). */
+export async function loginCookie(url: string, username: string, password: string): Promise<string> {
+  const res = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 200) throw new Error(`login as ${username} failed: ${res.status}`);
+  return res.headers.getSetCookie()[0].split(';')[0];
+}
+
 export interface SpawnedServer {
   child: ChildProcess;
   url: string;

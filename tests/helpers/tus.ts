@@ -53,19 +53,7 @@ export function tusClient(baseUrl: string, auth: string): TusClient {
       return fetch(location, { method: 'DELETE', headers: { ...TUS, ...authHeader } });
     },
     async patchBrokenOff(location, offset, body, declared) {
-      const url = new URL(location);
-      const socket = net.connect(Number(url.port), url.hostname);
-      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-      const headers = [
-        `PATCH ${url.pathname} HTTP/1.1`,
-        `Host: ${url.host}`,
-        'Tus-Resumable: 1.0.0',
-        auth.startsWith('Bearer ') ? `Authorization: ${auth}` : `Cookie: ${auth}`,
-        `Upload-Offset: ${offset}`,
-        `Content-Type: ${OFFSET_OCTET_STREAM}`,
-        `Content-Length: ${declared}`,
-      ];
-      socket.write(`${headers.join('\r\n')}\r\n\r\n`);
+      const socket = await openPatch(location, auth, offset, declared);
       await new Promise<void>((resolve) => socket.write(body, () => resolve()));
       // The bytes reach the server before the connection goes (a FIN, not a reset).
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -73,6 +61,28 @@ export function tusClient(baseUrl: string, auth: string): TusClient {
       await new Promise<void>((resolve) => socket.once('close', () => resolve()).resume());
     },
   };
+}
+
+/**
+ * Opens a PATCH that declares `declared` bytes and sends none yet: the caller writes what it
+ * wants and then keeps the connection open, ends it, or lets a server die under it.
+ */
+export async function openPatch(location: string, auth: string, offset: number, declared: number): Promise<net.Socket> {
+  const url = new URL(location);
+  const socket = net.connect(Number(url.port), url.hostname);
+  socket.on('error', () => {}); // a test may kill the server under it
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const headers = [
+    `PATCH ${url.pathname} HTTP/1.1`,
+    `Host: ${url.host}`,
+    'Tus-Resumable: 1.0.0',
+    auth.startsWith('Bearer ') ? `Authorization: ${auth}` : `Cookie: ${auth}`,
+    `Upload-Offset: ${offset}`,
+    `Content-Type: ${OFFSET_OCTET_STREAM}`,
+    `Content-Length: ${declared}`,
+  ];
+  socket.write(`${headers.join('\r\n')}\r\n\r\n`);
+  return socket;
 }
 
 export function sha256(bytes: Uint8Array): string {

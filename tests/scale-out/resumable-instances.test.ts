@@ -2,11 +2,10 @@
 // an upload begun on one instance carries on and finishes on the other, and a request stuck on
 // one instance (a connection that went quiet) lets go when the client resumes on the other.
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, tempDir, type TestApp } from '../helpers/app';
 import { postgresS3Env } from '../helpers/test-backend';
-import { OFFSET_OCTET_STREAM, offsetOnceSettled, sha256, tusClient } from '../helpers/tus';
+import { offsetOnceSettled, openPatch, sha256, tusClient } from '../helpers/tus';
 
 const MiB = 1024 * 1024;
 let a: TestApp;
@@ -49,13 +48,7 @@ describe('a resumable upload across two instances', () => {
     const created = await onA.create(content.length, { filename: 'quiet.bin' });
     const path = new URL(created.headers.get('location')!).pathname;
     // A PATCH on A sends 1 MiB of its 4 and then nothing: its connection stays open.
-    const socket = net.connect(Number(new URL(a.url).port), '127.0.0.1');
-    socket.on('error', () => {});
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(
-      [`PATCH ${path} HTTP/1.1`, `Host: ${new URL(a.url).host}`, 'Tus-Resumable: 1.0.0', `Cookie: ${cookie}`, 'Upload-Offset: 0', `Content-Type: ${OFFSET_OCTET_STREAM}`, `Content-Length: ${content.length}`].join('\r\n') +
-        '\r\n\r\n',
-    );
+    const socket = await openPatch(`${a.url}${path}`, cookie, 0, content.length);
     socket.write(content.subarray(0, MiB));
     await new Promise((resolve) => setTimeout(resolve, 300));
     try {
