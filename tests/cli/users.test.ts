@@ -3,7 +3,8 @@
 // JSON, failure line and exit code.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir, TEST_SECRET } from '../helpers/app';
-import { postgresS3Env } from '../helpers/test-backend';
+import { outsideView, postgresS3Env } from '../helpers/test-backend';
+import { tusClient } from '../helpers/tus';
 import { runNode, startServerProcess, USERS_JS, type ServerProcess } from '../helpers/process';
 
 vi.setConfig({ testTimeout: 90_000 });
@@ -112,12 +113,19 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     await cookieOf('frank');
   });
 
-  it('when an admin deletes a user, then it needs --yes without a terminal, and then the user, their files and links are gone', async () => {
+  it('when an admin deletes a user, then it needs --yes without a terminal, and then the user, their files, links and unfinished uploads are gone', async () => {
     await users(['add', 'gina', '--password-stdin'], `${PASSWORD}\n`);
     const cookie = await cookieOf('gina');
     const form = new FormData();
     form.append('file', new Blob(['bye']), 'bye.txt');
     const { file } = await (await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).json();
+    const tus = tusClient(server.url, cookie);
+    const begun = await tus.create(1000, { filename: 'half.bin' });
+    // The server's BASE_URL is not its test port: the upload's path, on the port it listens on.
+    const location = `${server.url}${new URL(begun.headers.get('location')!).pathname}`;
+    expect((await tus.patch(location, 0, new Uint8Array(400))).status).toBe(204);
+    const storage = outsideView(env).content;
+    expect(await storage.partial()).not.toEqual([]);
 
     const unconfirmed = await users(['delete', 'gina']);
     expect(unconfirmed.code).toBe(2);
@@ -128,6 +136,7 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stdout).toBe('Deleted gina, 1 file(s) and 3 B\n');
     expect((await fetch(`${server.url}/f/${file.id}/raw`)).status).toBe(404);
+    expect(await storage.partial()).toEqual([]);
     expect(await filesStatus({ cookie })).toBe(401);
     expect((await login('gina')).status).toBe(401);
     const listed = JSON.parse((await users(['list', '--json'])).stdout).users;
