@@ -3,6 +3,7 @@
 // becomes one file exactly like a multipart upload. Each upload is its creator's alone; sizes
 // and quotas are refused at creation; partial uploads are never files and expire after a day.
 import { randomBytes } from 'node:crypto';
+import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, TestClock, type TestApp } from '../helpers/app';
 import { offsetOnceSettled, sha256, TUS, tusClient, type TusClient } from '../helpers/tus';
@@ -231,6 +232,35 @@ describe('a resumable upload', () => {
     const location = await created(tus, 4);
     const res = await tus.patch(location, 0, new Uint8Array([9, 9, 9, 9]));
     expect(res.status).toBe(200);
+  });
+
+  it('when tus-js-client (the standard client) uploads in 1 MiB chunks, and resumes an upload begun elsewhere, then both end as files with the right bytes', async () => {
+    const { cookie, tus } = await newUser();
+    const content = randomBytes(3 * MiB + 99);
+    const viaClient = (options: Partial<ConstructorParameters<typeof Upload>[1]>) =>
+      new Promise<{ id: string; chunks: number }>((resolve, reject) => {
+        let chunks = 0;
+        const upload = new Upload(content, {
+          endpoint: `${app.url}/api/v1/uploads`,
+          headers: { cookie },
+          chunkSize: MiB,
+          metadata: { filename: 'client.bin', filetype: 'application/octet-stream' },
+          onChunkComplete: () => void chunks++,
+          onSuccess: ({ lastResponse }) => resolve({ id: JSON.parse(lastResponse.getBody()).file.id, chunks }),
+          onError: reject,
+          ...options,
+        });
+        upload.start();
+      });
+    const whole = await viaClient({});
+    expect(whole.chunks).toBe(4);
+    expect(sha256(await download(whole.id))).toBe(sha256(content));
+
+    const location = await created(tus, content.length, { filename: 'client.bin' });
+    expect((await tus.patch(location, 0, content.subarray(0, 2 * MiB))).status).toBe(204);
+    const resumed = await viaClient({ uploadUrl: location });
+    expect(resumed.chunks).toBe(2);
+    expect(sha256(await download(resumed.id))).toBe(sha256(content));
   });
 
   it('when OPTIONS is asked, then the server names tus 1.0.0, its extensions and its largest size', async () => {
