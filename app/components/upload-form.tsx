@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { formatBytes } from '~/utils/format';
+import { startResumableUpload, unfinishedUploads, type ResumableUpload } from '~/utils/resumable-upload.client';
 import { ShareSettingsFields, type ExpiryChoice } from './share-settings-fields';
 
 interface Progress {
@@ -7,10 +8,23 @@ interface Progress {
   total: number;
 }
 
+type Phase = 'idle' | 'uploading' | 'paused' | 'retrying';
+
+/** The link options the form holds, as the upload's metadata (empty fields left out). */
+function linkSettings(form: HTMLFormElement): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const name of ['expiresIn', 'maxDownloads', 'password']) {
+    const value = new FormData(form).get(name);
+    if (typeof value === 'string' && value !== '') settings[name] = value;
+  }
+  return settings;
+}
+
 /**
  * A plain multipart form that works without JavaScript (it posts to /upload). With
- * JavaScript it sends the file through the API with XHR to show real progress, and accepts
- * a dropped or pasted file.
+ * JavaScript it sends the file as a resumable upload: real progress, pause and resume, retries
+ * after a dropped connection, and a reload that forgets nothing (choose the same file again).
+ * It also accepts a dropped or pasted file.
  */
 export function UploadForm({
   serverError,
@@ -20,8 +34,12 @@ export function UploadForm({
   expiry: { choices: ExpiryChoice[]; defaultValue: string };
 }) {
   const inputRef = useRef<HTMLInputElement>(null);
+  const uploadRef = useRef<ResumableUpload | null>(null);
   const [chosen, setChosen] = useState<File | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [unfinished, setUnfinished] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(serverError);
   const [dragging, setDragging] = useState(false);
 
@@ -40,6 +58,7 @@ export function UploadForm({
       }
     };
     window.addEventListener('paste', onPaste);
+    void unfinishedUploads().then(setUnfinished);
     return () => window.removeEventListener('paste', onPaste);
   }, []);
 
@@ -50,32 +69,50 @@ export function UploadForm({
       setError('Choose a file first.');
       return;
     }
-    // The form's own fields, in its order: the link options come before the file, as the API wants.
-    const body = new FormData(event.currentTarget);
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/v1/files');
-    xhr.responseType = 'json';
-    xhr.upload.onprogress = (e) => setProgress({ sent: e.loaded, total: e.lengthComputable ? e.total : file.size });
-    xhr.onload = () => {
-      if (xhr.status === 201 && xhr.response?.file?.id) {
-        setProgress({ sent: file.size, total: file.size });
-        window.location.assign(`/f/${xhr.response.file.id}`);
-        return;
-      }
-      if (xhr.status === 401) {
-        window.location.assign('/login?redirectTo=/upload');
-        return;
-      }
-      setProgress(null);
-      setError(xhr.response?.error ?? `Upload failed (${xhr.status}).`);
-    };
-    xhr.onerror = () => {
-      setProgress(null);
-      setError('The connection was lost during the upload. Please try again.');
-    };
     setError(null);
+    setNotice(null);
+    setPhase('uploading');
     setProgress({ sent: 0, total: file.size });
-    xhr.send(body);
+    uploadRef.current = startResumableUpload(file, linkSettings(event.currentTarget), {
+      onProgress: (sent, total) => {
+        setProgress({ sent, total });
+        setPhase((current) => (current === 'retrying' ? 'uploading' : current));
+        setNotice((current) => (current?.includes('Trying again') ? null : current));
+      },
+      onRetrying: (delayMs, status) => {
+        setPhase('retrying');
+        const when = delayMs >= 1000 ? ` in ${Math.round(delayMs / 1000)} s` : '';
+        // 409/423: the server was still saving the request before; nothing was lost.
+        setNotice(status === 409 || status === 423 ? `Catching up with the server. Trying again${when}…` : `Connection lost. Trying again${when}…`);
+      },
+      onResumed: () => setNotice('Carrying on with the upload of this file begun earlier.'),
+      onDone: (fileId) => {
+        setProgress({ sent: file.size, total: file.size });
+        window.location.assign(fileId ? `/f/${fileId}` : '/files');
+      },
+      onFailed: (status, message) => {
+        if (status === 401) {
+          window.location.assign('/login?redirectTo=/upload');
+          return;
+        }
+        uploadRef.current = null;
+        setPhase('idle');
+        setProgress(null);
+        setNotice(null);
+        setError(status === null ? 'The connection was lost during the upload. Choose the file again to carry on.' : message);
+      },
+    });
+  };
+
+  const pause = () => {
+    uploadRef.current?.pause();
+    setPhase('paused');
+    setNotice('Paused. What was sent is kept.');
+  };
+  const resume = () => {
+    uploadRef.current?.resume();
+    setPhase('uploading');
+    setNotice(null);
   };
 
   const onDrop = (event: DragEvent) => {
@@ -84,12 +121,18 @@ export function UploadForm({
     choose(event.dataTransfer.files);
   };
 
+  const busy = phase !== 'idle';
   const percent = progress && progress.total > 0 ? Math.floor((progress.sent / progress.total) * 100) : 0;
   return (
     <form method="post" action="/upload" encType="multipart/form-data" onSubmit={onSubmit} className="card stack">
       {error ? (
         <p className="alert" role="alert">
           {error}
+        </p>
+      ) : null}
+      {unfinished.length > 0 && !busy ? (
+        <p className="muted unfinished-uploads">
+          Unfinished upload{unfinished.length > 1 ? 's' : ''}: {unfinished.join(', ')}. Choose the same file again to carry on where it stopped.
         </p>
       ) : null}
       <ShareSettingsFields choices={expiry.choices} defaultValue={expiry.defaultValue} />
@@ -103,7 +146,7 @@ export function UploadForm({
         onDrop={onDrop}
       >
         <span className="dropzone-title">Choose a file, or drop or paste one here</span>
-        <input ref={inputRef} type="file" name="file" required onChange={(e) => choose(e.currentTarget.files)} />
+        <input ref={inputRef} type="file" name="file" required disabled={busy} onChange={(e) => choose(e.currentTarget.files)} />
         {chosen ? (
           <span className="muted">
             {chosen.name} · {formatBytes(chosen.size)}
@@ -118,9 +161,29 @@ export function UploadForm({
           </span>
         </div>
       ) : null}
-      <button type="submit" disabled={progress !== null}>
-        {progress ? 'Uploading…' : 'Upload'}
-      </button>
+      {notice ? (
+        <p className="muted upload-notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {phase === 'idle' ? (
+        <button type="submit">Upload</button>
+      ) : (
+        <div className="row-actions">
+          <button type="submit" disabled>
+            {phase === 'paused' ? 'Paused' : 'Uploading…'}
+          </button>
+          {phase === 'paused' ? (
+            <button type="button" onClick={resume}>
+              Resume
+            </button>
+          ) : (
+            <button type="button" className="secondary" onClick={pause}>
+              Pause
+            </button>
+          )}
+        </div>
+      )}
     </form>
   );
 }

@@ -159,8 +159,8 @@ for (const js of [true, false]) {
           await page.locator('main').getByRole('button', { name: 'Upload' }).click();
           await page.waitForURL(/\/f\/[A-Za-z0-9_-]+$/);
           const id = fileIdFrom(page.url());
-          // The page's script sent it through the API; without it, the form posted itself.
-          expect(posts).toEqual([js ? '/api/v1/files' : '/upload']);
+          // The page's script sent it as a resumable upload (tus); without it, the form posted itself.
+          expect(posts).toEqual([js ? '/api/v1/uploads' : '/upload']);
 
           // The owner's own page: their file, with its settings.
           expect(await page.locator('h1.file-name').textContent()).toBe(name);
