@@ -1,5 +1,6 @@
 // HTTP clients of the benchmark: node:http only, 127.0.0.1 only, bodies streamed from disk
-// (a 1 GiB upload is never held in memory: multipart prefix, the file, the suffix).
+// (a 1 GiB upload is never held in memory: multipart prefix, the file, the suffix; a tus PATCH:
+// its byte range of the file).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -30,38 +31,106 @@ function collect(res) {
 }
 
 /**
+ * Sends bytes [start, end) of a file as a request body with a Content-Length, read from disk in
+ * 1 MiB chunks, between an optional prefix and suffix (never the whole body in memory).
+ * Resolves with { status, headers, body (parsed JSON when possible), ms, waitMs }: waitMs is
+ * from the last byte handed to the socket to the answer (the server's work after the body).
+ */
+async function sendFromDisk({ port, path, method, headers, file, start, end, prefix, suffix, agent = false }) {
+  const length = (prefix?.length ?? 0) + (end - start) + (suffix?.length ?? 0);
+  const started = process.hrtime.bigint();
+  const req = http.request({ host: HOST, port, path, method, agent, headers: { ...headers, 'content-length': String(length) } });
+  const response = new Promise((resolve, reject) => {
+    req.on('response', (res) => collect(res).then((raw) => resolve({ status: res.statusCode, headers: res.headers, raw }), reject));
+    req.on('error', reject);
+  });
+  let sentAt = null;
+  const sending = pipeline(async function* body() {
+    if (prefix) yield prefix;
+    if (end > start) for await (const chunk of fs.createReadStream(file, { start, end: end - 1, highWaterMark: CHUNK })) yield chunk;
+    if (suffix) yield suffix;
+  }, req).then(() => {
+    sentAt = process.hrtime.bigint();
+  });
+  // The server may answer (and close) before the body is sent, e.g. 413: the answer wins.
+  const [{ status, headers: resHeaders, raw }] = await Promise.all([response, sending.catch(() => undefined)]);
+  const answeredAt = process.hrtime.bigint();
+  const ms = Number(answeredAt - started) / 1e6;
+  const waitMs = sentAt === null ? NaN : Math.max(0, Number(answeredAt - sentAt) / 1e6);
+  return { status, headers: resHeaders, body: parseJson(raw), ms, waitMs };
+}
+
+/**
  * Uploads a file from disk as multipart/form-data with a Content-Length, streaming it.
- * Resolves with { status, body (parsed JSON when possible), ms }.
+ * Resolves with { status, body (parsed JSON when possible), ms, waitMs (as sendFromDisk) }.
  */
 export async function uploadFromDisk({ port, path, file, filename, cookie }) {
   const size = fs.statSync(file).size;
   const { contentType, prefix, suffix } = multipartFraming(filename);
+  const headers = { 'content-type': contentType, ...(cookie ? { cookie } : {}) };
+  const { status, body, ms, waitMs } = await sendFromDisk({ port, path, method: 'POST', headers, file, start: 0, end: size, prefix, suffix });
+  return { status, body, ms, waitMs };
+}
+
+const TUS_HEADERS = { 'tus-resumable': '1.0.0' };
+
+/** Upload-Metadata: keys with base64 values, comma-separated. */
+const tusMetadata = (values) =>
+  Object.entries(values)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+    .join(',');
+
+/**
+ * Uploads a file from disk over tus 1.0, as a resumable client does: the creation (POST, no
+ * bytes), then PATCHes of at most `chunkBytes` each, in order, on one keep-alive connection,
+ * every body streamed from the file. Stops at the first answer that is not the expected one
+ * (each PATCH but the last: 204 with the new Upload-Offset). Resolves with the last answer
+ * { status, body, uploadOffset, ms (creation to the last answer), creationMs, patchMs (each
+ * PATCH's own time), waitMs (each PATCH's wait for its answer once its body was sent),
+ * patches, failedAt? }.
+ */
+export async function tusUploadFromDisk({ port, path, file, filename, cookie, chunkBytes = Infinity }) {
+  const size = fs.statSync(file).size;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const auth = cookie ? { cookie } : {};
   const started = process.hrtime.bigint();
-  const req = http.request({
-    host: HOST,
-    port,
-    path,
-    method: 'POST',
-    agent: false,
-    headers: {
-      'content-type': contentType,
-      'content-length': String(prefix.length + size + suffix.length),
-      ...(cookie ? { cookie } : {}),
-    },
-  });
-  const response = new Promise((resolve, reject) => {
-    req.on('response', (res) => collect(res).then((raw) => resolve({ status: res.statusCode, raw }), reject));
-    req.on('error', reject);
-  });
-  const sending = pipeline(async function* body() {
-    yield prefix;
-    for await (const chunk of fs.createReadStream(file, { highWaterMark: CHUNK })) yield chunk;
-    yield suffix;
-  }, req);
-  // The server may answer (and close) before the body is sent, e.g. 413: the answer wins.
-  const [{ status, raw }] = await Promise.all([response, sending.catch(() => undefined)]);
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  return { status, body: parseJson(raw), ms };
+  const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
+  try {
+    const created = await requestJson({
+      port, path, method: 'POST', cookie, agent,
+      headers: {
+        ...TUS_HEADERS,
+        'upload-length': String(size),
+        'upload-metadata': tusMetadata({ filename, filetype: 'application/octet-stream' }),
+        'content-length': '0',
+      },
+    });
+    if (created.status !== 201 || !created.headers.location) {
+      return { status: created.status, body: created.body, ms: elapsed(), creationMs: created.ms, patchMs: [], waitMs: [], patches: 0, failedAt: 'creation' };
+    }
+    const location = new URL(created.headers.location, `http://${HOST}:${port}`).pathname;
+    let offset = 0;
+    const patchMs = [];
+    const waitMs = [];
+    while (offset < size) {
+      const end = Math.min(size, offset + chunkBytes);
+      const last = await sendFromDisk({
+        port, path: location, method: 'PATCH', agent, file, start: offset, end,
+        headers: { ...TUS_HEADERS, ...auth, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      });
+      patchMs.push(last.ms);
+      waitMs.push(last.waitMs);
+      const answer = { status: last.status, body: last.body, uploadOffset: last.headers['upload-offset'], creationMs: created.ms, patchMs, waitMs, patches: patchMs.length };
+      if (end < size && (last.status !== 204 || last.headers['upload-offset'] !== String(end))) {
+        return { ...answer, ms: elapsed(), failedAt: `PATCH ${patchMs.length} at ${offset}` };
+      }
+      offset = end;
+      if (offset === size) return { ...answer, ms: elapsed() };
+    }
+    return { status: created.status, body: created.body, ms: elapsed(), creationMs: created.ms, patchMs, waitMs, patches: 0, failedAt: 'empty file' };
+  } finally {
+    agent.destroy();
+  }
 }
 
 /** Uploads a small in-memory buffer (keep-alive agent allowed). */
@@ -101,8 +170,8 @@ export function download({ port, path, agent = false, cookie }) {
   });
 }
 
-/** A JSON request with a small body; resolves with status, parsed body, headers and ms. */
-export function requestJson({ port, path, method = 'GET', json, cookie, agent = false }) {
+/** A JSON request with a small body (and any `headers`); resolves with status, parsed body, headers and ms. */
+export function requestJson({ port, path, method = 'GET', json, cookie, agent = false, headers = {} }) {
   const body = json === undefined ? undefined : Buffer.from(JSON.stringify(json));
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
@@ -114,6 +183,7 @@ export function requestJson({ port, path, method = 'GET', json, cookie, agent = 
         method,
         agent,
         headers: {
+          ...headers,
           ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}),
           ...(cookie ? { cookie } : {}),
         },

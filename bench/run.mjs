@@ -4,8 +4,9 @@
 // JSON line, and always removes its temp dir and stops its processes (also on failure).
 // Sizes and counts come from BENCH_* variables: see docs/performance.md.
 // Phases (BENCH_ONLY): login, large, small, list — the service on SQLite + disk against bare
-// Node servers; s3 — the service on PostgreSQL + S3 (a throwaway cluster and s3rver, started
-// here) against the AWS SDK alone on the same S3 server.
+// Node servers; tus — its resumable uploads against its own multipart upload of the same file;
+// s3 — the service on PostgreSQL + S3 (a throwaway cluster and s3rver, started here) against
+// the AWS SDK alone on the same S3 server.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
-import { download, requestJson, runConcurrent, uploadBuffer, uploadFromDisk, HOST } from './client.mjs';
+import { download, requestJson, runConcurrent, tusUploadFromDisk, uploadBuffer, uploadFromDisk, HOST } from './client.mjs';
 import { postgresBin, startPostgres } from './postgres-cluster.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +37,7 @@ const S = {
   mediumMb: int('BENCH_MEDIUM_MB', 64),
   hugeMb: int('BENCH_HUGE_MB', 0), // 4096 to include a 4 GiB file; 0 = skipped
   largeRuns: int('BENCH_LARGE_RUNS', 3),
+  tusChunkMb: int('BENCH_TUS_CHUNK_MB', 50),
   smallKb: int('BENCH_SMALL_KB', 4),
   smallCount: int('BENCH_SMALL_COUNT', 1500),
   smallDownloads: int('BENCH_SMALL_DOWNLOADS', 4000),
@@ -55,7 +57,7 @@ const S = {
 };
 const wants = (phase) => !S.only || S.only.has(phase);
 /** The phases measured on the embedded backend (SQLite + disk); `s3` has its own service. */
-const DISK_PHASES = ['login', 'large', 'small', 'list'];
+const DISK_PHASES = ['login', 'large', 'tus', 'small', 'list'];
 const PASSWORD = 'bench-password-0123456789';
 const SECRET = randomBytes(32).toString('hex');
 
@@ -348,7 +350,7 @@ async function main() {
   printReport();
 }
 
-/** The login, large, small and list phases: the service on SQLite + disk against the bare servers. */
+/** The login, large, tus, small and list phases: the service on SQLite + disk against the bare servers. */
 async function measureOnDisk({ inputDir, logDir }) {
   const dataDir = path.join(tmp, 'data');
   const uploadDir = path.join(dataDir, 'uploads');
@@ -397,6 +399,8 @@ async function measureOnDisk({ inputDir, logDir }) {
       }
     }
   }
+  // Before the small files, whose 32 clients leave the service's RSS higher for good.
+  if (wants('tus')) await measureTus({ port, cookie, inputDir, uploadDir, serviceRss });
   if (wants('small')) await measureSmall({ port, cookie, bareUpPort, bareDownPort, serviceRss, bareUpRss, bareDownRss });
   if (wants('list')) await measureList({ port, cookie, dataDir, serviceRss });
 
@@ -596,6 +600,97 @@ async function measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputD
   record({
     group, measure: `peak RSS download ${label} (MB)`, unit: 'MB', service: peak(down.serviceRss), baseline: peak(down.bareRss),
     target: '< 150 MB', check: (s) => s < 150, note: 'baseline: the bare download server', detail: down.serviceRss,
+  });
+}
+
+// ---------------------------------------------------------------------------- resumable uploads
+// Issue 16: the same file over tus (/api/v1/uploads), in one PATCH and in BENCH_TUS_CHUNK_MB
+// PATCHes, against the service's own multipart upload of it (POST /api/v1/files) in the same
+// run: what the resumable path costs on top of the plain one.
+async function measureTus({ port, cookie, inputDir, uploadDir, serviceRss }) {
+  const mb = S.largeMb;
+  const bytes = mb * MiB;
+  const label = sizeLabel(mb);
+  const chunkBytes = S.tusChunkMb * MiB;
+  assert(chunkBytes > 0, 'BENCH_TUS_CHUNK_MB must be at least 1');
+  const chunkLabel = `${S.tusChunkMb} MiB PATCHes`;
+  const input = largeInput(inputDir, mb);
+  const mibPerS = (ms) => bytes / MiB / (ms / 1000);
+
+  const contenders = ['multipart', 'tusOne', 'tusChunked'];
+  const rate = Object.fromEntries(contenders.map((who) => [who, []]));
+  const rss = Object.fromEntries(contenders.map((who) => [who, []]));
+  /** Per upload: times in ms (for tus the creation and the PATCHes), to see where the time goes. */
+  const timings = { multipart: [], tusOne: [], tusChunked: [] };
+  /** The stored file must be the whole input, by the answer and on disk: a broken upload cannot look fast. */
+  const checkStored = (who, file) => {
+    assert(file?.size === bytes, `${who}: the answer says ${file?.size} bytes stored, expected ${bytes}`);
+    const onDisk = fs.statSync(path.join(uploadDir, file.storedName)).size;
+    assert(onDisk === bytes, `${who}: ${onDisk} bytes on disk, expected ${bytes}`);
+  };
+  const upload = {
+    multipart: async () => {
+      serviceRss.start();
+      const res = await uploadFromDisk({ port, path: '/api/v1/files', file: input, filename: `tus-baseline-${mb}.bin`, cookie });
+      rss.multipart.push(serviceRss.stop());
+      assert(res.status === 201, `multipart upload ${res.status}: ${JSON.stringify(res.body)}`);
+      checkStored('multipart', res.body.file);
+      rate.multipart.push(mibPerS(res.ms));
+      timings.multipart.push({ totalMs: round(res.ms), waitMs: round(res.waitMs) });
+    },
+    tusOne: () => uploadOverTus('tusOne', Infinity),
+    tusChunked: () => uploadOverTus('tusChunked', chunkBytes),
+  };
+  async function uploadOverTus(who, chunk) {
+    serviceRss.start();
+    const res = await tusUploadFromDisk({ port, path: '/api/v1/uploads', file: input, filename: `${who}-${mb}.bin`, cookie, chunkBytes: chunk });
+    rss[who].push(serviceRss.stop());
+    assert(!res.failedAt && res.status === 200, `${who}: ${res.failedAt ?? 'last PATCH'} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    assert(res.uploadOffset === String(bytes), `${who}: Upload-Offset ${res.uploadOffset} at the end, expected ${bytes}`);
+    checkStored(who, res.body.file);
+    rate[who].push(mibPerS(res.ms));
+    timings[who].push({
+      totalMs: round(res.ms), creationMs: round(res.creationMs), patches: res.patches,
+      patchMsP50: round(median(res.patchMs)), patchMsMax: round(Math.max(...res.patchMs)),
+      // A PATCH's wait from its last byte handed to the socket to its answer: p50, and summed.
+      waitMsP50: round(median(res.waitMs)), waitMsTotal: round(res.waitMs.reduce((a, b) => a + b, 0)),
+    });
+  }
+  // Files stay until the end, as in the large phase (deleting a GiB trims in the background).
+  for (let run = 1; run <= S.largeRuns; run++) {
+    log(`tus ${label}: upload run ${run}/${S.largeRuns}`);
+    for (const who of rotate(contenders, run - 1)) await upload[who]();
+  }
+
+  const r = (xs) => xs.map((x) => round(x));
+  const group = `tus ${label}`;
+  const cpuPerGiB = (xs) => round(Math.min(...xs.map((x) => x.cpuS)) / (bytes / (1024 * MiB)), 2);
+  const peak = (xs) => Math.max(...xs.map((x) => x.peakMb));
+  const baselineNote = 'baseline: the service\'s multipart upload (POST /api/v1/files) of the same file, in the same run';
+  const kinds = [
+    ['tusOne', 'one PATCH', 'creation (POST), then one PATCH of the whole file; time from the POST to the last answer'],
+    ['tusChunked', chunkLabel, `creation, then PATCHes of ${S.tusChunkMb} MiB on one keep-alive connection, each answered before the next`],
+  ];
+  for (const [who, how, what] of kinds) {
+    record({
+      group, measure: `tus upload ${label}, ${how} (MiB/s)`, unit: 'MiB/s', service: round(best(rate[who])), baseline: round(best(rate.multipart)),
+      target: '≥ 0.90', check: (_s, ratio) => ratio >= 0.9,
+      note: `${what}; ${baselineNote}`, samples: { service: r(rate[who]), baseline: r(rate.multipart) },
+      detail: { service: timings[who], baseline: timings.multipart },
+    });
+  }
+  for (const [who, how] of kinds) {
+    record({
+      group, measure: `CPU s/GiB tus upload ${label}, ${how}`, unit: 's/GiB', service: cpuPerGiB(rss[who]), baseline: cpuPerGiB(rss.multipart),
+      note: 'user+system CPU of the service (/proc/<pid>/stat), least of the runs; baseline: its multipart upload; lower is better',
+      detail: { service: rss[who].map((x) => x.cpuS), baseline: rss.multipart.map((x) => x.cpuS) },
+    });
+  }
+  record({
+    group, measure: `peak RSS tus upload ${label} (MB)`, unit: 'MB', service: Math.max(peak(rss.tusOne), peak(rss.tusChunked)), baseline: peak(rss.multipart),
+    target: '< 150 MB', check: (s) => s < 150,
+    note: 'the higher of the two tus kinds, VmHWM reset before each upload; baseline: the multipart uploads',
+    detail: { tusOne: rss.tusOne, tusChunked: rss.tusChunked, multipart: rss.multipart },
   });
 }
 
