@@ -2,6 +2,7 @@
 // failure said in one line, never a stack trace.
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, describeDatabase, type Config } from '../server/config';
 import { createServiceContext, type ServiceContext } from '../server/context';
 import { createDeps, type Deps } from '../server/deps';
@@ -9,6 +10,18 @@ import { isAppError } from '../server/errors';
 
 /** A failure the command explains itself: its message is the line the admin sees. */
 export class CliError extends Error {}
+
+/** A wrong command line: exit code 2. */
+export class UsageError extends CliError {}
+
+/** The positionals and options of a command line; an unknown or malformed option is a UsageError naming it, then the usage. */
+export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, usage: string) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${usage}`);
+  }
+}
 
 /** Runs `command` with a service context on the configured database, closing it afterwards. */
 export async function withServiceContext<T>(config: Config, command: (ctx: ServiceContext) => Promise<T>): Promise<T> {

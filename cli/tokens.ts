@@ -2,21 +2,17 @@
 // For admins scripting a set-up: personal access tokens of any user. Each command prints a
 // human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line); never a stack trace.
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config';
 import type { ServiceContext } from '../server/context';
 import { issueApiToken, listApiTokensOf, revokeApiTokenOf, type ApiTokenDto } from '../server/services/api-tokens';
 import { findUserByUsername } from '../server/services/users';
-import { CliError, failureLine, withServiceContext } from './cli-support';
+import { CliError, failureLine, parseCommandLine, UsageError, withServiceContext } from './cli-support';
 
 const USAGE = [
   'Usage: npm run tokens -- create <username> --name <name> [--expires-in-days <days>] [--json]',
   '       npm run tokens -- list <username> [--json]',
   '       npm run tokens -- revoke <username> <token-id> [--json]',
 ].join('\n');
-
-/** A wrong command line: exit code 2. */
-class UsageError extends CliError {}
 
 interface Command {
   name: 'create' | 'list' | 'revoke';
@@ -28,16 +24,11 @@ interface Command {
 }
 
 function parseCommand(argv: string[]): Command {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { name: { type: 'string' }, 'expires-in-days': { type: 'string' }, json: { type: 'boolean', default: false } },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${USAGE}`);
-  }
+  const parsed = parseCommandLine(
+    argv,
+    { name: { type: 'string' }, 'expires-in-days': { type: 'string' }, json: { type: 'boolean', default: false } },
+    USAGE,
+  );
   const [name, username, tokenId, ...rest] = parsed.positionals;
   const { values } = parsed;
   if (!username || rest.length) throw new UsageError(USAGE);

@@ -3,13 +3,12 @@
 // a human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config';
 import type { ServiceContext } from '../server/context';
 import { isAppError } from '../server/errors';
 import { deleteUser, describeUser, listUsers, setUserDisabled, setUserPassword, setUserQuota, type UserSummary } from '../server/services/accounts';
 import { registerUser } from '../server/services/users';
-import { CliError, failureLine, promptPassword, readFirstLine, withServiceContext } from './cli-support';
+import { CliError, failureLine, parseCommandLine, promptPassword, readFirstLine, UsageError, withServiceContext } from './cli-support';
 
 const USAGE = [
   'Usage: npm run users -- list [--json]',
@@ -25,9 +24,6 @@ type CommandName = (typeof COMMANDS)[number];
 /** How many names each command takes after it. */
 const ARITY: Record<CommandName, number> = { list: 0, add: 1, passwd: 1, disable: 1, enable: 1, delete: 1, quota: 2 };
 
-/** A wrong command line: exit code 2. */
-class UsageError extends CliError {}
-
 interface Command {
   name: CommandName;
   args: string[];
@@ -37,20 +33,15 @@ interface Command {
 }
 
 function parseCommand(argv: string[]): Command {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        yes: { type: 'boolean', default: false },
-        'password-stdin': { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${USAGE}`);
-  }
+  const parsed = parseCommandLine(
+    argv,
+    {
+      json: { type: 'boolean', default: false },
+      yes: { type: 'boolean', default: false },
+      'password-stdin': { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
   const [name, ...args] = parsed.positionals;
   if (!COMMANDS.includes(name as CommandName) || args.length !== ARITY[name as CommandName]) throw new UsageError(USAGE);
   const { json, yes } = parsed.values;

@@ -61,12 +61,12 @@ export function resumableUploads(): RequestHandler {
 
 /** The final request's answer: the file, as POST /api/v1/files answers (201 when the upload was created with all its bytes). */
 function finishedResponse(ctx: ServiceContext, method: string, file: FileDto | null) {
-  if (!file) return Promise.resolve({});
-  return Promise.resolve({
+  if (!file) return {};
+  return {
     status_code: method === 'POST' ? 201 : 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
     body: JSON.stringify({ file, url: shareUrl(ctx, file.id) }),
-  });
+  };
 }
 
 /** Refusals become the API's JSON error; the protocol's headers stay. */
@@ -108,6 +108,11 @@ class ClaimLocker implements Locker {
 /** @tus/server's data store over the service, for one request. */
 class ServiceDataStore extends DataStore {
   readonly claims: ClaimLocker;
+  /**
+   * Rows this request read through the service (@tus/server reads an upload under its claim,
+   * then writes or removes it): read once per request.
+   */
+  private readonly rows = new Map<string, ResumableUpload>();
   /** The file the upload became during this request, for the final answer. */
   finishedFile: FileDto | null = null;
 
@@ -123,21 +128,30 @@ class ServiceDataStore extends DataStore {
       { id: upload.id, length: upload.size ?? -1, metadata: upload.metadata ?? {} },
       this.claims.tokenFor(upload.id),
     );
+    this.rows.set(row.id, row);
     return asTusUpload(row);
   }
 
   override async getUpload(id: string): Promise<Upload> {
-    return asTusUpload(await findOwnResumableUpload(this.ctx, id));
+    const row = await findOwnResumableUpload(this.ctx, id);
+    this.rows.set(id, row);
+    return asTusUpload(row);
   }
 
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
-    const result = await appendToResumableUpload(this.ctx, id, offset, stream, this.claims.tokenFor(id));
+    const result = await appendToResumableUpload(this.ctx, await this.row(id), offset, stream, this.claims.tokenFor(id));
+    this.rows.delete(id);
     this.finishedFile = result.file;
     return result.receivedBytes;
   }
 
   override async remove(id: string): Promise<void> {
-    await terminateResumableUpload(this.ctx, id, this.claims.tokenFor(id));
+    await terminateResumableUpload(this.ctx, await this.row(id), this.claims.tokenFor(id));
+    this.rows.delete(id);
+  }
+
+  private async row(id: string): Promise<ResumableUpload> {
+    return this.rows.get(id) ?? findOwnResumableUpload(this.ctx, id);
   }
 
   override getExpiration(): number {

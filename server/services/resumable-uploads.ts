@@ -118,6 +118,11 @@ export async function findOwnResumableUpload(ctx: ServiceContext, id: string): P
   return row;
 }
 
+/** The same answer as for an upload that does not exist: a row read for one user never serves another. */
+function requireOwner(ctx: ServiceContext, upload: ResumableUpload): void {
+  if (upload.userId !== requireUser(ctx).id) throw new AppError('NOT_FOUND', 'Upload not found');
+}
+
 export interface AppendResult {
   receivedBytes: number;
   /** The file the upload became, when this request brought its last byte. */
@@ -127,10 +132,11 @@ export interface AppendResult {
 /**
  * Adds the bytes of one request at `offset`, which must be where the upload stands (409
  * otherwise). Whatever arrives is kept, even when the request breaks off; the bytes already
- * received by the end are recorded before this resolves. The caller holds the upload's claim.
+ * received by the end are recorded before this resolves. The caller holds the upload's claim
+ * and read `upload` (findOwnResumableUpload) since taking it.
  */
-export async function appendToResumableUpload(ctx: ServiceContext, id: string, offset: number, content: Readable, claimToken: string | null): Promise<AppendResult> {
-  const upload = await findOwnResumableUpload(ctx, id);
+export async function appendToResumableUpload(ctx: ServiceContext, upload: ResumableUpload, offset: number, content: Readable, claimToken: string | null): Promise<AppendResult> {
+  requireOwner(ctx, upload);
   if (upload.finishedAt) throw new AppError('BAD_REQUEST', 'This upload is already complete');
   if (upload.receivedBytes !== offset) throw new AppError('CONFLICT', `Upload-Offset must be ${upload.receivedBytes}`);
   const record = (progress: PartialProgress) => recordProgress(ctx, upload, progress, claimToken);
@@ -192,8 +198,8 @@ async function finish(ctx: ServiceContext, upload: ResumableUpload, progress: Pa
 }
 
 /** Ends one of the caller's unfinished uploads and removes its bytes (a finished one stays: 400). */
-export async function terminateResumableUpload(ctx: ServiceContext, id: string, claimToken: string | null): Promise<void> {
-  const upload = await findOwnResumableUpload(ctx, id);
+export async function terminateResumableUpload(ctx: ServiceContext, upload: ResumableUpload, claimToken: string | null): Promise<void> {
+  requireOwner(ctx, upload);
   if (upload.finishedAt) throw new AppError('BAD_REQUEST', 'This upload is already complete: delete its file instead');
   const removed = await ctx.em.nativeDelete(ResumableUploadSchema, { id: upload.id, lockToken: claimToken, finishedAt: null });
   if (removed === 0) throw new AppError('LOCKED', 'Another request is writing to this upload');

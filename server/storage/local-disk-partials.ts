@@ -4,15 +4,15 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { makeDirectories } from '../make-directories';
+import { asStorageError } from './disk-errors';
 import { receivedChunks } from './received-chunks';
-import { StorageFullError, StorageUnavailableError, isSafeKey, type AppendOptions, type PartialContentStore, type PartialProgress } from './content-store';
+import { isSafeKey, type AppendOptions, type PartialContentStore, type PartialProgress } from './content-store';
 
 export const RESUMABLE_DIR = '.resumable';
 /** Chunks are gathered into writes of about this size (the request hands them over in 16–64 KiB). */
 const WRITE_BYTES = 1024 * 1024;
 /** Durable progress is recorded every this many bytes, so a crash loses at most this much. */
 const CHECKPOINT_EVERY_BYTES = 32 * 1024 * 1024;
-const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
 /** The disk keeps nothing besides the bytes: its state is always this. */
 const NO_STATE = '';
 
@@ -83,6 +83,8 @@ class CheckpointedWriter {
   private written: number;
   private nextCheckpointAt: number;
   private checkpointing: Promise<void> | null = null;
+  /** A checkpoint that failed: close() reports it (the caller's record is then the last that held). */
+  private checkpointFailure: unknown = null;
 
   constructor(
     private readonly handle: fsp.FileHandle,
@@ -103,6 +105,7 @@ class CheckpointedWriter {
   async close(): Promise<number> {
     await this.flush();
     await this.checkpointing;
+    if (this.checkpointFailure) throw this.checkpointFailure;
     await this.handle.datasync();
     return this.written;
   }
@@ -124,7 +127,7 @@ class CheckpointedWriter {
         rest = rest.subarray(more);
       }
     }
-    if (this.written >= this.nextCheckpointAt && !this.checkpointing) this.startCheckpoint();
+    if (this.written >= this.nextCheckpointAt && !this.checkpointing && !this.checkpointFailure) this.startCheckpoint();
   }
 
   private startCheckpoint(): void {
@@ -133,11 +136,12 @@ class CheckpointedWriter {
     this.checkpointing = this.handle
       .datasync()
       .then(() => this.checkpoint({ size, state: NO_STATE }))
+      .catch((error: unknown) => {
+        this.checkpointFailure ??= error;
+      })
       .finally(() => {
         this.checkpointing = null;
       });
-    // A failed checkpoint is reported by close() (it awaits this); never unhandled meanwhile.
-    this.checkpointing.catch(() => undefined);
   }
 }
 
@@ -146,9 +150,6 @@ async function storageErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOSPC' || code === 'EDQUOT') throw new StorageFullError('No space left on the device');
-    if (code && NOT_WRITABLE.has(code)) throw new StorageUnavailableError(`Upload folder not writable (${code})`);
-    throw error;
+    throw asStorageError(error);
   }
 }

@@ -9,12 +9,11 @@ import { Readable, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { makeDirectories } from '../make-directories';
 import { ByteCounter } from './byte-counter';
+import { asStorageError } from './disk-errors';
 import { LocalDiskPartials } from './local-disk-partials';
 import {
   ContentNotFoundError,
   PARTIAL_CONTENT_LIFETIME_MS,
-  StorageFullError,
-  StorageUnavailableError,
   isSafeKey,
   type ByteRange,
   type ContentStat,
@@ -27,8 +26,6 @@ const INCOMPLETE_DIR = '.incomplete';
 const MAX_CHUNK_BYTES = 1024 * 1024;
 /** While a large file comes in, the disk is asked to catch up every this many bytes (EarlyWriteback). */
 const WRITEBACK_EVERY_BYTES = 32 * 1024 * 1024;
-/** Errors that mean the folder refuses writes (permissions, a read-only mount, a folder gone). */
-const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
 
 export class LocalDiskStore implements ContentStore {
   private readonly incompleteDir: string;
@@ -61,10 +58,7 @@ export class LocalDiskStore implements ContentStore {
       // Best effort: when the folder itself is what failed, there is nothing to remove (or the
       // sweep removes it later); the write's own error is the one to report.
       await fsp.rm(tempPath, { force: true }).catch(() => undefined);
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOSPC' || code === 'EDQUOT') throw new StorageFullError('No space left on the device');
-      if (code && NOT_WRITABLE.has(code)) throw new StorageUnavailableError(`Upload folder not writable (${code})`);
-      throw error;
+      throw asStorageError(error);
     }
   }
 

@@ -69,7 +69,7 @@ export class S3Partials implements PartialContentStore {
     const uploadPart = (body: Buffer, release: () => void): Promise<void> => {
       const n = nextPartNumber++;
       const previous = uploading;
-      return (async () => {
+      const done = (async () => {
         try {
           const part = await this.guard(() => this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: state.uploadId, PartNumber: n, Body: body })));
           await previous;
@@ -79,6 +79,9 @@ export class S3Partials implements PartialContentStore {
           release();
         }
       })();
+      // Awaited below; when an earlier part failed first, its failure is the one reported.
+      done.catch(() => undefined);
+      return done;
     };
 
     try {
@@ -86,10 +89,10 @@ export class S3Partials implements PartialContentStore {
         received += chunk.length;
         let full = assembler.add(chunk);
         while (full) {
-          // One part on its way while the next fills: memory stays at two parts.
-          const sending = uploadPart(full.body, full.release);
-          if (uploading) await uploading;
-          uploading = sending;
+          // Two parts on their way at most while the next fills (each waits for the one before it).
+          const previous = uploading;
+          uploading = uploadPart(full.body, full.release);
+          if (previous) await previous;
           full = assembler.takeFull();
         }
       }
@@ -109,6 +112,7 @@ export class S3Partials implements PartialContentStore {
       }
       return { size: partsSize() + (tail?.size ?? 0), state: JSON.stringify({ ...state, parts, tail } satisfies S3PartialState) };
     } catch (error) {
+      // The last part waits for every part before it: once it settles, none is still sending.
       await uploading?.catch(() => undefined);
       throw error;
     }
@@ -185,8 +189,9 @@ function parseState(text: string): S3PartialState {
 }
 
 /**
- * Gathers request chunks into parts of exactly `partBytes` in reused buffers (two at most: one
- * filling, one being uploaded), instead of a new buffer and a concatenation per part.
+ * Gathers request chunks into parts of exactly `partBytes` in reused buffers (the one filling
+ * and those on their way to the bucket: three at most), instead of a new buffer and a
+ * concatenation per part.
  */
 class PartAssembler {
   private current: Buffer;
