@@ -1,11 +1,10 @@
 // Streams the first file of a multipart body to a handler, never holding it in memory.
 // Used by the REST upload and the upload page alike. The traps: busboy decodes
 // names as latin1 unless told; a file stream that is destroyed before its end stalls busboy
-// for good; `pipe` leaves busboy hanging when the client aborts — hence `pipeline`, and a
+// for good; `pipe` leaves busboy hanging when the client aborts — hence `feed` below, and a
 // PassThrough between busboy and the handler so a failing handler never stalls the parser.
 import type { IncomingHttpHeaders } from 'node:http';
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, PassThrough, type Readable, type Writable } from 'node:stream';
 import busboy from 'busboy';
 import { AppError } from '../errors';
 import type { NewUpload } from '../services/files';
@@ -136,8 +135,8 @@ export async function withFirstUploadedFile<T>(
     state.handling = handling;
   });
 
-  // Started before any 'file' event can fire (they come from this pipeline's data).
-  const parsing = pipeline(body, parser);
+  // Started before any 'file' event can fire (they come from this data).
+  const parsing = feed(body, parser);
   /**
    * Resolves once the rest of the body was read and holds no second file; rejects with an
    * AppError when it does, or when the client went away before the end. Trailing junk after
@@ -163,6 +162,28 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('BAD_REQUEST', 'Malformed multipart body');
   }
   throw new AppError('BAD_REQUEST', 'No file uploaded');
+}
+
+/**
+ * Writes the body into the parser. Unlike `pipeline`, a parser that fails (a malformed body)
+ * leaves the body alone: destroying the request would drop its connection before the 400 is
+ * out. The rest of the body is read and dropped instead (the API's answer then closes the
+ * connection after a while: lingering-close.ts). A body that fails (the client went away)
+ * destroys the parser, so that it never waits for the rest.
+ */
+function feed(body: Readable, parser: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    finished(body, { writable: false }, (error) => {
+      if (error) parser.destroy(error);
+    });
+    finished(parser, (error) => {
+      if (!error) return resolve();
+      body.unpipe(parser);
+      if (!body.destroyed) body.resume();
+      reject(error);
+    });
+    body.pipe(parser);
+  });
 }
 
 /** A client that went away shows as a reset of a body that never completed. */

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { isAppError } from '../errors';
+import { closeAfterDiscardingBody } from '../http/lingering-close';
 
 /**
  * The one mapping from errors to API responses: an AppError becomes its status and message,
@@ -8,8 +9,8 @@ import { isAppError } from '../errors';
 export function sendJsonError(res: Response, error: unknown, req?: Request): void {
   if (isAppError(error)) {
     if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-    // A refused upload may leave body bytes unread: do not reuse this connection for another request.
-    if (req && !req.complete) res.setHeader('Connection', 'close');
+    // A refused upload may leave body bytes unread: this connection serves no other request.
+    if (req && !req.complete) closeAfterDiscardingBody(req, res);
     if (!res.headersSent) res.status(error.status).json({ error: error.message });
     return;
   }

@@ -1,0 +1,99 @@
+// An upload refused before its body has arrived (too large by its Content-Length, a malformed
+// head): the client is still sending when the answer goes out. Closing at once resets the
+// connection under the client, which then often fails its next write (EPIPE) without ever
+// reading the answer. The server reads and drops the rest for a while first (lingering close).
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINGER_MS } from '../../server/http/lingering-close';
+import { startApp, type TestApp } from '../helpers/app';
+
+const MAX_UPLOAD_BYTES = 1_000_000;
+const PIECE = Buffer.alloc(64 * 1024, 'a');
+
+let app: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  app = await startApp({ MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
+  await app.createUser('sender');
+  cookie = await app.login('sender');
+});
+afterAll(() => app.close());
+
+/** Posts a body of `declared` bytes in 64 KiB pieces, 2 ms apart, stopping once answered: the answer, or the client's error. */
+function sendInPieces(declared: number, head: Buffer = Buffer.alloc(0)): Promise<string> {
+  const url = new URL(app.url);
+  return new Promise((resolve) => {
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: '/api/v1/files',
+      agent: false,
+      headers: { cookie, 'content-type': 'multipart/form-data; boundary=XX', 'content-length': String(declared) },
+    });
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve(`${res.statusCode} ${body}`));
+    });
+    req.on('error', (error) => resolve(`error ${(error as NodeJS.ErrnoException).code}`));
+    void (async () => {
+      let sent = 0;
+      if (head.length) {
+        req.write(head);
+        sent += head.length;
+      }
+      while (!answered && !req.destroyed && sent + PIECE.length < declared) {
+        req.write(PIECE);
+        sent += PIECE.length;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+  });
+}
+
+describe('answers to uploads refused while they are still being sent', () => {
+  it('when 20 uploads declaring more than MAX_UPLOAD_BYTES are refused while their bodies stream in, then every client reads the 413 JSON answer', { timeout: 60_000 }, async () => {
+    const answers: string[] = [];
+    for (let i = 0; i < 20; i++) answers.push(await sendInPieces(50 * MAX_UPLOAD_BYTES));
+    expect(answers).toEqual(Array(20).fill('413 {"error":"File too large"}'));
+    expect(await app.rows('select count(*) as n from files')).toEqual([{ n: 0 }]);
+  });
+
+  it('when 20 malformed multipart bodies are refused at their first part while more is on its way, then every client reads the 400 JSON answer', { timeout: 60_000 }, async () => {
+    const malformed = Buffer.from('--XX\r\nbroken part header\r\n\r\nxx\r\n--XX--');
+    const answers: string[] = [];
+    for (let i = 0; i < 20; i++) answers.push(await sendInPieces(MAX_UPLOAD_BYTES / 2, malformed));
+    expect(answers).toEqual(Array(20).fill('400 {"error":"Malformed multipart body"}'));
+  });
+
+  it('when a refused client goes on sending without end, then the server closes the connection after a bounded time', { timeout: 60_000 }, async () => {
+    const url = new URL(app.url);
+    // Half-open, as a client that goes on sending after our side has closed.
+    const socket = net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(
+      `POST /api/v1/files HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${cookie}\r\n` +
+        `Content-Type: multipart/form-data; boundary=XX\r\nContent-Length: ${1024 * MAX_UPLOAD_BYTES}\r\n\r\n`,
+    );
+    const started = Date.now();
+    let stillOpen = true;
+    void closed.then(() => (stillOpen = false));
+    while (stillOpen && Date.now() - started < 4 * LINGER_MS) {
+      socket.write(PIECE);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(stillOpen, 'the server still reads after four times its lingering time').toBe(false);
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received).toMatch(/\r\nConnection: close\r\n/i);
+    expect(received.endsWith('{"error":"File too large"}')).toBe(true);
+  });
+});
