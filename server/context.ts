@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
 import type { Clock } from './clock';
 import type { Config } from './config';
+import type { DirectSql } from './db/direct-sql';
+import type { DownloadTally } from './services/download-tally';
 import type { ContentStore } from './storage/content-store';
 
 /** The signed-in user as every door sees it. */
@@ -13,10 +15,14 @@ export interface AuthUser {
 /** What every service function gets: one unit of work per request (a forked EntityManager). */
 export interface ServiceContext {
   em: EntityManager;
+  /** The hot statements, written out (db/direct-sql.ts). */
+  sql: DirectSql;
   config: Config;
   store: ContentStore;
   log: Logger;
   clock: Clock;
+  /** Counts downloads of links without a limit, written once a second. */
+  downloads: DownloadTally;
   user: AuthUser | null;
   /** How `user` was recognised: a session cookie (pages, the UI, scripts that log in) or an API token. */
   authMethod: 'session' | 'token' | null;
@@ -32,11 +38,30 @@ export interface ServiceContext {
 export interface AppDeps {
   config: Config;
   orm: import('./db/orm').Orm;
+  sql: DirectSql;
   store: ContentStore;
   log: Logger;
   clock: Clock;
+  downloads: DownloadTally;
 }
 
 export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
-  return { em: deps.orm.em.fork(), config: deps.config, store: deps.store, log, clock: deps.clock, user: null, authMethod: null, sessionId: null, clientAddress: null, userAgent: null };
+  let em: EntityManager | undefined;
+  return {
+    // Forked on first use: a request that never reaches the database skips it.
+    get em() {
+      return (em ??= deps.orm.em.fork());
+    },
+    sql: deps.sql,
+    config: deps.config,
+    store: deps.store,
+    log,
+    clock: deps.clock,
+    downloads: deps.downloads,
+    user: null,
+    authMethod: null,
+    sessionId: null,
+    clientAddress: null,
+    userAgent: null,
+  };
 }

@@ -4,15 +4,17 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock';
 import type { Config, LogLevel } from './config';
 import type { AppDeps } from './context';
+import { openDirectSql } from './db/direct-sql';
 import { initOrm } from './db/orm';
 import { createLogger } from './logger';
+import { DownloadTally } from './services/download-tally';
 import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './services/maintenance';
 import type { ContentStore } from './storage/content-store';
 import { LocalDiskStore } from './storage/local-disk-store';
 import { S3Store } from './storage/s3-store';
 
 export interface Deps extends AppDeps {
-  /** Closes the database (the store holds nothing open). */
+  /** Writes the last download counts and closes the database (the store holds nothing open). */
   close(): Promise<void>;
 }
 
@@ -21,7 +23,14 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
   const log = createLogger(options.logLevel ?? config.logLevel);
   const orm = await initOrm(config.database, log);
   const store = createContentStore(config, log);
-  return { config, log, orm, store, clock: options.clock ?? systemClock, close: () => orm.close() };
+  const sql = openDirectSql(orm, config.database);
+  const downloads = new DownloadTally(sql, log);
+  const close = async () => {
+    await downloads.flush();
+    await sql.close();
+    await orm.close();
+  };
+  return { config, log, orm, sql, store, clock: options.clock ?? systemClock, downloads, close };
 }
 
 export function createContentStore(config: Config, log: Logger): ContentStore {

@@ -26,7 +26,10 @@ export function requestContext(deps: AppDeps) {
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const log = deps.log.child({ reqId: requestId });
     res.locals.requestId = requestId;
-    res.locals.ctx = { ...createServiceContext(deps, log), clientAddress: req.ip ?? null, userAgent: req.get('user-agent') ?? null };
+    const ctx = createServiceContext(deps, log);
+    ctx.clientAddress = req.ip ?? null;
+    ctx.userAgent = req.get('user-agent') ?? null;
+    res.locals.ctx = ctx;
     res.locals.sessionToken = null;
     res.setHeader('X-Request-Id', requestId);
 

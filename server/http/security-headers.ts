@@ -13,9 +13,24 @@ declare global {
 import type { Config } from '../config';
 
 /** Headers every response carries; routes may tighten them (the raw file route does). */
+// Random bytes drawn 4 KiB at a time (as crypto.randomUUID does): one call to the system's
+// generator per 256 requests instead of one per request, which showed in small requests' profiles.
+const NONCE_BYTES = 16;
+let entropy = Buffer.alloc(0);
+let taken = 0;
+
+function newNonce(): string {
+  if (taken + NONCE_BYTES > entropy.length) {
+    entropy = randomBytes(256 * NONCE_BYTES);
+    taken = 0;
+  }
+  taken += NONCE_BYTES;
+  return entropy.toString('base64', taken - NONCE_BYTES, taken);
+}
+
 export function securityHeaders(config: Config) {
   return (_req: Request, res: Response, next: NextFunction) => {
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = newNonce();
     res.locals.cspNonce = nonce;
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');

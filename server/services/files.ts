@@ -227,6 +227,8 @@ export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<v
  */
 export async function updateShareSettings(ctx: ServiceContext, fileId: string, input: unknown): Promise<FileDto> {
   const owner = requireUser(ctx);
+  // A new limit is checked against the downloads so far: this instance's count in them.
+  await ctx.downloads.flush();
   const file = await findFile(ctx, fileId);
   if (!file) throw new AppError('NOT_FOUND', 'File not found');
   if (file.userId !== owner.id) throw new AppError('FORBIDDEN', 'Forbidden');
@@ -244,11 +246,36 @@ export async function updateShareSettings(ctx: ServiceContext, fileId: string, i
   return toFileDto(changed);
 }
 
+/** The columns of a file under the entity's names, for statements written out (db/direct-sql.ts). */
+export const FILE_COLUMNS =
+  '"f"."id" as "id", "f"."user_id" as "userId", "f"."original_name" as "originalName", "f"."mime_type" as "mimeType", ' +
+  '"f"."size" as "size", "f"."stored_name" as "storedName", "f"."created_at" as "createdAt", "f"."expires_at" as "expiresAt", ' +
+  '"f"."max_downloads" as "maxDownloads", "f"."downloads" as "downloads", "f"."password_hash" as "passwordHash"';
+
+/** A row selected with FILE_COLUMNS as the entity types it (dates and numbers as each dialect returns them). */
+export function fileFromRow(row: Record<keyof StoredFile, unknown>): StoredFile {
+  return {
+    id: row.id as string,
+    userId: row.userId as string,
+    originalName: row.originalName as string,
+    mimeType: row.mimeType as string,
+    size: Number(row.size),
+    storedName: row.storedName as string,
+    createdAt: new Date(row.createdAt as Date | number),
+    expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt as Date | number),
+    maxDownloads: row.maxDownloads === null ? null : Number(row.maxDownloads),
+    downloads: Number(row.downloads),
+    passwordHash: row.passwordHash as string | null,
+  };
+}
+
+const FILE_BY_ID = `select ${FILE_COLUMNS} from "files" "f" where "f"."id" = ?`;
+
 /** Any file by id, as its row; null when there is none. */
 export async function findFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
   if (!fileIdSchema.safeParse(fileId).success) return null;
-  const [file] = await findFileRows(ctx, { id: fileId }, 1);
-  return file ?? null;
+  const [row] = await ctx.sql.select<Record<keyof StoredFile, unknown>>(FILE_BY_ID, [fileId]);
+  return row ? fileFromRow(row) : null;
 }
 
 const FILE_ID_BYTES = 16;

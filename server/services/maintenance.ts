@@ -12,6 +12,7 @@ import { LoginAttemptSchema } from '../db/entities/login-attempt.entity';
 import { SessionSchema } from '../db/entities/session.entity';
 import type { Clock } from '../clock';
 import type { ContentStore } from '../storage/content-store';
+import { DOWNLOAD_TALLY_EVERY_MS, type DownloadTally } from './download-tally';
 import { isStoredName } from './files';
 import { removeStaleReservations } from './quotas';
 import { removeExpiredResumableUploads, unfinishedUploadKeys } from './resumable-uploads';
@@ -87,7 +88,7 @@ const MAINTENANCE_EVERY_MS = 60 * 60 * 1000;
  * Safe beside other instances: every step only deletes what nobody can still use.
  */
 export function scheduleMaintenance(
-  deps: { orm: { em: { fork(): EntityManager } }; store: ContentStore; log: Logger; clock: Clock },
+  deps: { orm: { em: { fork(): EntityManager } }; store: ContentStore; log: Logger; clock: Clock; downloads: DownloadTally },
   options: { expirySweepEveryMs?: number } = {},
 ): () => void {
   const round = async () => {
@@ -114,10 +115,12 @@ export function scheduleMaintenance(
   };
   const timer = setInterval(() => void round(), MAINTENANCE_EVERY_MS);
   const expiryTimer = setInterval(() => void expirySweep(), options.expirySweepEveryMs ?? EXPIRY_SWEEP_EVERY_MS);
-  timer.unref();
-  expiryTimer.unref();
+  // Never rejects: a failed write keeps its counts for the next one.
+  const tallyTimer = setInterval(() => void deps.downloads.flush(), DOWNLOAD_TALLY_EVERY_MS);
+  for (const each of [timer, expiryTimer, tallyTimer]) each.unref();
   return () => {
     clearInterval(timer);
     clearInterval(expiryTimer);
+    clearInterval(tallyTimer);
   };
 }

@@ -73,6 +73,10 @@ export interface RecognisedSession {
  * The user a token belongs to, or null for any token that is not valid: bad signature,
  * expired, revoked by logout, or whose user no longer exists.
  */
+const SESSION_USER =
+  'select "u"."id" as "id", "u"."username" as "username", "s"."last_seen_at" as "lastSeenAt" ' +
+  'from "sessions" "s" join "users" "u" on "u"."id" = "s"."user_id" where "s"."id" = ? and "s"."user_id" = ? and "u"."disabled_at" is null';
+
 export async function recogniseSession(
   ctx: ServiceContext,
   token: string,
@@ -82,12 +86,7 @@ export async function recogniseSession(
   if (!claims) return null;
   // One query for the session and its user (tables and columns as the migrations create them):
   // this runs on every request that carries a cookie.
-  const row: { id: string; username: string; lastSeenAt: StoredDate } | undefined = await ctx.em
-    .getKnex()('sessions')
-    .join('users', 'users.id', 'sessions.user_id')
-    .where({ 'sessions.id': claims.sid, 'sessions.user_id': claims.sub })
-    .whereNull('users.disabled_at')
-    .first('users.id as id', 'users.username as username', 'sessions.last_seen_at as lastSeenAt');
+  const [row] = await ctx.sql.select<{ id: string; username: string; lastSeenAt: StoredDate }>(SESSION_USER, [claims.sid, claims.sub]);
   if (!row) return null;
   const authUser = { id: row.id, username: row.username };
 

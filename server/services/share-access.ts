@@ -5,11 +5,11 @@
 import { signShareGrant, SHARE_GRANT_TTL_SECONDS, verifyShareGrant } from '../auth/share-grant';
 import { verifyPassword } from '../auth/passwords';
 import type { ServiceContext } from '../context';
-import { UserSchema } from '../db/entities/user.entity';
 import type { StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
-import { findFile, toFileDto, type FileDto } from './files';
+import { fileIdSchema } from '../schemas';
+import { FILE_COLUMNS, fileFromRow, findFile, toFileDto, type FileDto } from './files';
 import { admitSharePasswordAttempt, checkedUnderThrottle } from './login-throttle';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 
@@ -52,9 +52,8 @@ export interface ShareProof {
  * AppError, and too many of them a 429, counted per file and address like logins.
  */
 export async function openShare(ctx: ServiceContext, fileId: string, proof: ShareProof = {}): Promise<ShareAccess> {
-  const file = await findFile(ctx, fileId);
-  // A disabled account's links are off with it, and back when it is enabled (ADR 0018).
-  if (!file || (await ownerIsDisabled(ctx, file.userId))) return { kind: 'missing' };
+  const file = await findSharedFile(ctx, fileId);
+  if (!file) return { kind: 'missing' };
   const gone = goneReason(file, ctx.clock.now());
   if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
   const isOwner = ctx.user?.id === file.userId;
@@ -107,17 +106,19 @@ async function checkSharePassword(ctx: ServiceContext, file: StoredFile, passwor
  * is counted), or why it has none any more (expired or used up meanwhile). One statement, so N
  * parallel downloads of a link allowing N all get one, and the next ones none.
  */
-export async function claimDownload(ctx: ServiceContext, file: Pick<FileDto, 'id' | 'expiresAt'>): Promise<GoneReason | null> {
+const COUNT_DOWNLOAD =
+  'update "files" set "downloads" = "downloads" + 1 where "id" = ? ' +
+  'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)';
+
+export async function claimDownload(ctx: ServiceContext, file: Pick<FileDto, 'id' | 'expiresAt' | 'maxDownloads'>): Promise<GoneReason | null> {
+  // Nothing to run out of: counted in memory, written once a second (download-tally.ts).
+  if (file.maxDownloads === null) {
+    ctx.downloads.add(file.id);
+    return null;
+  }
   const now = ctx.clock.now();
-  const result = await ctx.em
-    .getConnection()
-    .execute(
-      'update "files" set "downloads" = "downloads" + 1 where "id" = ? ' +
-        'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)',
-      [file.id, new Date(now)],
-      'run',
-    );
-  if ((result as unknown as { affectedRows: number }).affectedRows === 1) return null;
+  const counted = await ctx.sql.change(COUNT_DOWNLOAD, [file.id, new Date(now)]);
+  if (counted === 1) return null;
   return file.expiresAt !== null && Date.parse(file.expiresAt) <= now ? 'expired' : 'used-up';
 }
 
@@ -145,6 +146,13 @@ export async function readTextPreview(share: OpenShare, maxBytes = TEXT_PREVIEW_
   return { text: truncated ? text.replace(/\uFFFD$/, '') : text, truncated };
 }
 
-async function ownerIsDisabled(ctx: ServiceContext, userId: string): Promise<boolean> {
-  return (await ctx.em.count(UserSchema, { id: userId, disabledAt: { $ne: null } })) > 0;
+// A disabled account's links are off with it, and back when it is enabled (ADR 0018).
+const SHARED_FILE_BY_ID =
+  `select ${FILE_COLUMNS} from "files" "f" join "users" "u" on "u"."id" = "f"."user_id" ` + 'where "f"."id" = ? and "u"."disabled_at" is null';
+
+/** The file behind a share link, in one query on every download: null when there is none or its owner is disabled. */
+async function findSharedFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
+  if (!fileIdSchema.safeParse(fileId).success) return null;
+  const [row] = await ctx.sql.select<Record<keyof StoredFile, unknown>>(SHARED_FILE_BY_ID, [fileId]);
+  return row ? fileFromRow(row) : null;
 }

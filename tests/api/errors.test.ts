@@ -127,7 +127,7 @@ describe('server faults', () => {
   });
 
   it('when the database is gone, then the API still answers JSON {"error":"Internal server error"} on every route', async () => {
-    await broken.orm.close(true);
+    await broken.closeDatabase();
 
     await expectJsonError(await fetch(`${broken.url}/api/v1/files`, { headers: { cookie: brokenCookie } }), 500, 'Internal server error');
     await expectJsonError(

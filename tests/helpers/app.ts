@@ -46,6 +46,8 @@ export interface TestApp {
   breakStorageWrites(): Promise<() => Promise<void>>;
   /** Runs SQL on the app's database (`?` placeholders; 64-bit integers come back as numbers). */
   rows(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Closes every connection the app has to its database, as when the database goes away. */
+  closeDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -117,6 +119,10 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
       const { database } = finalConfig;
       if (database.dialect === 'postgresql') return queryPostgres(database.url, [{ sql, params }]);
       return orm.em.fork().getConnection().execute(sql, params as never[]);
+    },
+    async closeDatabase() {
+      await deps.sql.close();
+      await orm.close(true);
     },
     async close() {
       server.closeAllConnections();

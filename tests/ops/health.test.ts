@@ -63,7 +63,7 @@ describe('GET /healthz', () => {
 
   it('when the database is closed, then it answers 503 {"status":"error"} naming the database', async () => {
     app = await startApp();
-    await app.orm.close(true);
+    await app.closeDatabase();
     const res = await fetch(`${app.url}/healthz`);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ status: 'error', problems: ['database unavailable'] });

@@ -145,6 +145,50 @@ describe('download limits', () => {
   });
 });
 
+describe('download counts of links without a limit', () => {
+  it('when a link without a limit is downloaded, then the downloads show in its row within seconds, and HEAD, a range past byte 0 and the owner count nothing', async () => {
+    const { file, rawUrl } = await app.upload('counted later', 'later.txt', 'text/plain');
+    for (let i = 0; i < 3; i++) expect((await request(rawUrl)).status).toBe(200);
+    expect((await request(rawUrl, { method: 'HEAD' })).status).toBe(200);
+    expect((await request(rawUrl, { headers: { range: 'bytes=3-' } })).status).toBe(206);
+    expect((await request(rawUrl, { headers: { cookie: app.cookie } })).status).toBe(200);
+    expect(await poll(async () => (await fileRow(file.id)).downloads === 3, 5_000)).toBe(true);
+    // Written once: two more rounds of the tally add nothing.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect(await fileRow(file.id)).toEqual({ downloads: 3, max_downloads: null });
+  });
+
+  it('when a limit is set on a link right after downloads, then the downloads so far count (the limit must be above them)', async () => {
+    const { file, rawUrl } = await app.upload('limit me', 'limit.txt', 'text/plain');
+    for (let i = 0; i < 2; i++) expect((await request(rawUrl)).status).toBe(200);
+    const patch = (maxDownloads: number) =>
+      fetch(`${app.url}/api/v1/files/${file.id}`, {
+        method: 'PATCH',
+        headers: { cookie: app.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ maxDownloads }),
+      });
+    const refused = await patch(2);
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toBe('maxDownloads must be more than the 2 downloads so far');
+    expect((await (await patch(3)).json()).file).toMatchObject({ maxDownloads: 3, downloads: 2 });
+    expect((await request(rawUrl)).status).toBe(200);
+    expect((await request(rawUrl)).status).toBe(410);
+  });
+
+  it('when the server stops right after downloads, then they are written before it closes', async () => {
+    const first = await startSharingApp();
+    const { file, rawUrl } = await first.upload('stop soon', 'stop.txt', 'text/plain');
+    for (let i = 0; i < 4; i++) expect((await request(rawUrl)).status).toBe(200);
+    await first.close();
+    const again = await startApp(first.env);
+    try {
+      expect(await again.rows('select downloads from files where id = ?', [file.id])).toEqual([{ downloads: 4 }]);
+    } finally {
+      await again.close();
+    }
+  });
+});
+
 describe('passwords', () => {
   const PASSWORD = 'correct pony';
 

@@ -1,0 +1,137 @@
+// The statements every small request runs (a share link's file, a cookie's session, a limited
+// link's count) written out and run on the driver, without MikroORM's query builder or knex's
+// pool queue. Measured with 32 clients on SQLite (docs/performance.md, ADR 0020): one lookup
+// through the query builder cost about 0.5 ms of CPU; through knex's pool, which lets one
+// request at a time have SQLite's single connection, about 0.35 ms; on a connection of its
+// own, 0.07 ms.
+//
+// On SQLite, reads go to a second connection kept for them (`query_only`): in WAL mode it sees
+// every committed write at once, never one in progress, so a revoked session or a deleted file
+// stops working as soon as that is committed. Writes stay on the pool's connection, the one
+// writer. On PostgreSQL both use the pool, as named statements each connection keeps prepared.
+import sqlite3 from 'sqlite3';
+import type { DatabaseConfig } from '../config';
+import type { Orm } from './orm';
+
+/** SQL with `?` placeholders and double-quoted names: the same text runs on both databases. */
+export type PortableSql = string;
+export type SqlParam = string | number | Date | null;
+
+export interface DirectSql {
+  /** The rows a SELECT returns; only committed data. */
+  select<Row>(sql: PortableSql, params: SqlParam[]): Promise<Row[]>;
+  /** How many rows an UPDATE or DELETE changed. */
+  change(sql: PortableSql, params: SqlParam[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+export function openDirectSql(orm: Orm, database: DatabaseConfig): DirectSql {
+  const pool = orm.em.getKnex().client as unknown as PooledClient;
+  return database.dialect === 'sqlite' ? new SqliteDirectSql(pool, database.path) : new PostgresDirectSql(pool);
+}
+
+interface PooledClient {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<void>;
+}
+
+async function withPooledConnection<T>(pool: PooledClient, use: (connection: unknown) => Promise<T>): Promise<T> {
+  // knex's pool: a broken connection is replaced before use, and one a transaction holds is waited for.
+  const connection = await pool.acquireConnection();
+  try {
+    return await use(connection);
+  } finally {
+    await pool.releaseConnection(connection);
+  }
+}
+
+class SqliteDirectSql implements DirectSql {
+  private reader: Promise<sqlite3.Database> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly pool: PooledClient,
+    private readonly path: string,
+  ) {}
+
+  async select<Row>(sql: PortableSql, params: SqlParam[]): Promise<Row[]> {
+    if (this.closed) throw new Error('The database connections are closed');
+    const reader = await (this.reader ??= this.openReader());
+    return new Promise((resolve, reject) => {
+      reader.all(sql, asSqliteParams(params), (error, rows) => (error ? reject(error) : resolve(rows as Row[])));
+    });
+  }
+
+  change(sql: PortableSql, params: SqlParam[]): Promise<number> {
+    return withPooledConnection(
+      this.pool,
+      (connection) =>
+        new Promise((resolve, reject) => {
+          (connection as sqlite3.Database).run(sql, asSqliteParams(params), function (error) {
+            if (error) reject(error);
+            else resolve(this.changes);
+          });
+        }),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const reader = this.reader;
+    this.reader = null;
+    const db = await reader?.catch(() => null);
+    if (db) await new Promise<void>((resolve) => db.close(() => resolve()));
+  }
+
+  private openReader(): Promise<sqlite3.Database> {
+    const opening = new Promise<sqlite3.Database>((resolve, reject) => {
+      const db = new sqlite3.Database(this.path, sqlite3.OPEN_READWRITE, (error) => {
+        if (error) return reject(error);
+        // Read-only by promise: a write slipped in here would race the pool's writer.
+        db.exec('PRAGMA busy_timeout = 10000; PRAGMA query_only = ON;', (pragmaError) => (pragmaError ? reject(pragmaError) : resolve(db)));
+      });
+    });
+    // A failed open is tried again by the next read.
+    opening.catch(() => {
+      if (this.reader === opening) this.reader = null;
+    });
+    return opening;
+  }
+}
+
+/** SQLite stores our dates as milliseconds (MikroORM's mapping): bound the same way. */
+function asSqliteParams(params: SqlParam[]): Array<string | number | null> {
+  return params.map((value) => (value instanceof Date ? value.getTime() : value));
+}
+
+interface PostgresConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+class PostgresDirectSql implements DirectSql {
+  private readonly prepared = new Map<string, { name: string; text: string }>();
+
+  constructor(private readonly pool: PooledClient) {}
+
+  async select<Row>(sql: PortableSql, params: SqlParam[]): Promise<Row[]> {
+    return (await this.run(sql, params)).rows as Row[];
+  }
+
+  async change(sql: PortableSql, params: SqlParam[]): Promise<number> {
+    return (await this.run(sql, params)).rowCount ?? 0;
+  }
+
+  async close(): Promise<void> {}
+
+  private run(sql: PortableSql, params: SqlParam[]) {
+    let statement = this.prepared.get(sql);
+    if (!statement) {
+      let n = 0;
+      // The pg driver prepares a named statement once per connection and reuses it.
+      statement = { name: `direct_${this.prepared.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      this.prepared.set(sql, statement);
+    }
+    const named = statement;
+    return withPooledConnection(this.pool, (connection) => (connection as PostgresConnection).query({ ...named, values: params }));
+  }
+}

@@ -1,0 +1,52 @@
+// Downloads of links without a download limit are counted in memory and added to their rows
+// once a second (ADR 0020). Counted one by one, every small download was a database write of
+// its own, half the database work of serving it. Nothing depends on those counts but the
+// owner's view of them, so they may show up to a second late; a crash loses at most that
+// second. Links with a limit are still counted at once, in one atomic statement
+// (share-access.ts: claimDownload), because the count decides who gets the file.
+// Several instances each add their own counts: increments commute.
+import type { Logger } from 'pino';
+import type { DirectSql } from '../db/direct-sql';
+
+export const DOWNLOAD_TALLY_EVERY_MS = 1_000;
+
+const ADD_DOWNLOADS = 'update "files" set "downloads" = "downloads" + ? where "id" = ?';
+
+export class DownloadTally {
+  private pending = new Map<string, number>();
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly sql: DirectSql,
+    private readonly log: Logger,
+  ) {}
+
+  /** One more download of the file. */
+  add(fileId: string): void {
+    this.pending.set(fileId, (this.pending.get(fileId) ?? 0) + 1);
+  }
+
+  /** Writes what was counted so far; resolves once it is in the database (or kept for the next try). */
+  flush(): Promise<void> {
+    // One write at a time, in order: a flush waits for the one under way, then writes the rest.
+    this.writing = this.writing.then(() => this.writePending());
+    return this.writing;
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending];
+    this.pending = new Map();
+    let written = 0;
+    try {
+      // A file deleted meanwhile changes no row: its downloads go with it.
+      for (const [fileId, count] of batch) {
+        await this.sql.change(ADD_DOWNLOADS, [count, fileId]);
+        written++;
+      }
+    } catch (error) {
+      for (const [fileId, count] of batch.slice(written)) this.pending.set(fileId, (this.pending.get(fileId) ?? 0) + count);
+      this.log.warn({ err: error, files: batch.length - written }, 'download counts not written; they are kept for the next try');
+    }
+  }
+}
