@@ -8,7 +8,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { Config } from '../config';
 import type { AuthUser, ServiceContext } from '../context';
 import { UploadReservationSchema } from '../db/entities/upload-reservation.entity';
-import { UserSchema, type User } from '../db/entities/user.entity';
+import type { User } from '../db/entities/user.entity';
 import { requireUser } from './sessions';
 
 export const QUOTA_EXCEEDED = 'Storage quota exceeded';
@@ -144,9 +144,12 @@ export async function withAvailableBytes<T>(
 
 /** The quota of a user by id; null: unlimited. */
 export async function quotaOfUser(ctx: ServiceContext, userId: string): Promise<number | null> {
-  const user = await ctx.em.findOne(UserSchema, { id: userId }, { fields: ['hasOwnQuota', 'quotaBytes'], disableIdentityMap: true });
-  return user ? quotaOf(ctx.config, user) : null;
+  // Asked before every upload: written out (db/direct-sql.ts). SQLite gives the flag as 0 or 1.
+  const [user] = await ctx.sql.select<{ hasOwnQuota: boolean | number; quotaBytes: number | string | null }>(QUOTA_OF_USER, [userId]);
+  return user ? quotaOf(ctx.config, { hasOwnQuota: Boolean(user.hasOwnQuota), quotaBytes: user.quotaBytes === null ? null : Number(user.quotaBytes) }) : null;
 }
+
+const QUOTA_OF_USER = 'select "has_own_quota" as "hasOwnQuota", "quota_bytes" as "quotaBytes" from "users" where "id" = ?';
 
 /** Holds not refreshed for STALE_RESERVATION_MS: their upload died with its instance. */
 export async function removeStaleReservations(ctx: Pick<ServiceContext, 'em' | 'clock'>): Promise<number> {
@@ -163,6 +166,5 @@ export interface MyStorage {
 /** The signed-in user's usage against their quota, for the files page and `GET /api/v1/me`. */
 export async function myStorage(ctx: ServiceContext): Promise<MyStorage> {
   const user = requireUser(ctx);
-  const row = await ctx.em.findOne(UserSchema, { id: user.id }, { fields: ['hasOwnQuota', 'quotaBytes'], disableIdentityMap: true });
-  return { user, usage: await usageOf(ctx, user.id), quota: row ? quotaOf(ctx.config, row) : null };
+  return { user, usage: await usageOf(ctx, user.id), quota: await quotaOfUser(ctx, user.id) };
 }
