@@ -170,6 +170,20 @@ export function download({ port, path, agent = false, cookie }) {
   });
 }
 
+/** GETs a (small) page and keeps its text, to check what it says; resolves with status, text and ms. */
+export function fetchText({ port, path, agent = false, cookie }) {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: HOST, port, path, agent, headers: cookie ? { cookie } : {} }, (res) =>
+      collect(res).then(
+        (raw) => resolve({ status: res.statusCode, text: raw.toString('utf8'), bytes: raw.length, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+        reject,
+      ),
+    );
+    req.on('error', reject);
+  });
+}
+
 /** A JSON request with a small body (and any `headers`); resolves with status, parsed body, headers and ms. */
 export function requestJson({ port, path, method = 'GET', json, cookie, agent = false, headers = {} }) {
   const body = json === undefined ? undefined : Buffer.from(JSON.stringify(json));

@@ -6,7 +6,8 @@
 // Phases (BENCH_ONLY): login, large, small, list — the service on SQLite + disk against bare
 // Node servers; tus — its resumable uploads against its own multipart upload of the same file;
 // s3 — the service on PostgreSQL + S3 (a throwaway cluster and s3rver, started here) against
-// the AWS SDK alone on the same S3 server.
+// the AWS SDK alone on the same S3 server for a large file, and against the bare Node servers
+// for small files (the `pg+s3` lines).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
-import { download, requestJson, runConcurrent, tusUploadFromDisk, uploadBuffer, uploadFromDisk, HOST } from './client.mjs';
+import { download, fetchText, requestJson, runConcurrent, tusUploadFromDisk, uploadBuffer, uploadFromDisk, HOST } from './client.mjs';
 import { postgresBin, startPostgres } from './postgres-cluster.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,6 +43,7 @@ const S = {
   smallCount: int('BENCH_SMALL_COUNT', 1500),
   smallDownloads: int('BENCH_SMALL_DOWNLOADS', 4000),
   smallRuns: int('BENCH_SMALL_RUNS', 3),
+  smallPages: int('BENCH_SMALL_PAGES', 2000),
   concurrency: int('BENCH_CONCURRENCY', 32),
   listFiles: int('BENCH_LIST_FILES', 10000),
   listRequests: int('BENCH_LIST_REQUESTS', 60),
@@ -363,15 +365,12 @@ async function measureOnDisk({ inputDir, logDir }) {
 
   registerBenchUser(serviceEnv);
   const service = startService('service', serviceEnv, logDir);
-  const bareUp = spawnChild('bare-upload', process.execPath, ['bench/bare-upload-server.mjs', bareDir], { logDir, handshake: true });
-  const bareDown = spawnChild('bare-download', process.execPath, ['bench/bare-download-server.mjs', uploadDir], { logDir, handshake: true });
-  const [bareUpPort, bareDownPort] = await Promise.all([handshakePort(bareUp), handshakePort(bareDown)]);
-  await waitForHealth(port, service.entry);
+  // The bare download server reads the service's own upload dir: the very same files.
+  const [bare] = await Promise.all([startBareServers({ logDir, uploadDir: bareDir, downloadDir: uploadDir }), waitForHealth(port, service.entry)]);
+  const { bareUpPort, bareDownPort, bareUpRss, bareDownRss } = bare;
   log(`service pid ${service.child.pid} on ${HOST}:${port}; bare upload :${bareUpPort}, bare download :${bareDownPort}`);
 
   const serviceRss = new RssMonitor(service.child.pid);
-  const bareUpRss = new RssMonitor(bareUp.child.pid);
-  const bareDownRss = new RssMonitor(bareDown.child.pid);
   results.serviceIdleRssMb = round(serviceRss.status().rss);
 
   // ---- login (also gives the cookie for the rest)
@@ -401,12 +400,28 @@ async function measureOnDisk({ inputDir, logDir }) {
   }
   // Before the small files, whose 32 clients leave the service's RSS higher for good.
   if (wants('tus')) await measureTus({ port, cookie, inputDir, uploadDir, serviceRss });
-  if (wants('small')) await measureSmall({ port, cookie, bareUpPort, bareDownPort, serviceRss, bareUpRss, bareDownRss });
+  if (wants('small')) await measureSmall({ port, cookie, bare, serviceRss });
   if (wants('list')) await measureList({ port, cookie, dataDir, serviceRss });
 
   results.serviceFinalRssMb = round(serviceRss.status().rss);
   // Stopped before any later phase: idle processes are still processes on a 2-core machine.
-  await Promise.all([service.entry, bareUp.entry, bareDown.entry].map((entry) => stopChild(entry)));
+  await Promise.all([stopChild(service.entry), bare.stop()]);
+}
+
+/**
+ * The two baselines, each a child process: busboy → disk into `uploadDir` (fsync per request
+ * with ?fsync=1) and stat + createReadStream from `downloadDir`. Resolves once both listen.
+ */
+async function startBareServers({ logDir, uploadDir, downloadDir, nameSuffix = '' }) {
+  const bareUp = spawnChild(`bare-upload${nameSuffix}`, process.execPath, ['bench/bare-upload-server.mjs', uploadDir], { logDir, handshake: true });
+  const bareDown = spawnChild(`bare-download${nameSuffix}`, process.execPath, ['bench/bare-download-server.mjs', downloadDir], { logDir, handshake: true });
+  const [bareUpPort, bareDownPort] = await Promise.all([handshakePort(bareUp), handshakePort(bareDown)]);
+  return {
+    bareUpPort, bareDownPort,
+    bareUpRss: new RssMonitor(bareUp.child.pid),
+    bareDownRss: new RssMonitor(bareDown.child.pid),
+    stop: () => Promise.all([bareUp.entry, bareDown.entry].map((entry) => stopChild(entry))),
+  };
 }
 
 /** The service's environment; `extra` adds or overrides (the PostgreSQL + S3 settings). */
@@ -695,103 +710,211 @@ async function measureTus({ port, cookie, inputDir, uploadDir, serviceRss }) {
 }
 
 // ---------------------------------------------------------------------------- small files
-async function measureSmall({ port, cookie, bareUpPort, bareDownPort, serviceRss, bareUpRss, bareDownRss }) {
+/**
+ * Small files at BENCH_CONCURRENCY keep-alive clients: uploads, raw downloads and the share
+ * page, against the bare servers `bare` (startBareServers) in the same run. The PostgreSQL + S3
+ * phase runs it too, `prefix` naming its lines: there the service's files are objects, so the
+ * bare download server reads the copies the bare upload server wrote (same sizes and bytes)
+ * rather than the service's own files (`bareReadsServiceFiles`). `alsoWatch`: other processes
+ * (s3rver) whose CPU during the service's requests goes in the JSON, to see where time goes.
+ */
+async function measureSmall({ port, cookie, bare, serviceRss, prefix = '', bareReadsServiceFiles = true, alsoWatch = {} }) {
+  const { bareUpPort, bareDownPort, bareUpRss, bareDownRss } = bare;
   const size = S.smallKb * 1024;
   const label = `${S.smallKb} KiB`;
-  const agentOptions = { keepAlive: true, maxSockets: S.concurrency };
-  const agents = [];
-  const agent = () => {
-    const a = new http.Agent(agentOptions);
-    agents.push(a);
-    return a;
-  };
   const payloads = Array.from({ length: 64 }, () => randomBytes(size));
-  const up = { service: [], bareFsync: [], bareNoFsync: [], serviceLat: [], serviceRss: [], bareFsyncRss: [], bareNoFsyncRss: [] };
-  const down = { service: [], bare: [], serviceLat: [], bareLat: [], serviceRss: [], bareRss: [] };
-  let stored = [];
-  try {
-    for (let run = 1; run <= S.smallRuns; run++) {
-      log(`${label}: ${S.smallCount} uploads × ${S.concurrency} clients, run ${run}/${S.smallRuns}`);
-      const serviceAgent = agent();
-      const ids = [];
-      serviceRss.start();
-      const s = await runConcurrent(S.smallCount, S.concurrency, async (i) => {
-        const res = await uploadBuffer({ port, path: '/api/v1/files', data: payloads[i % payloads.length], filename: `small-${i}.bin`, cookie, agent: serviceAgent });
-        assert(res.status === 201, `small upload ${res.status}: ${JSON.stringify(res.body)}`);
-        ids.push(res.body.file);
-      });
-      up.serviceRss.push(serviceRss.stop());
-      up.service.push(s.perSecond);
-      up.serviceLat.push(...s.latencies);
-      stored.push(...ids);
+  const up = { service: [], bareFsync: [], bareNoFsync: [], serviceLat: [], serviceRss: [], bareFsyncRss: [], bareNoFsyncRss: [], others: [] };
+  const down = { service: [], bare: [], serviceLat: [], bareLat: [], serviceRss: [], bareRss: [], others: [] };
+  const stored = [];
+  /** The names the bare upload server gave the files it synced (what it serves on S3). */
+  const bareStored = [];
 
-      for (const [key, query] of [['bareFsync', '?fsync=1'], ['bareNoFsync', '']]) {
-        const bareAgent = agent();
-        bareUpRss.start();
-        const b = await runConcurrent(S.smallCount, S.concurrency, async (i) => {
-          const res = await uploadBuffer({ port: bareUpPort, path: `/${query}`, data: payloads[i % payloads.length], filename: `small-${i}.bin`, agent: bareAgent });
-          assert(res.status === 201 && res.body.size === size, `bare small upload ${res.status}`);
-        });
-        up[`${key}Rss`].push(bareUpRss.stop());
-        up[key].push(b.perSecond);
-      }
-    }
-
-    for (let run = 1; run <= S.smallRuns; run++) {
-      log(`${label}: ${S.smallDownloads} raw downloads × ${S.concurrency} clients, run ${run}/${S.smallRuns}`);
-      const serviceAgent = agent();
-      serviceRss.start();
-      const s = await runConcurrent(S.smallDownloads, S.concurrency, async (i) => {
-        const res = await download({ port, path: `/f/${stored[i % stored.length].id}/raw`, agent: serviceAgent });
-        assert(res.status === 200 && res.bytes === size, `small download ${res.status}`);
-      });
-      down.serviceRss.push(serviceRss.stop());
-      down.service.push(s.perSecond);
-      down.serviceLat.push(...s.latencies);
-      const bareAgent = agent();
-      bareDownRss.start();
-      const b = await runConcurrent(S.smallDownloads, S.concurrency, async (i) => {
-        const res = await download({ port: bareDownPort, path: `/${stored[i % stored.length].storedName}`, agent: bareAgent });
-        assert(res.status === 200 && res.bytes === size, `bare small download ${res.status}`);
-      });
-      down.bareRss.push(bareDownRss.stop());
-      down.bare.push(b.perSecond);
-      down.bareLat.push(...b.latencies);
-    }
-  } finally {
-    for (const a of agents) a.destroy();
+  /** The service's requests, its RSS and CPU (and alsoWatch's CPU) watched meanwhile. */
+  async function onService(into, requests) {
+    serviceRss.start();
+    for (const monitor of Object.values(alsoWatch)) monitor.start();
+    const result = await requests();
+    into.serviceRss.push(serviceRss.stop());
+    into.others.push(Object.fromEntries(Object.entries(alsoWatch).map(([name, monitor]) => [name, monitor.stop()])));
+    return result;
   }
+
+  for (let run = 1; run <= S.smallRuns; run++) {
+    log(`${prefix}${label}: ${S.smallCount} uploads × ${S.concurrency} clients, run ${run}/${S.smallRuns}`);
+    const s = await onService(up, () =>
+      withAgent((agent) =>
+        runConcurrent(S.smallCount, S.concurrency, async (i) => {
+          const res = await uploadBuffer({ port, path: '/api/v1/files', data: payloads[i % payloads.length], filename: `small-${i}.bin`, cookie, agent });
+          assert(res.status === 201, `small upload ${res.status}: ${JSON.stringify(res.body)}`);
+          stored.push(res.body.file);
+        }),
+      ),
+    );
+    up.service.push(s.perSecond);
+    up.serviceLat.push(...s.latencies);
+
+    for (const [key, query] of [['bareFsync', '?fsync=1'], ['bareNoFsync', '']]) {
+      bareUpRss.start();
+      const b = await withAgent((agent) =>
+        runConcurrent(S.smallCount, S.concurrency, async (i) => {
+          const res = await uploadBuffer({ port: bareUpPort, path: `/${query}`, data: payloads[i % payloads.length], filename: `small-${i}.bin`, agent });
+          assert(res.status === 201 && res.body.size === size, `bare small upload ${res.status}`);
+          if (key === 'bareFsync') bareStored.push(res.body.name);
+        }),
+      );
+      up[`${key}Rss`].push(bareUpRss.stop());
+      up[key].push(b.perSecond);
+    }
+  }
+  // What the 32 clients leave behind: the service's RSS once they have gone and it has idled.
+  log(`${prefix}${label}: the service idles ${IDLE_RSS_SECONDS} s after the uploads`);
+  const idle = await idleRss(serviceRss);
+
+  const bareNameOf = (i) => (bareReadsServiceFiles ? stored[i % stored.length].storedName : bareStored[i % bareStored.length]);
+  for (let run = 1; run <= S.smallRuns; run++) {
+    log(`${prefix}${label}: ${S.smallDownloads} raw downloads × ${S.concurrency} clients, run ${run}/${S.smallRuns}`);
+    const s = await onService(down, () =>
+      withAgent((agent) =>
+        runConcurrent(S.smallDownloads, S.concurrency, async (i) => {
+          const res = await download({ port, path: `/f/${stored[i % stored.length].id}/raw`, agent });
+          assert(res.status === 200 && res.bytes === size, `small download ${res.status}`);
+        }),
+      ),
+    );
+    down.service.push(s.perSecond);
+    down.serviceLat.push(...s.latencies);
+    bareDownRss.start();
+    const b = await withAgent((agent) =>
+      runConcurrent(S.smallDownloads, S.concurrency, async (i) => {
+        const res = await download({ port: bareDownPort, path: `/${bareNameOf(i)}`, agent });
+        assert(res.status === 200 && res.bytes === size, `bare small download ${res.status}`);
+      }),
+    );
+    down.bareRss.push(bareDownRss.stop());
+    down.bare.push(b.perSecond);
+    down.bareLat.push(...b.latencies);
+  }
+
+  const page = await measureSharePage({ port, file: stored[0], size, prefix, serviceRss });
+
   const r = (xs) => xs.map((x) => round(x));
-  const group = `small ${label}`;
+  const group = `${prefix}small ${label}`;
   record({
-    group, measure: `uploads/s ${label} ×${S.concurrency}`, unit: '1/s', service: round(best(up.service)), baseline: round(best(up.bareFsync)),
+    group, measure: `${prefix}uploads/s ${label} ×${S.concurrency}`, unit: '1/s', service: round(best(up.service)), baseline: round(best(up.bareFsync)),
+    target: '≥ 0.30', check: (_s, ratio) => ratio >= 0.3,
     note: 'baseline: bare busboy → disk with fsync per file', samples: { service: r(up.service), baseline: r(up.bareFsync) },
     latencyMs: { p50: round(median(up.serviceLat)), p99: round(percentile(up.serviceLat, 0.99)) },
   });
   record({
-    group, measure: `uploads/s ${label} vs no-fsync bare`, unit: '1/s', service: round(best(up.service)), baseline: round(best(up.bareNoFsync)),
+    group, measure: `${prefix}uploads/s ${label} vs no-fsync bare`, unit: '1/s', service: round(best(up.service)), baseline: round(best(up.bareNoFsync)),
     note: 'baseline: bare busboy → disk without fsync', samples: { baseline: r(up.bareNoFsync) },
   });
   record({
-    group, measure: `raw downloads/s ${label} ×${S.concurrency}`, unit: '1/s', service: round(best(down.service)), baseline: round(best(down.bare)),
-    note: 'baseline: bare stat + createReadStream.pipe(res)', samples: { service: r(down.service), baseline: r(down.bare) },
+    group, measure: `${prefix}raw downloads/s ${label} ×${S.concurrency}`, unit: '1/s', service: round(best(down.service)), baseline: round(best(down.bare)),
+    target: '≥ 0.50', check: (_s, ratio) => ratio >= 0.5,
+    note: `baseline: bare stat + createReadStream.pipe(res) of ${bareReadsServiceFiles ? 'the same files' : 'the bare upload server\'s copies (same sizes, on disk)'}`,
+    samples: { service: r(down.service), baseline: r(down.bare) },
     latencyMs: { p50: round(median(down.serviceLat)), p99: round(percentile(down.serviceLat, 0.99)), bareP50: round(median(down.bareLat)), bareP99: round(percentile(down.bareLat, 0.99)) },
   });
   // CPU milliseconds per request (least of the runs): what the code costs, whatever the load.
   const cpuMs = (xs, count) => round((Math.min(...xs.map((x) => x.cpuS)) * 1000) / count, 2);
+  /** alsoWatch's CPU ms per request during the service's runs, one value per run. */
+  const othersCpuMs = (xs, count) =>
+    Object.fromEntries(Object.keys(alsoWatch).map((name) => [name, xs.map((x) => round((x[name].cpuS * 1000) / count, 2))]));
   record({
-    group, measure: `CPU ms per upload ${label}`, unit: 'ms', service: cpuMs(up.serviceRss, S.smallCount), baseline: cpuMs(up.bareFsyncRss, S.smallCount),
+    group, measure: `${prefix}CPU ms per upload ${label}`, unit: 'ms', service: cpuMs(up.serviceRss, S.smallCount), baseline: cpuMs(up.bareFsyncRss, S.smallCount),
     note: 'user+system CPU of the server process per request; baseline: bare with fsync; lower is better',
-    samples: { bareNoFsync: cpuMs(up.bareNoFsyncRss, S.smallCount) },
+    samples: { service: up.serviceRss.map((x) => round((x.cpuS * 1000) / S.smallCount, 2)), bareNoFsync: cpuMs(up.bareNoFsyncRss, S.smallCount), ...othersCpuMs(up.others, S.smallCount) },
   });
   record({
-    group, measure: `CPU ms per raw download ${label}`, unit: 'ms', service: cpuMs(down.serviceRss, S.smallDownloads), baseline: cpuMs(down.bareRss, S.smallDownloads),
-    note: 'lower is better',
+    group, measure: `${prefix}CPU ms per raw download ${label}`, unit: 'ms', service: cpuMs(down.serviceRss, S.smallDownloads), baseline: cpuMs(down.bareRss, S.smallDownloads),
+    target: '≤ 0.5 ms', check: (s) => s <= 0.5, note: 'lower is better',
+    samples: { service: down.serviceRss.map((x) => round((x.cpuS * 1000) / S.smallDownloads, 2)), ...othersCpuMs(down.others, S.smallDownloads) },
   });
   record({
-    group, measure: `peak RSS small uploads (MB)`, unit: 'MB', service: Math.max(...up.serviceRss.map((x) => x.peakMb)),
-    note: 'informational (the 150 MB target is for streaming large files)', detail: up.serviceRss,
+    group, measure: `${prefix}peak RSS small uploads (MB)`, unit: 'MB', service: Math.max(...up.serviceRss.map((x) => x.peakMb)),
+    target: '< 150 MB', check: (s) => s < 150, note: `while ${S.concurrency} clients upload; VmHWM reset before each run`, detail: up.serviceRss,
   });
+  record({
+    group, measure: `${prefix}RSS after small uploads, idle ${IDLE_RSS_SECONDS} s (MB)`, unit: 'MB', service: idle.lowestMb,
+    target: '< 120 MB', check: (s) => s < 120,
+    note: `the lowest VmRSS read every second for ${IDLE_RSS_SECONDS} s once the upload runs had ended and their clients had closed`,
+    detail: { beforeMb: up.serviceRss[0].beforeMb, peakMb: Math.max(...up.serviceRss.map((x) => x.peakMb)), endOfUploadsMb: up.serviceRss.at(-1).afterMb, idleReadingsMb: idle.readingsMb },
+  });
+  for (const line of page) record({ group, ...line });
+}
+
+/**
+ * The server-rendered share page of one small file, fetched without cookie (as a visitor),
+ * against the raw route of the same file, BENCH_SMALL_PAGES requests at BENCH_CONCURRENCY
+ * clients per run, taking turns first. Every page must be a 200 that names the file.
+ * Resolves with its lines (informational: no target).
+ */
+async function measureSharePage({ port, file, size, prefix, serviceRss }) {
+  const rate = { page: [], raw: [] };
+  const latency = { page: [], raw: [] };
+  const rss = { page: [], raw: [] };
+  let pageBytes = 0;
+  const fetchFrom = {
+    page: (agent) =>
+      runConcurrent(S.smallPages, S.concurrency, async () => {
+        const res = await fetchText({ port, path: `/f/${file.id}`, agent });
+        assert(res.status === 200, `share page ${res.status}: ${res.text.slice(0, 300)}`);
+        assert(res.text.includes(file.originalName), `the share page does not name the file (${file.originalName})`);
+        pageBytes = res.bytes;
+      }),
+    raw: (agent) =>
+      runConcurrent(S.smallPages, S.concurrency, async () => {
+        const res = await download({ port, path: `/f/${file.id}/raw`, agent });
+        assert(res.status === 200 && res.bytes === size, `raw ${res.status}, ${res.bytes} bytes`);
+      }),
+  };
+  for (let run = 1; run <= S.smallRuns; run++) {
+    log(`${prefix}share page: ${S.smallPages} GET /f/<id> and /f/<id>/raw × ${S.concurrency} clients, run ${run}/${S.smallRuns}`);
+    for (const who of rotate(['page', 'raw'], run - 1)) {
+      serviceRss.start();
+      const res = await withAgent((agent) => fetchFrom[who](agent));
+      rss[who].push(serviceRss.stop());
+      rate[who].push(res.perSecond);
+      latency[who].push(...res.latencies);
+    }
+  }
+  const r = (xs) => xs.map((x) => round(x));
+  const note = `GET /f/<id> of one small file, no cookie, page ${pageBytes} bytes; baseline: GET /f/<id>/raw of the same file in the same runs; informational`;
+  const at = (q) => ({ service: round(percentile(latency.page, q)), baseline: round(percentile(latency.raw, q)) });
+  // The service's CPU per request and RSS during each series: what a page costs over the raw route.
+  const cpuMs = (xs) => xs.map((x) => round((x.cpuS * 1000) / S.smallPages, 2));
+  return [
+    {
+      measure: `${prefix}share page GET /f/<id> (req/s) ×${S.concurrency}`, unit: '1/s', service: round(best(rate.page)), baseline: round(best(rate.raw)), note,
+      samples: { service: r(rate.page), baseline: r(rate.raw) },
+      detail: { cpuMsPerRequest: { service: cpuMs(rss.page), baseline: cpuMs(rss.raw) }, rss },
+    },
+    { measure: `${prefix}share page p50 (ms)`, unit: 'ms', ...at(0.5) },
+    { measure: `${prefix}share page p99 (ms)`, unit: 'ms', ...at(0.99) },
+  ];
+}
+
+/** A keep-alive agent for one series of requests, closed after it: the clients leave, as real ones do. */
+async function withAgent(fn) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: S.concurrency });
+  try {
+    return await fn(agent);
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** How long the service idles before its RSS is read after a phase (its lowest reading is kept). */
+const IDLE_RSS_SECONDS = 5;
+/** VmRSS read once a second for IDLE_RSS_SECONDS: memory freed late (GC, the allocator) counts. */
+async function idleRss(monitor) {
+  const readingsMb = [];
+  for (let s = 0; s < IDLE_RSS_SECONDS; s++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    readingsMb.push(round(monitor.status().rss));
+  }
+  return { lowestMb: Math.min(...readingsMb), readingsMb };
 }
 
 // ---------------------------------------------------------------------------- listing
@@ -869,7 +992,10 @@ async function measureList({ port, cookie, dataDir, serviceRss }) {
     }
 
     const note = `baseline: the same SELECT + JSON.stringify with sqlite3 in the bench process (no HTTP); body ${round(bytes / MiB, 2)} MiB`;
-    record({ group: 'list', measure: `GET /api/v1/files p50 (ms), ${S.listFiles} files`, unit: 'ms', service: round(median(service)), baseline: round(median(bare)), note, samples: service.map((x) => round(x)) });
+    record({
+      group: 'list', measure: `GET /api/v1/files p50 (ms), ${S.listFiles} files`, unit: 'ms', service: round(median(service)), baseline: round(median(bare)),
+      target: '≤ 1.30', check: (_s, ratio) => ratio <= 1.3, note, samples: { service: service.map((x) => round(x)), baseline: bare.map((x) => round(x, 2)) },
+    });
     record({ group: 'list', measure: `GET /api/v1/files p99 (ms), ${S.listFiles} files`, unit: 'ms', service: round(percentile(service, 0.99)), baseline: round(percentile(bare, 0.99)), note });
     record({ group: 'list', measure: 'GET /api/v1/files?limit=100 p50 (ms)', unit: 'ms', service: round(median(page)), baseline: round(median(barePage)), note: `first page of 100 of the same ${S.listFiles}; baseline: SELECT … LIMIT 101 + JSON.stringify` });
     record({ group: 'list', measure: 'GET /api/v1/files?limit=100 p99 (ms)', unit: 'ms', service: round(percentile(page, 0.99)), baseline: round(percentile(barePage, 0.99)) });
@@ -929,8 +1055,19 @@ async function measureOnPostgresS3({ inputDir, logDir }) {
     results.s3ServiceIdleRssMb = round(serviceRss.status().rss);
     const cookie = await logIn(port);
 
-    await measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRss: new RssMonitor(s3rver.child.pid) });
-    await Promise.all([service.entry, s3rver.entry].map((entry) => stopChild(entry)));
+    const s3rverRss = new RssMonitor(s3rver.child.pid);
+    await measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRss });
+
+    // Small files against the same bare baselines as the disk phase (busboy → disk with fsync;
+    // stat + createReadStream), started for these measures only: the bare download server
+    // serves the bare upload server's own copies, the service's files being objects in s3rver.
+    const bareDir = path.join(tmp, 'bare-uploads-s3');
+    fs.mkdirSync(bareDir, { recursive: true });
+    const bare = await startBareServers({ logDir, uploadDir: bareDir, downloadDir: bareDir, nameSuffix: '-s3' });
+    log(`s3: bare upload :${bare.bareUpPort}, bare download :${bare.bareDownPort}`);
+    await measureSmall({ port, cookie, bare, serviceRss, prefix: 'pg+s3 ', bareReadsServiceFiles: false, alsoWatch: { s3rver: s3rverRss } });
+    results.s3ServiceFinalRssMb = round(serviceRss.status().rss);
+    await Promise.all([service.entry, s3rver.entry].map((entry) => stopChild(entry)).concat(bare.stop()));
   } finally {
     sdk?.client.destroy();
     stoppers.delete(postgres.stop);
