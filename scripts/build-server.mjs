@@ -16,6 +16,10 @@ await build({
   format: 'esm',
   target: 'node20',
   packages: 'external',
+  // Code loaded with import() stays out of the start: the S3 store and each database driver
+  // (with their dependencies) load only when configured.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -6,4 +6,10 @@
 // server reaches that size while starting and then idles ~15 MB heavier. Streaming allocates
 // a fresh buffer per socket read; a smaller young generation collects them sooner, so an
 // upload's peak is lower too. Measured in docs/performance.md, decided in ADR 0007.
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'];
+//
+// --heap-growing-percent=25: after a full collection V8 lets the old generation grow to up to
+// four times what survived before it collects again. Under many small requests what survives
+// the small young generation is mostly garbage promoted while requests were in flight, so the
+// server grew to 190 MB and stayed there. Collecting at 1.25 times the live heap kept it at
+// 113 MB under 32 uploading clients, for about the same CPU (docs/performance.md, ADR 0020).
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=25'];

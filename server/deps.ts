@@ -11,7 +11,6 @@ import { DownloadTally } from './services/download-tally';
 import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './services/maintenance';
 import type { ContentStore } from './storage/content-store';
 import { LocalDiskStore } from './storage/local-disk-store';
-import { S3Store } from './storage/s3-store';
 
 export interface Deps extends AppDeps {
   /** Writes the last download counts and closes the database (the store holds nothing open). */
@@ -22,7 +21,7 @@ export interface Deps extends AppDeps {
 export async function createDeps(config: Config, options: { logLevel?: LogLevel; clock?: Clock } = {}): Promise<Deps> {
   const log = createLogger(options.logLevel ?? config.logLevel);
   const orm = await initOrm(config.database, log);
-  const store = createContentStore(config, log);
+  const store = await createContentStore(config, log);
   const sql = openDirectSql(orm, config.database);
   const downloads = new DownloadTally(sql, log);
   const close = async () => {
@@ -33,9 +32,12 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
   return { config, log, orm, sql, store, clock: options.clock ?? systemClock, downloads, close };
 }
 
-export function createContentStore(config: Config, log: Logger): ContentStore {
+export async function createContentStore(config: Config, log: Logger): Promise<ContentStore> {
   const { storage } = config;
-  return storage.kind === 's3' ? new S3Store(storage, log) : new LocalDiskStore(storage.dir);
+  if (storage.kind === 'disk') return new LocalDiskStore(storage.dir);
+  // Loaded only when configured: the AWS SDK is about 20 MB of a disk-only server's memory.
+  const { S3Store } = await import('./storage/s3-store');
+  return new S3Store(storage, log);
 }
 
 /**

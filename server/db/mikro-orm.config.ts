@@ -1,6 +1,4 @@
 import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { Options } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config';
@@ -44,7 +42,7 @@ const sqlitePool = {
 const POSTGRES_POOL = { min: 0, max: 10 };
 
 /** `log` receives what knex would print on the console (e.g. a replaced broken connection). */
-export function mikroOrmConfig(database: DatabaseConfig, log?: Logger): Options {
+export async function mikroOrmConfig(database: DatabaseConfig, log?: Logger): Promise<Options> {
   const common = {
     driverOptions: log ? { log: libraryLogger(log, 'knex', { errors: true }) } : {},
     entities,
@@ -55,7 +53,10 @@ export function mikroOrmConfig(database: DatabaseConfig, log?: Logger): Options 
     discovery: { warnWhenNoEntities: true },
   };
   if (database.dialect === 'postgresql') {
+    // Each driver is loaded only when configured: the other one's client is memory for nothing.
+    const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
     return { ...common, driver: PostgreSqlDriver, clientUrl: database.url, pool: POSTGRES_POOL };
   }
+  const { SqliteDriver } = await import('@mikro-orm/sqlite');
   return { ...common, driver: SqliteDriver, dbName: database.path, pool: sqlitePool };
 }

@@ -11,7 +11,7 @@ export type Orm = MikroORM<AbstractSqlDriver, EntityManager>;
 /** Opens the database and brings its schema up to date (migrations are idempotent). */
 export async function initOrm(database: DatabaseConfig, log?: Logger): Promise<Orm> {
   if (database.dialect === 'sqlite') restrictToOwner(database.path);
-  const orm = (await MikroORM.init(mikroOrmConfig(database, log))) as unknown as Orm;
+  const orm = (await MikroORM.init(await mikroOrmConfig(database, log))) as unknown as Orm;
   try {
     await orm.getMigrator().up();
   } catch (error) {
