@@ -6,7 +6,7 @@ import { bearerToken, carriesBearer } from '../http/bearer';
 import { withFirstUploadedFile } from '../http/multipart';
 import { resumableUploads } from '../http/resumable-uploads';
 import { createApiToken, listApiTokens, recogniseApiToken, revokeApiToken } from '../services/api-tokens';
-import { deleteFile, listFiles, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
+import { deleteFile, listFilesJson, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
 import { SHARE_SETTING_FIELDS } from '../schemas';
 import { myStorage } from '../services/quotas';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../services/sessions';
@@ -85,7 +85,7 @@ export function apiV1Router(): Router {
     handler(async (req, res) => {
       // Without `limit` the whole list, as the first version of the API answered; with it, one page and a cursor.
       if (req.query.limit === undefined && req.query.cursor === undefined) {
-        res.status(200).json({ files: await listFiles(res.locals.ctx) });
+        res.status(200).type('json').send(`{"files":${await listFilesJson(res.locals.ctx)}}`);
         return;
       }
       const { limit, cursor } = req.query;

@@ -75,3 +75,33 @@ describe('GET /api/v1/files?limit=&cursor=', () => {
     expect(body.files.every((file: { originalName: string }) => file.originalName === 'b.txt')).toBe(true);
   });
 });
+
+describe('the whole list and its pages describe files alike', () => {
+  it('when files with odd names and every share setting are listed whole, then each object equals the one its page and its upload gave', async () => {
+    await app.createUser('carol');
+    const carol = await app.login('carol');
+    const uploads = [
+      { name: 'quote " back\\slash.txt', type: 'text/plain', fields: {} },
+      { name: 'tab\there ünïcödé 漢字 😀.bin', type: 'application/octet-stream', fields: { expiresIn: '3600', maxDownloads: '7' } },
+      { name: '<script>alert(1)</script>.html', type: 'text/html', fields: { password: 'a long enough secret', expiresAt: '2099-01-02T03:04:05.678Z' } },
+      { name: 'plain.txt', type: 'text/plain', fields: { maxDownloads: '1' } },
+    ];
+    const made = [];
+    for (const { name, type, fields } of uploads) {
+      const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie: carol }, body: fileForm(`content of ${name}`, name, type, 'file', fields) });
+      expect(res.status).toBe(201);
+      made.push((await res.json()).file);
+    }
+    const whole = await page('', carol);
+    const paged = await page('limit=100', carol);
+    expect(whole.status).toBe(200);
+    expect(whole.body.files).toEqual(paged.body.files);
+    expect(whole.body.files).toEqual([...made].reverse());
+    expect(whole.body.files.map((file: { hasPassword: boolean }) => file.hasPassword)).toEqual([false, true, false, false]);
+  });
+
+  it('when a user has no files, then the whole list is an empty array', async () => {
+    await app.createUser('dave');
+    expect(await page('', await app.login('dave'))).toEqual({ status: 200, body: { files: [] } });
+  });
+});
