@@ -1,6 +1,22 @@
 // Session tokens: HS256 JWTs (ADR 0002). Only HS256 is accepted, and sub, iat and exp
 // are required: jose would otherwise accept any HMAC algorithm and tokens without exp.
+import { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+
+/**
+ * The secret as a WebCrypto key, imported once: given the raw bytes, jose imports them again
+ * for every token, which doubled the cost of checking one (about 0.1 ms, on every request
+ * that carries a cookie).
+ */
+const hmacKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+function hmacKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
 
 export interface SessionClaims {
   /** User id. */
@@ -22,13 +38,13 @@ export async function signSessionToken(
     .setSubject(claims.sub)
     .setIssuedAt(now)
     .setExpirationTime(now + ttlSeconds)
-    .sign(secret);
+    .sign(await hmacKey(secret));
 }
 
 /** The claims of a valid token; null for anything else (tampered, expired, other algorithm…). */
 export async function verifySessionToken(token: string, secret: Uint8Array): Promise<SessionClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, secret, {
+    const { payload } = await jwtVerify(token, await hmacKey(secret), {
       algorithms: ['HS256'],
       requiredClaims: ['sub', 'iat', 'exp'],
     });

@@ -80,7 +80,7 @@ describe('the whole list and its pages describe files alike', () => {
   it('when files with odd names and every share setting are listed whole, then each object equals the one its page and its upload gave', async () => {
     await app.createUser('carol');
     const carol = await app.login('carol');
-    const uploads = [
+    const uploads: { name: string; type: string; fields: Record<string, string> }[] = [
       { name: 'quote " back\\slash.txt', type: 'text/plain', fields: {} },
       { name: 'tab\there ünïcödé 漢字 😀.bin', type: 'application/octet-stream', fields: { expiresIn: '3600', maxDownloads: '7' } },
       { name: '<script>alert(1)</script>.html', type: 'text/html', fields: { password: 'a long enough secret', expiresAt: '2099-01-02T03:04:05.678Z' } },
