@@ -12,7 +12,6 @@ declare global {
 }
 import type { Config } from '../config';
 
-/** Headers every response carries; routes may tighten them (the raw file route does). */
 // Random bytes drawn 4 KiB at a time (as crypto.randomUUID does): one call to the system's
 // generator per 256 requests instead of one per request, which showed in small requests' profiles.
 const NONCE_BYTES = 16;
@@ -28,6 +27,7 @@ function newNonce(): string {
   return entropy.toString('base64', taken - NONCE_BYTES, taken);
 }
 
+/** Headers every response carries; routes may tighten them (the raw file route does). */
 export function securityHeaders(config: Config) {
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = newNonce();

@@ -69,7 +69,7 @@ export const FILE_COLUMNS =
   '"f"."max_downloads" as "maxDownloads", "f"."downloads" as "downloads", "f"."password_hash" as "passwordHash"';
 
 /** A row selected with FILE_COLUMNS as the entity types it (dates and numbers as each dialect returns them). */
-export function fileFromRow(row: Record<keyof StoredFile, unknown>): StoredFile {
+function fileFromRow(row: Record<keyof StoredFile, unknown>): StoredFile {
   return {
     id: row.id as string,
     userId: row.userId as string,
@@ -315,9 +315,17 @@ export async function updateShareSettings(ctx: ServiceContext, fileId: string, i
 const FILE_BY_ID = `select ${FILE_COLUMNS} from "files" "f" where "f"."id" = ?`;
 
 /** Any file by id, as its row; null when there is none. */
-export async function findFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
+export function findFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
+  return selectFileById(ctx, FILE_BY_ID, fileId);
+}
+
+/**
+ * The one file a statement selects by id (`?`, with FILE_COLUMNS on `"f"`), as its row; null
+ * when it selects none. An id that cannot be one of ours never reaches the database.
+ */
+export async function selectFileById(ctx: ServiceContext, sql: string, fileId: string): Promise<StoredFile | null> {
   if (!fileIdSchema.safeParse(fileId).success) return null;
-  const [row] = await ctx.sql.select<Record<keyof StoredFile, unknown>>(FILE_BY_ID, [fileId]);
+  const [row] = await ctx.sql.select<Record<keyof StoredFile, unknown>>(sql, [fileId]);
   return row ? fileFromRow(row) : null;
 }
 

@@ -8,8 +8,7 @@ import type { ServiceContext } from '../context';
 import type { StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
-import { fileIdSchema } from '../schemas';
-import { FILE_COLUMNS, fileFromRow, findFile, toFileDto, type FileDto } from './files';
+import { FILE_COLUMNS, findFile, selectFileById, toFileDto, type FileDto } from './files';
 import { admitSharePasswordAttempt, checkedUnderThrottle } from './login-throttle';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 
@@ -151,8 +150,6 @@ const SHARED_FILE_BY_ID =
   `select ${FILE_COLUMNS} from "files" "f" join "users" "u" on "u"."id" = "f"."user_id" ` + 'where "f"."id" = ? and "u"."disabled_at" is null';
 
 /** The file behind a share link, in one query on every download: null when there is none or its owner is disabled. */
-async function findSharedFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
-  if (!fileIdSchema.safeParse(fileId).success) return null;
-  const [row] = await ctx.sql.select<Record<keyof StoredFile, unknown>>(SHARED_FILE_BY_ID, [fileId]);
-  return row ? fileFromRow(row) : null;
+function findSharedFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
+  return selectFileById(ctx, SHARED_FILE_BY_ID, fileId);
 }

@@ -2,14 +2,14 @@
 // head): the client is still sending when the answer goes out. Closing at once resets the
 // connection under the client, which then often fails its next write (EPIPE) without ever
 // reading the answer. The server reads and drops the rest for a while first (lingering close).
-import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINGER_MS } from '../../server/http/lingering-close';
 import { startApp, type TestApp } from '../helpers/app';
+import { rawRequest } from '../helpers/hardening-http';
 
 const MAX_UPLOAD_BYTES = 1_000_000;
-const PIECE = Buffer.alloc(64 * 1024, 'a');
+const PIECE = 64 * 1024;
 
 let app: TestApp;
 let cookie: string;
@@ -21,45 +21,28 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/** Posts a body of `declared` bytes in 64 KiB pieces, 2 ms apart, stopping once answered: the answer, or the client's error. */
-function sendInPieces(declared: number, head: Buffer = Buffer.alloc(0)): Promise<string> {
-  const url = new URL(app.url);
-  return new Promise((resolve) => {
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
+/** Posts `body` in 64 KiB pieces, 2 ms apart, to the end: its answer ("status body"), or the client's error. */
+async function sendInPieces(body: Buffer): Promise<string> {
+  const splitAt = Array.from({ length: Math.ceil(body.length / PIECE) }, (_, i) => i * PIECE);
+  try {
+    const res = await rawRequest(app.url, {
       method: 'POST',
       path: '/api/v1/files',
-      agent: false,
-      headers: { cookie, 'content-type': 'multipart/form-data; boundary=XX', 'content-length': String(declared) },
+      headers: { cookie, 'content-type': 'multipart/form-data; boundary=XX' },
+      body,
+      splitAt,
     });
-    let answered = false;
-    req.on('response', (res) => {
-      answered = true;
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve(`${res.statusCode} ${body}`));
-    });
-    req.on('error', (error) => resolve(`error ${(error as NodeJS.ErrnoException).code}`));
-    void (async () => {
-      let sent = 0;
-      if (head.length) {
-        req.write(head);
-        sent += head.length;
-      }
-      while (!answered && !req.destroyed && sent + PIECE.length < declared) {
-        req.write(PIECE);
-        sent += PIECE.length;
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
-    })();
-  });
+    return `${res.status} ${res.body}`;
+  } catch (error) {
+    return `error ${(error as NodeJS.ErrnoException).code}`;
+  }
 }
 
 describe('answers to uploads refused while they are still being sent', () => {
   it('when 20 uploads declaring more than MAX_UPLOAD_BYTES are refused while their bodies stream in, then every client reads the 413 JSON answer', { timeout: 60_000 }, async () => {
     const answers: string[] = [];
-    for (let i = 0; i < 20; i++) answers.push(await sendInPieces(50 * MAX_UPLOAD_BYTES));
+    const tooLarge = Buffer.alloc(5 * MAX_UPLOAD_BYTES, 'a');
+    for (let i = 0; i < 20; i++) answers.push(await sendInPieces(tooLarge));
     expect(answers).toEqual(Array(20).fill('413 {"error":"File too large"}'));
     expect(await app.rows('select count(*) as n from files')).toEqual([{ n: 0 }]);
   });
@@ -67,7 +50,8 @@ describe('answers to uploads refused while they are still being sent', () => {
   it('when 20 malformed multipart bodies are refused at their first part while more is on its way, then every client reads the 400 JSON answer', { timeout: 60_000 }, async () => {
     const malformed = Buffer.from('--XX\r\nbroken part header\r\n\r\nxx\r\n--XX--');
     const answers: string[] = [];
-    for (let i = 0; i < 20; i++) answers.push(await sendInPieces(MAX_UPLOAD_BYTES / 2, malformed));
+    const body = Buffer.concat([malformed, Buffer.alloc(MAX_UPLOAD_BYTES / 2, 'a')]);
+    for (let i = 0; i < 20; i++) answers.push(await sendInPieces(body));
     expect(answers).toEqual(Array(20).fill('400 {"error":"Malformed multipart body"}'));
   });
 
@@ -88,7 +72,7 @@ describe('answers to uploads refused while they are still being sent', () => {
     let stillOpen = true;
     void closed.then(() => (stillOpen = false));
     while (stillOpen && Date.now() - started < 4 * LINGER_MS) {
-      socket.write(PIECE);
+      socket.write(Buffer.alloc(PIECE, 'a'));
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(stillOpen, 'the server still reads after four times its lingering time').toBe(false);
