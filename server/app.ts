@@ -1,4 +1,6 @@
-// Builds the Express app; never listens (tests drive it on port 0, index.ts in production).
+// Builds the app: Express, with the raw file's fast path ahead of it. Never listens (tests
+// drive it on port 0, index.ts in production).
+import type { RequestListener } from 'node:http';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
@@ -6,6 +8,7 @@ import type { AppDeps } from './context';
 import { crossSiteGuard } from './http/cross-site-guard';
 import { healthCheck } from './http/health';
 import { rawFile } from './http/raw-file';
+import { withRawFileFastPath } from './http/raw-file-fast-path';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 import { sessionRecognition } from './http/session';
@@ -23,7 +26,12 @@ export interface CreateAppOptions extends AppDeps {
   assetsDir?: string;
 }
 
-export function createApp(options: CreateAppOptions): Express {
+/** The request listener of the whole service. */
+export function createApp(options: CreateAppOptions): RequestListener {
+  return withRawFileFastPath(options, createExpressApp(options));
+}
+
+function createExpressApp(options: CreateAppOptions): Express {
   const { config, build } = options;
   const app = express();
   app.disable('x-powered-by');

@@ -1,5 +1,5 @@
 // The process: config → database → app → listen, and a graceful close (README: Health, logs and stopping).
-import type { ServerResponse } from 'node:http';
+import http, { type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
@@ -31,7 +31,8 @@ async function main(): Promise<void> {
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   const app = createApp({ ...deps, build, assetsDir: path.resolve('public/build') });
 
-  const server = app.listen(config.port, config.host, () => {
+  const server = http.createServer(app);
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.info({ port, host: config.host, baseUrl: config.baseUrl }, 'listening');

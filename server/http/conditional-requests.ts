@@ -1,13 +1,13 @@
 // Conditional and range requests, RFC 9110 §13–14. Our own few lines rather than `fresh` and
 // `range-parser`: those answer 416 where the RFC asks for the whole file (a suffix longer than
 // the file, an invalid range) and let If-Modified-Since override a matching If-None-Match.
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { ByteRange } from '../storage/content-store';
 
 export type Precondition = 'none' | 'not-modified' | 'failed';
 
 /** RFC 9110 §13.2.2, in its order: If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since. */
-export function evaluatePreconditions(req: Request, etag: string, lastModifiedMs: number): Precondition {
+export function evaluatePreconditions(req: IncomingMessage, etag: string, lastModifiedMs: number): Precondition {
   const ifMatch = req.headers['if-match'];
   if (ifMatch !== undefined) {
     if (!matchesEtag(ifMatch, etag, 'strong')) return 'failed';
@@ -38,7 +38,7 @@ function httpDate(value: string | undefined): number | null {
 }
 
 /** If-Range (RFC 9110 §13.1.5): a range applies only to the representation the client has. */
-export function ifRangeHolds(req: Request, etag: string, lastModifiedMs: number): boolean {
+export function ifRangeHolds(req: IncomingMessage, etag: string, lastModifiedMs: number): boolean {
   const header = req.headers['if-range'];
   const ifRange = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!ifRange) return true;

@@ -4,7 +4,9 @@
 // its password (X-Share-Password, or the cookie the share page sets), and a GET from byte 0
 // by anyone but the owner uses up one download.
 import contentDisposition from 'content-disposition';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import type { ServiceContext } from '../context';
 import { readShareGrant } from '../auth/cookie';
 import { isAppError } from '../errors';
 import { isInlineSafe } from '../services/content-policy';
@@ -19,106 +21,139 @@ const INLINE_CSP =
   "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; object-src 'self'; " +
   "frame-ancestors 'self'";
 
+/** What a request for the raw content asks: the file, how to send it, and the password it carries. */
+export interface RawFileRequest {
+  fileId: string;
+  /** `?download`: always as an attachment, even content that may show inline. */
+  asDownload: boolean;
+  /** The X-Share-Password header. */
+  password?: string;
+}
+
+/** Sent, or why not: an unknown file (the not-found page), a gone link (410), a locked one (401). */
+export type RawFileOutcome = { kind: 'served' } | { kind: 'missing' } | { kind: 'gone'; message: string } | { kind: 'locked'; fileId: string };
+
+/**
+ * Answers the request with the content (or 304, 412, 416), with plain Node calls: the fast
+ * path ahead of Express uses it too (raw-file-fast-path.ts). Sends nothing for a refusal, which
+ * it returns instead. Rejects with an AppError for a wrong password (401) or too many (429).
+ */
+export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, request: RawFileRequest): Promise<RawFileOutcome> {
+  let content: OpenedContent | undefined;
+  try {
+    const shared = await openShare(ctx, request.fileId, {
+      password: request.password,
+      grant: readShareGrant(req.headers.cookie, request.fileId),
+    });
+    if (shared.kind === 'missing') return shared;
+    if (shared.kind === 'gone') return { kind: 'gone', message: shared.message };
+    if (shared.kind === 'locked') return shared;
+    const { file, size } = shared;
+    // Whoever may count downloads or know the password: no shared cache may keep a copy.
+    const privateCopy = file.maxDownloads !== null || file.hasPassword;
+
+    const inline = isInlineSafe(file.mimeType) && !request.asDownload;
+    const etag = `"${file.id}-${size.toString(36)}"`;
+    // HTTP dates have whole seconds: compare at that precision.
+    const lastModifiedMs = Math.floor(new Date(file.createdAt).getTime() / 1000) * 1000;
+
+    const precondition = evaluatePreconditions(req, etag, lastModifiedMs);
+    const range = precondition === 'none' && ifRangeHolds(req, etag, lastModifiedMs) ? parseRange(req.headers.range, size) : null;
+
+    let status: number;
+    let contentRange: string | undefined;
+    let length = 0;
+    if (precondition === 'not-modified') status = 304;
+    else if (precondition === 'failed') status = 412;
+    else if (range === 'unsatisfiable') {
+      status = 416;
+      contentRange = `bytes */${size}`;
+    } else if (range) {
+      status = 206;
+      contentRange = `bytes ${range.start}-${range.end}/${size}`;
+      length = range.end - range.start + 1;
+    } else {
+      status = 200;
+      length = size;
+    }
+
+    // Open the content before committing to any header: if it vanished since the stat (a
+    // concurrent delete), this is still a plain 404 and not a broken 200.
+    if (req.method !== 'HEAD' && length > 0) {
+      // Always with a byte range, the whole file included: the store sizes its read buffer to
+      // what is left to send, so a 4 KiB file never costs a 1 MiB buffer.
+      try {
+        content = await shared.open(status === 206 ? (range as ByteRange) : { start: 0, end: size - 1 });
+      } catch (error) {
+        if (error instanceof ContentNotFoundError) return { kind: 'missing' };
+        throw error;
+      }
+    }
+
+    // A download starts at byte 0; a range further on continues one and is not counted again.
+    const startsDownload = req.method === 'GET' && (status === 200 || (status === 206 && (range as ByteRange).start === 0));
+    const gone = startsDownload && !shared.isOwner ? await claimDownload(ctx, file) : null;
+    if (gone) {
+      content?.stream.destroy();
+      content = undefined;
+      return { kind: 'gone', message: GONE_MESSAGES[gone] };
+    }
+
+    res.statusCode = status;
+    res.setHeader('Content-Type', inline ? contentTypeOf(file.mimeType) : 'application/octet-stream');
+    res.setHeader(
+      'Content-Disposition',
+      contentDisposition(downloadName(file.originalName), {
+        type: inline ? 'inline' : 'attachment',
+        fallback: asciiFallback(downloadName(file.originalName)),
+      }),
+    );
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    // A shared file may be deleted at any time: caches must check back (cheap, thanks to the ETag).
+    res.setHeader('Cache-Control', privateCopy ? 'private, no-store' : 'no-cache');
+    res.setHeader('ETag', etag);
+    res.setHeader('Last-Modified', new Date(lastModifiedMs).toUTCString());
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    // Downloads get an opaque origin and no script, should a browser render them anyway.
+    res.setHeader('Content-Security-Policy', inline ? INLINE_CSP : 'sandbox');
+    if (contentRange) res.setHeader('Content-Range', contentRange);
+
+    if (status === 304) {
+      res.end();
+      return { kind: 'served' };
+    }
+    res.setHeader('Content-Length', String(length));
+    if (!content) {
+      res.end();
+      return { kind: 'served' };
+    }
+    await content.pipeTo(res);
+    return { kind: 'served' };
+  } catch (error) {
+    content?.stream.destroy();
+    // A client that goes away mid-download is not a fault.
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return { kind: 'served' };
+    throw error;
+  }
+}
+
+/** The route in Express: refusals answered with a status page, or the not-found page after it. */
 export function rawFile() {
   return async (req: Request, res: Response, next: NextFunction) => {
-    let content: OpenedContent | undefined;
     try {
-      const ctx = res.locals.ctx;
-      const shared = await openShare(ctx, req.params.id, {
+      const outcome = await serveRawFile(res.locals.ctx, req, res, {
+        fileId: req.params.id,
+        asDownload: req.query.download !== undefined,
         password: req.get('x-share-password'),
-        grant: readShareGrant(req.headers.cookie, req.params.id),
       });
       // Unknown id or missing content: fall through to the not-found page.
-      if (shared.kind === 'missing') return next();
-      if (shared.kind === 'gone') return sendStatusPage(res, 410, 'Link gone', shared.message);
-      if (shared.kind === 'locked') {
-        return sendStatusPage(res, 401, 'Password required', `${PASSWORD_REQUIRED} Open its share page to enter the password.`, `/f/${shared.fileId}`);
+      if (outcome.kind === 'missing') return next();
+      if (outcome.kind === 'gone') return sendStatusPage(res, 410, 'Link gone', outcome.message);
+      if (outcome.kind === 'locked') {
+        return sendStatusPage(res, 401, 'Password required', `${PASSWORD_REQUIRED} Open its share page to enter the password.`, `/f/${outcome.fileId}`);
       }
-      const { file, size } = shared;
-      // Whoever may count downloads or know the password: no shared cache may keep a copy.
-      const privateCopy = file.maxDownloads !== null || file.hasPassword;
-
-      const inline = isInlineSafe(file.mimeType) && req.query.download === undefined;
-      const etag = `"${file.id}-${size.toString(36)}"`;
-      // HTTP dates have whole seconds: compare at that precision.
-      const lastModifiedMs = Math.floor(new Date(file.createdAt).getTime() / 1000) * 1000;
-
-      const precondition = evaluatePreconditions(req, etag, lastModifiedMs);
-      const range = precondition === 'none' && ifRangeHolds(req, etag, lastModifiedMs) ? parseRange(req.headers.range, size) : null;
-
-      let status: number;
-      let contentRange: string | undefined;
-      let length = 0;
-      if (precondition === 'not-modified') status = 304;
-      else if (precondition === 'failed') status = 412;
-      else if (range === 'unsatisfiable') {
-        status = 416;
-        contentRange = `bytes */${size}`;
-      } else if (range) {
-        status = 206;
-        contentRange = `bytes ${range.start}-${range.end}/${size}`;
-        length = range.end - range.start + 1;
-      } else {
-        status = 200;
-        length = size;
-      }
-
-      // Open the content before committing to any header: if it vanished since the stat (a
-      // concurrent delete), this is still a plain 404 and not a broken 200.
-      if (req.method !== 'HEAD' && length > 0) {
-        // Always with a byte range, the whole file included: the store sizes its read buffer to
-        // what is left to send, so a 4 KiB file never costs a 1 MiB buffer.
-        try {
-          content = await shared.open(status === 206 ? (range as ByteRange) : { start: 0, end: size - 1 });
-        } catch (error) {
-          if (error instanceof ContentNotFoundError) return next();
-          throw error;
-        }
-      }
-
-      // A download starts at byte 0; a range further on continues one and is not counted again.
-      const startsDownload = req.method === 'GET' && (status === 200 || (status === 206 && (range as ByteRange).start === 0));
-      const gone = startsDownload && !shared.isOwner ? await claimDownload(ctx, file) : null;
-      if (gone) {
-        content?.stream.destroy();
-        content = undefined;
-        return sendStatusPage(res, 410, 'Link gone', GONE_MESSAGES[gone]);
-      }
-
-      res.status(status);
-      res.setHeader('Content-Type', inline ? contentTypeOf(file.mimeType) : 'application/octet-stream');
-      res.setHeader(
-        'Content-Disposition',
-        contentDisposition(downloadName(file.originalName), {
-          type: inline ? 'inline' : 'attachment',
-          fallback: asciiFallback(downloadName(file.originalName)),
-        }),
-      );
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      // A shared file may be deleted at any time: caches must check back (cheap, thanks to the ETag).
-      res.setHeader('Cache-Control', privateCopy ? 'private, no-store' : 'no-cache');
-      res.setHeader('ETag', etag);
-      res.setHeader('Last-Modified', new Date(lastModifiedMs).toUTCString());
-      res.setHeader('Accept-Ranges', 'bytes');
-      res.setHeader('X-Frame-Options', 'SAMEORIGIN');
-      // Downloads get an opaque origin and no script, should a browser render them anyway.
-      res.setHeader('Content-Security-Policy', inline ? INLINE_CSP : 'sandbox');
-      if (contentRange) res.setHeader('Content-Range', contentRange);
-
-      if (status === 304) {
-        res.end();
-        return;
-      }
-      res.setHeader('Content-Length', String(length));
-      if (!content) {
-        res.end();
-        return;
-      }
-      await content.pipeTo(res);
     } catch (error) {
-      content?.stream.destroy();
-      // A client that goes away mid-download is not a fault.
-      if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
       if (isAppError(error) && !res.headersSent) {
         // A wrong X-Share-Password (401), or too many of them (429).
         if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 
 declare global {
@@ -30,18 +31,23 @@ function newNonce(): string {
 /** Headers every response carries; routes may tighten them (the raw file route does). */
 export function securityHeaders(config: Config) {
   return (_req: Request, res: Response, next: NextFunction) => {
-    const nonce = newNonce();
-    res.locals.cspNonce = nonce;
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'same-origin');
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-    res.setHeader(
-      'Content-Security-Policy',
-      "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
-        `script-src 'self' 'nonce-${nonce}'; object-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`,
-    );
-    if (config.secureCookies) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    res.locals.cspNonce = setSecurityHeaders(res, config);
     next();
   };
+}
+
+/** Sets the headers every response carries; returns the nonce its Content-Security-Policy allows. */
+export function setSecurityHeaders(res: ServerResponse, config: Config): string {
+  const nonce = newNonce();
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'same-origin');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  res.setHeader(
+    'Content-Security-Policy',
+    "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
+      `script-src 'self' 'nonce-${nonce}'; object-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`,
+  );
+  if (config.secureCookies) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  return nonce;
 }

@@ -1,37 +1,41 @@
 // Recognises the session cookie on every request and renews it when it is close to expiry (ADR 0002).
 // Which routes require a user is decided by the doors; this only identifies.
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { readSessionToken, sessionCookie } from '../auth/cookie';
 import { LOGOUT_PATHS } from '../auth/session-constants';
+import type { ServiceContext } from '../context';
 import { recogniseSession } from '../services/sessions';
 import { carriesBearer } from './bearer';
+import type { ResponseWithLocals } from './request-context';
+
+/**
+ * Makes the request's session cookie, if any and valid, the context's user, and adds the
+ * renewed cookie to the response when the session was close to expiry.
+ */
+export async function recogniseRequestSession(ctx: ServiceContext, req: IncomingMessage, res: ResponseWithLocals, path: string): Promise<void> {
+  const locals = (res.locals ??= Object.create(null) as Partial<Express.Locals>);
+  locals.sessionRecognised = true;
+  locals.sessionToken = null;
+  // Judged by its API token alone (the API router checks it): no cookie read, none set.
+  if (carriesBearer(req)) return;
+  const token = readSessionToken(req.headers.cookie);
+  locals.sessionToken = token;
+  if (!token) return;
+  const session = await recogniseSession(ctx, token, { allowRenewal: !isLogoutPath(path) });
+  if (!session) return;
+  ctx.user = session.user;
+  ctx.authMethod = 'session';
+  ctx.sessionId = session.sessionId;
+  if (session.renewed) {
+    res.appendHeader('Set-Cookie', sessionCookie(ctx.config, session.renewed.token, session.renewed.maxAgeSeconds));
+  }
+}
 
 export function sessionRecognition() {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const ctx = res.locals.ctx;
-      // Judged by its API token alone (the API router checks it): no cookie read, none set.
-      if (carriesBearer(req)) {
-        res.locals.sessionToken = null;
-        return next();
-      }
-      const token = readSessionToken(req.headers.cookie);
-      res.locals.sessionToken = token;
-      if (token) {
-        const session = await recogniseSession(ctx, token, { allowRenewal: !isLogoutPath(req.path) });
-        if (session) {
-          ctx.user = session.user;
-          ctx.authMethod = 'session';
-          ctx.sessionId = session.sessionId;
-          if (session.renewed) {
-            res.append('Set-Cookie', sessionCookie(ctx.config, session.renewed.token, session.renewed.maxAgeSeconds));
-          }
-        }
-      }
-      next();
-    } catch (error) {
-      next(error);
-    }
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (res.locals.sessionRecognised) return next();
+    recogniseRequestSession(res.locals.ctx, req, res, req.path).then(() => next(), next);
   };
 }
 

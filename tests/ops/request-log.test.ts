@@ -1,0 +1,67 @@
+// One log line per request, with its final status, also for the raw link's fast path
+// (ADR 0022) and for the requests it hands on to Express.
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PASSWORD, tempDir, TEST_SECRET } from '../helpers/app';
+import { registerUserCli } from '../helpers/process';
+import { exitWithin, killIfRunning, startServer } from './support';
+
+interface RequestLine {
+  msg?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  reqId?: string;
+  userId?: string;
+}
+
+describe('the request log', () => {
+  it('when raw links are fetched (served, unknown, used up, as the owner), then each request is logged once, with its status', async () => {
+    const dataDir = tempDir('fs-request-log-');
+    const env = { DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'info' };
+    expect((await registerUserCli(['logger', '--password-stdin'], { env, input: `${DEFAULT_PASSWORD}\n` })).code).toBe(0);
+    const server = await startServer({ env });
+    try {
+      const login = await fetch(`${server.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'logger', password: DEFAULT_PASSWORD }),
+      });
+      const cookie = login.headers.getSetCookie()[0].split(';')[0];
+      const form = new FormData();
+      form.append('maxDownloads', '1');
+      form.append('file', new Blob(['once']), 'once.txt');
+      const uploaded = (await (await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).json()) as {
+        file: { id: string; userId: string };
+      };
+      const raw = `/f/${uploaded.file.id}/raw`;
+      const unknown = '/f/AAAAAAAAAAAAAAAAAAAAAA/raw';
+
+      const asked: Array<[string, Record<string, string>, number]> = [
+        [raw, { cookie }, 200],
+        [raw, {}, 200],
+        [raw, {}, 410],
+        [unknown, { 'x-request-id': 'trace-unknown-1' }, 404],
+      ];
+      for (const [path, headers, status] of asked) expect((await fetch(`${server.url}${path}`, { headers })).status).toBe(status);
+
+      server.child.kill('SIGTERM');
+      expect(await exitWithin(server, 10_000)).toBe(0);
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as RequestLine)
+        .filter((entry) => entry.msg === 'request' && entry.path?.startsWith('/f/'));
+      expect(lines.map(({ method, path, status }) => ({ method, path, status }))).toEqual(
+        asked.map(([path, , status]) => ({ method: 'GET', path, status })),
+      );
+      expect(lines[0].userId).toBe(uploaded.file.userId);
+      expect(lines[1].userId).toBeUndefined();
+      expect(lines[3].reqId).toBe('trace-unknown-1');
+    } finally {
+      killIfRunning(server);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,152 @@
+// The raw link's fast path ahead of Express (ADR 0022) answers exactly as the Express route
+// does. `/f/<id>/raw` takes the fast path; `/f/<id>/raw/` (routing ignores a trailing slash)
+// and any other spelling go through Express: each case asks both and compares what a client sees.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, TestClock } from '../helpers/app';
+import { request, startSharingApp, type RawResponse, type SharingApp, type Uploaded } from './support';
+
+/** Headers that differ between any two answers: the moment, the request's id, a page's nonce. */
+const PER_REQUEST = new Set(['date', 'x-request-id']);
+
+/** What a client sees of an answer, with the per-request parts set aside. */
+function seen(res: RawResponse) {
+  const headers = Object.fromEntries(
+    Object.entries(res.headers)
+      .filter(([name]) => !PER_REQUEST.has(name))
+      .map(([name, value]) => [name, String(value).replace(/nonce-[A-Za-z0-9+/=]+/g, 'nonce-N')]),
+  );
+  const body = res.body.toString('latin1').replace(/nonce="[A-Za-z0-9+/=]+"/g, 'nonce="N"');
+  return { status: res.status, headers, body };
+}
+
+/** The same request on the fast path and through Express. */
+async function bothWays(rawUrl: string, options: { method?: string; headers?: Record<string, string> } = {}) {
+  const fast = await request(rawUrl, options);
+  const express = await request(`${rawUrl}/`, options);
+  return { fast, express };
+}
+
+let app: SharingApp;
+let text: Uploaded;
+let image: Uploaded;
+let binary: Uploaded;
+
+beforeAll(async () => {
+  app = await startSharingApp();
+  text = await app.upload('plain text, shown inline\n'.repeat(40), 'notes.txt', 'text/plain');
+  image = await app.upload(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]), 'dot.png', 'image/png');
+  binary = await app.upload(new Uint8Array(5000).fill(7), 'résumé "final".bin');
+});
+afterAll(() => app.close());
+
+describe('the raw link ahead of Express', () => {
+  it('when a file is fetched whole, inline or as an attachment, then status, every header and the bytes are those of the Express route', async () => {
+    for (const file of [text, image, binary]) {
+      const { fast, express } = await bothWays(file.rawUrl);
+      expect(fast.status, file.file.originalName).toBe(200);
+      expect(seen(fast)).toEqual(seen(express));
+      // The headers every response carries are there too.
+      expect(fast.headers['referrer-policy']).toBe('same-origin');
+      expect(fast.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(fast.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('when HEAD, a range, an unsatisfiable range or a conditional request is sent, then each answer is the Express route’s', async () => {
+    const etag = (await request(binary.rawUrl)).headers.etag!;
+    const cases: Array<{ method?: string; headers?: Record<string, string>; status: number }> = [
+      { method: 'HEAD', status: 200 },
+      { headers: { range: 'bytes=10-99' }, status: 206 },
+      { headers: { range: 'bytes=9000-' }, status: 416 },
+      { headers: { 'if-none-match': etag }, status: 304 },
+      { headers: { 'if-match': '"something-else"' }, status: 412 },
+    ];
+    for (const { status, ...options } of cases) {
+      const { fast, express } = await bothWays(binary.rawUrl, options);
+      expect(fast.status, JSON.stringify(options)).toBe(status);
+      expect(seen(fast)).toEqual(seen(express));
+    }
+  });
+
+  it('when the id is unknown, then the answer is the not-found page Express gives', async () => {
+    const { fast, express } = await bothWays(`${app.url}/f/AAAAAAAAAAAAAAAAAAAAAA/raw`);
+    expect(fast.status).toBe(404);
+    expect(fast.headers['content-type']).toContain('text/html');
+    expect(seen(fast)).toEqual(seen(express));
+  });
+
+  it('when a link is used up or locked by a password, then the 410 and 401 pages are the Express route’s', async () => {
+    const once = await app.upload('one download only', 'once.txt', 'text/plain', { maxDownloads: '1' });
+    expect((await request(once.rawUrl)).status).toBe(200);
+    const usedUp = await bothWays(once.rawUrl);
+    expect(usedUp.fast.status).toBe(410);
+    expect(seen(usedUp.fast)).toEqual(seen(usedUp.express));
+
+    const locked = await app.upload('secret', 'locked.txt', 'text/plain', { password: 'open sesame' });
+    const refused = await bothWays(locked.rawUrl);
+    expect(refused.fast.status).toBe(401);
+    expect(seen(refused.fast)).toEqual(seen(refused.express));
+    // With the password the Express route answers, and counts a wrong one once.
+    const opened = await request(locked.rawUrl, { headers: { 'x-share-password': 'open sesame' } });
+    expect(opened.status).toBe(200);
+    expect(opened.body.toString()).toBe('secret');
+  });
+
+  it('when the owner fetches a link limited to one download, then it is not used up, on either path', async () => {
+    const once = await app.upload('kept for the visitor', 'kept.txt', 'text/plain', { maxDownloads: '1' });
+    for (let i = 0; i < 2; i++) {
+      const { fast, express } = await bothWays(once.rawUrl, { headers: { cookie: app.cookie } });
+      expect([fast.status, express.status]).toEqual([200, 200]);
+    }
+    expect((await request(once.rawUrl)).status).toBe(200);
+    expect((await request(once.rawUrl)).status).toBe(410);
+  });
+});
+
+describe('the session on the fast path', () => {
+  it('when a cookie due for renewal fetches a raw link, then a renewed cookie comes back with the Express route’s attributes', async () => {
+    // Sessions of 30 minutes are always under the one-hour renewal threshold: every cookie request renews.
+    const renewing = await startApp({ JWT_EXPIRES_IN: '30m' });
+    try {
+      await renewing.createUser('renewer');
+      const cookie = await renewing.login('renewer');
+      const form = new FormData();
+      form.append('file', new Blob(['mine']), 'mine.txt');
+      const uploaded = await fetch(`${renewing.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });
+      const { url } = (await uploaded.json()) as { url: string };
+      const { fast, express } = await bothWays(`${url}/raw`, { headers: { cookie } });
+      expect(fast.status).toBe(200);
+      const attributes = (res: RawResponse) => String(res.headers['set-cookie']).split(';').slice(1).map((part) => part.trim());
+      expect(fast.headers['set-cookie']?.[0]).toMatch(/^token=[^;]+;/);
+      expect(attributes(fast)).toEqual(attributes(express));
+    } finally {
+      await renewing.close();
+    }
+  });
+
+  it('when TRUST_PROXY is set and a signed-in owner fetches a raw link through the proxy, then the session shows the forwarded address', async () => {
+    const clock = new TestClock();
+    const proxied = await startApp({ TRUST_PROXY: 'true' }, { clock });
+    try {
+      await proxied.createUser('traveller');
+      const cookie = await proxied.login('traveller');
+      const form = new FormData();
+      form.append('file', new Blob(['mine']), 'mine.txt');
+      const uploaded = await fetch(`${proxied.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });
+      const { url } = (await uploaded.json()) as { url: string };
+      const addressAfter = async (rawUrl: string, forwardedFor: string) => {
+        // The last-seen address is written at most once a minute.
+        clock.advance(2 * 60_000);
+        expect((await request(rawUrl, { headers: { cookie, 'x-forwarded-for': forwardedFor } })).status).toBe(200);
+        // Asked without the proxy's header: had the raw request not written its address, this one would write 127.0.0.1.
+        const sessions = await fetch(`${proxied.url}/api/v1/sessions`, { headers: { cookie } });
+        const body = (await sessions.json()) as { sessions: Array<{ address: string | null }> };
+        return body.sessions[0].address;
+      };
+      expect(await addressAfter(`${url}/raw`, '203.0.113.7')).toBe('203.0.113.7');
+      expect(await addressAfter(`${url}/raw/`, '198.51.100.9')).toBe('198.51.100.9');
+    } finally {
+      await proxied.close();
+    }
+  });
+});
