@@ -184,6 +184,27 @@ describe('tokens that are refused', () => {
   });
 });
 
+describe('tokens checked once are remembered (server/auth/tokens.ts)', () => {
+  it('when an accepted token reaches its expiry, then it is refused from that second on', async () => {
+    const shortLived = await signToken(claimsExpiringIn(2));
+    expect((await listFiles(shortLived)).status).toBe(200);
+    const { exp } = claimsOf(shortLived);
+    while (Date.now() / 1000 < exp!) await new Promise((resolve) => setTimeout(resolve, 100));
+
+    await expectUnauthorized(await listFiles(shortLived));
+  });
+
+  it('when an accepted token is sent to an instance of the same database with another secret, then it is refused there', async () => {
+    expect((await listFiles(realToken)).status).toBe(200);
+    const other = await startApp({ ...app.env, SESSION_SECRET: 'another-secret-that-is-long-enough-0123456789' });
+    try {
+      await expectUnauthorized(await fetch(`${other.url}/api/v1/files`, { headers: { cookie: `token=${realToken}` } }));
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 /** Deletes a row with foreign-key checks off for that one statement's connection. */
 async function deleteWithoutCascade(table: 'users', id: string): Promise<void> {
   const { database } = app.config;
