@@ -41,10 +41,9 @@ export type RawFileOutcome = { kind: 'served' } | { kind: 'missing' } | { kind: 
 export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, request: RawFileRequest): Promise<RawFileOutcome> {
   let content: OpenedContent | undefined;
   try {
-    const shared = await openShare(ctx, request.fileId, {
-      password: request.password,
-      grant: readShareGrant(req.headers.cookie, request.fileId),
-    });
+    // The content is not looked up first: opening it tells (one request to the store less).
+    const proof = { password: request.password, grant: readShareGrant(req.headers.cookie, request.fileId) };
+    const shared = await openShare(ctx, request.fileId, proof, { checkContent: false });
     if (shared.kind === 'missing') return shared;
     if (shared.kind === 'gone') return { kind: 'gone', message: shared.message };
     if (shared.kind === 'locked') return shared;
@@ -77,8 +76,8 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
       length = size;
     }
 
-    // Open the content before committing to any header: if it vanished since the stat (a
-    // concurrent delete), this is still a plain 404 and not a broken 200.
+    // Open the content before committing to any header: if it is gone (deleted meanwhile, or
+    // lost), this is still a plain 404 and not a broken 200. An answer without a body asks.
     if (req.method !== 'HEAD' && length > 0) {
       // Always with a byte range, the whole file included: the store sizes its read buffer to
       // what is left to send, so a 4 KiB file never costs a 1 MiB buffer.
@@ -88,6 +87,8 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
         if (error instanceof ContentNotFoundError) return { kind: 'missing' };
         throw error;
       }
+    } else if (!(await shared.contentExists())) {
+      return { kind: 'missing' };
     }
 
     // A download starts at byte 0; a range further on continues one and is not counted again.

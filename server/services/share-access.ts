@@ -37,6 +37,16 @@ export interface OpenShare {
   previewable: boolean;
   /** Opens the content, or one byte range of it; rejects with ContentNotFoundError once it is gone. */
   open(range?: ByteRange): Promise<OpenedContent>;
+  /** Whether the content is still there (asked of the store, not the record). */
+  contentExists(): Promise<boolean>;
+}
+
+export interface OpenShareOptions {
+  /**
+   * Whether to ask the store that the content is there before answering (the default). The
+   * raw link does not: it opens the content anyway, and asks `contentExists` when it will not.
+   */
+  checkContent?: boolean;
 }
 
 export interface ShareProof {
@@ -50,7 +60,7 @@ export interface ShareProof {
  * What a visitor gets at a share link. A wrong password (in `proof.password`) is a 401
  * AppError, and too many of them a 429, counted per file and address like logins.
  */
-export async function openShare(ctx: ServiceContext, fileId: string, proof: ShareProof = {}): Promise<ShareAccess> {
+export async function openShare(ctx: ServiceContext, fileId: string, proof: ShareProof = {}, options: OpenShareOptions = {}): Promise<ShareAccess> {
   const file = await findSharedFile(ctx, fileId);
   if (!file) return { kind: 'missing' };
   const gone = goneReason(file, ctx.clock.now());
@@ -63,18 +73,29 @@ export async function openShare(ctx: ServiceContext, fileId: string, proof: Shar
       await checkSharePassword(ctx, file, proof.password);
     }
   }
-  const stat = await ctx.store.stat(file.storedName);
-  if (!stat) {
-    ctx.log.warn({ fileId: file.id, storedName: file.storedName }, 'content missing for an existing file record');
-    return { kind: 'missing' };
-  }
+  const contentMissing = () => ctx.log.warn({ fileId: file.id, storedName: file.storedName }, 'content missing for an existing file record');
+  const contentExists = async () => {
+    if (await ctx.store.stat(file.storedName)) return true;
+    contentMissing();
+    return false;
+  };
+  if (options.checkContent !== false && !(await contentExists())) return { kind: 'missing' };
   return {
     kind: 'open',
     file: toFileDto(file),
     isOwner,
-    size: stat.size,
+    // The record's: content is written whole before its record, and never changes.
+    size: file.size,
     previewable: isOwner || file.maxDownloads === null,
-    open: (range) => ctx.store.open(file.storedName, range),
+    open: async (range) => {
+      try {
+        return await ctx.store.open(file.storedName, range);
+      } catch (error) {
+        if (error instanceof ContentNotFoundError) contentMissing();
+        throw error;
+      }
+    },
+    contentExists,
   };
 }
 

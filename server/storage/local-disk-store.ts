@@ -24,6 +24,8 @@ import {
 const INCOMPLETE_DIR = '.incomplete';
 /** Large chunks move big files at about twice the speed of Node's 64 KiB default. */
 const MAX_CHUNK_BYTES = 1024 * 1024;
+/** Content up to this size is read in one go and sent whole, without a stream between. */
+const SMALL_CONTENT_BYTES = 64 * 1024;
 /** While a large file comes in, the disk is asked to catch up every this many bytes (EarlyWriteback). */
 const WRITEBACK_EVERY_BYTES = 32 * 1024 * 1024;
 
@@ -63,6 +65,7 @@ export class LocalDiskStore implements ContentStore {
   }
 
   async open(key: string, range?: ByteRange): Promise<OpenedContent> {
+    if (range && range.end - range.start + 1 <= SMALL_CONTENT_BYTES) return openSmallContent(this.pathOf(key), key, range);
     const highWaterMark = Math.max(16 * 1024, Math.min(range ? range.end - range.start + 1 : MAX_CHUNK_BYTES, MAX_CHUNK_BYTES));
     const stream = new FileChunkStream(this.pathOf(key), range?.start ?? 0, range?.end ?? Infinity, highWaterMark);
     try {
@@ -183,6 +186,48 @@ class EarlyWriteback {
   }
 }
 
+/**
+ * A byte range small enough for one read (an image host's thumbnails and screenshots): read
+ * whole into one buffer before any header is sent (a missing file, or a folder in its place,
+ * is a ContentNotFoundError), then sent with a single `end`. A stream, with its async iterator
+ * and its events, cost more than the read itself. `stream` serves other readers (the share
+ * page's text preview).
+ */
+async function openSmallContent(file: string, key: string, range: ByteRange): Promise<OpenedContent> {
+  const bytes = await readRange(file, range).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'EISDIR') throw new ContentNotFoundError(`No content under ${key}`);
+    throw error;
+  });
+  if (bytes.length !== range.end - range.start + 1) throw new Error(`The content under ${key} is shorter than its record`);
+  let stream: Readable | null = null;
+  return {
+    get stream() {
+      return (stream ??= Readable.from([bytes]));
+    },
+    async pipeTo(destination) {
+      // Settles once all is out, or rejects (ERR_STREAM_PREMATURE_CLOSE) when the client went away.
+      const done = finished(destination);
+      destination.end(bytes);
+      await done;
+    },
+  };
+}
+
+/** The bytes of a range of a file: one open, one read, one close. */
+function readRange(file: string, range: ByteRange): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    fs.open(file, 'r', (openError, fd) => {
+      if (openError) return reject(openError);
+      const buffer = Buffer.allocUnsafe(range.end - range.start + 1);
+      fs.read(fd, buffer, 0, buffer.length, range.start, (readError, bytesRead) => {
+        fs.close(fd, () => undefined);
+        if (readError) reject(readError);
+        else resolve(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+      });
+    });
+  });
+}
+
 /** How many handed-back buffers a FileChunkStream keeps for its next reads. */
 const MAX_SPARE_BUFFERS = 4;
 
@@ -228,9 +273,14 @@ export class FileChunkStream extends Readable {
     fs.open(this.file, 'r', (error, fd) => {
       if (error) return callback(error);
       this.fd = fd;
-      callback();
-      this.emit('open', fd);
-      this.emit('ready');
+      // A folder opens too: it is no content (as missing as no file at all).
+      fs.fstat(fd, (statError, stats) => {
+        if (statError) return callback(statError);
+        if (!stats.isFile()) return callback(Object.assign(new Error(`Not a file: ${this.file}`), { code: 'ENOENT' }));
+        callback();
+        this.emit('open', fd);
+        this.emit('ready');
+      });
     });
   }
 

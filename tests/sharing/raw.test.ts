@@ -293,30 +293,41 @@ describe('GET /f/:id/raw — what is not there', () => {
     }
   });
 
+  // Small content is read in one go, larger content streamed: both ways are asked.
+  const SIZES = [9, 200 * 1024];
+
   it('when the record exists but its content was removed from storage, then it answers 404, never 500 or a hang', async () => {
-    const gone = await app.upload('soon gone', 'gone.txt', 'text/plain');
-    await app.removeStored(gone.file.storedName);
-    const started = Date.now();
-    for (const options of [{}, { method: 'HEAD' }, { headers: { range: 'bytes=0-3' } }]) {
-      const res = await request(gone.rawUrl, options);
-      expect(res.status).toBe(404);
+    for (const size of SIZES) {
+      const gone = await app.upload('g'.repeat(size), 'gone.txt', 'text/plain');
+      await app.removeStored(gone.file.storedName);
+      const started = Date.now();
+      const etag = `"${gone.file.id}-${size.toString(36)}"`;
+      const cases: Array<{ method?: string; headers?: Record<string, string> }> = [{}, { method: 'HEAD' }, { headers: { range: 'bytes=0-3' } }, { headers: { range: `bytes=${size + 10}-` } }, { headers: { 'if-none-match': etag } }];
+      for (const options of cases) {
+        const res = await request(gone.rawUrl, options);
+        expect(res.status, `${size} bytes, ${JSON.stringify(options)}`).toBe(404);
+      }
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // The share page says the same.
+      const page = await request(gone.url);
+      expect(page.status).toBe(404);
     }
-    expect(Date.now() - started).toBeLessThan(5_000);
-    // The share page says the same.
-    const page = await request(gone.url);
-    expect(page.status).toBe(404);
   });
 
   // A bucket has no folders: this is the disk's own case.
   it.skipIf(onPostgresS3)('when the content was replaced by a folder of the same name, then it answers 404', async () => {
-    const odd = await app.upload('odd', 'odd.txt', 'text/plain');
-    const stored = path.join(app.config.uploadDir, odd.file.storedName);
-    fs.rmSync(stored);
-    fs.mkdirSync(stored);
-    try {
-      expect((await request(odd.rawUrl)).status).toBe(404);
-    } finally {
-      fs.rmdirSync(stored);
+    for (const size of SIZES) {
+      const odd = await app.upload('o'.repeat(size), 'odd.txt', 'text/plain');
+      const stored = path.join(app.config.uploadDir, odd.file.storedName);
+      fs.rmSync(stored);
+      fs.mkdirSync(stored);
+      try {
+        for (const options of [{}, { method: 'HEAD' }, { headers: { range: 'bytes=0-3' } }]) {
+          expect((await request(odd.rawUrl, options)).status, `${size} bytes, ${JSON.stringify(options)}`).toBe(404);
+        }
+      } finally {
+        fs.rmdirSync(stored);
+      }
     }
   });
 });
