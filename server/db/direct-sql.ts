@@ -45,8 +45,75 @@ async function withPooledConnection<T>(pool: PooledClient, use: (connection: unk
   }
 }
 
+interface QueuedWrite {
+  sql: PortableSql;
+  params: Array<string | number | null>;
+  resolve(changes: number): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Runs a turn of writes. Several go in one transaction: one commit instead of one each (the
+ * WAL written once, readers' caches cleared once), and none is settled before that commit: a
+ * caller told its row is written can read it at once on the other connection. Should one of
+ * them or the commit fail, the transaction is undone and each write is run again on its own,
+ * so that each one's outcome is its own (a row whose user was just deleted fails alone).
+ */
+async function runTurn(connection: sqlite3.Database, turn: QueuedWrite[]): Promise<void> {
+  const together = turn.length > 1 ? await runTogether(connection, turn) : null;
+  if (together) {
+    turn.forEach((write, i) => write.resolve(together[i]));
+    return;
+  }
+  for (const write of turn) {
+    const outcome = await runWrite(connection, write);
+    if ('error' in outcome) write.reject(outcome.error);
+    else write.resolve(outcome.changes);
+  }
+}
+
+/** The writes' changes, all committed in one transaction; null when nothing of them was kept. */
+async function runTogether(connection: sqlite3.Database, turn: QueuedWrite[]): Promise<number[] | null> {
+  try {
+    await execute(connection, 'begin');
+  } catch {
+    return null;
+  }
+  const changes: number[] = [];
+  for (const write of turn) {
+    const outcome = await runWrite(connection, write);
+    if ('error' in outcome) break;
+    changes.push(outcome.changes);
+  }
+  if (changes.length === turn.length) {
+    try {
+      await execute(connection, 'commit');
+      return changes;
+    } catch {
+      // Undone below (a failed commit leaves the transaction open, or already rolled back).
+    }
+  }
+  // "No transaction is active" when SQLite has rolled it back itself: undone all the same.
+  await execute(connection, 'rollback').catch(() => undefined);
+  return null;
+}
+
+function runWrite(connection: sqlite3.Database, write: QueuedWrite): Promise<{ changes: number } | { error: unknown }> {
+  return new Promise((done) => {
+    connection.run(write.sql, write.params, function (error) {
+      done(error ? { error } : { changes: this.changes });
+    });
+  });
+}
+
+function execute(connection: sqlite3.Database, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => connection.exec(sql, (error) => (error ? reject(error) : resolve())));
+}
+
 class SqliteDirectSql implements DirectSql {
   private reader: Promise<sqlite3.Database> | null = null;
+  private readonly writes: QueuedWrite[] = [];
+  private writing = false;
   private closed = false;
 
   constructor(
@@ -62,17 +129,35 @@ class SqliteDirectSql implements DirectSql {
     });
   }
 
+  /**
+   * Writes wait in a queue of their own and run one after another on the pool's connection,
+   * taken once for all the writes waiting when it is free, not once per write: with 32
+   * uploads at once, knex's pool queue (a timer and a few promises per turn) cost more than
+   * the INSERT itself (about 0.35 ms of CPU each). Each write is still its own transaction.
+   */
   change(sql: PortableSql, params: SqlParam[]): Promise<number> {
-    return withPooledConnection(
-      this.pool,
-      (connection) =>
-        new Promise((resolve, reject) => {
-          (connection as sqlite3.Database).run(sql, asSqliteParams(params), function (error) {
-            if (error) reject(error);
-            else resolve(this.changes);
-          });
-        }),
-    );
+    return new Promise((resolve, reject) => {
+      this.writes.push({ sql, params: asSqliteParams(params), resolve, reject });
+      if (this.writes.length === 1 && !this.writing) void this.runWrites();
+    });
+  }
+
+  private async runWrites(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.writes.length > 0) {
+        // Those waiting now; later ones wait for the next turn, so the ORM's own work gets the connection in between.
+        const turn = this.writes.splice(0);
+        try {
+          await withPooledConnection(this.pool, (connection) => runTurn(connection as sqlite3.Database, turn));
+        } catch (error) {
+          // The connection could not be had: every write of the turn not yet run fails with it.
+          for (const write of turn) write.reject(error);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,67 @@
+// The hot statements' own connections (server/db/direct-sql.ts), on both databases: many writes
+// at once each settle on their own outcome, and a settled write is visible to reads at once
+// (on SQLite, writes waiting together share one transaction; ADR 0020).
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { openDirectSql, type DirectSql } from '../../server/db/direct-sql';
+import { initOrm, type Orm } from '../../server/db/orm';
+import { TEST_SECRET, tempDir } from '../helpers/app';
+import { freshDatabaseUrl } from '../helpers/databases';
+
+const INSERT_FILE =
+  'insert into "files" ("id", "user_id", "original_name", "mime_type", "size", "stored_name", "created_at", "downloads") values (?, ?, ?, ?, ?, ?, ?, 0)';
+
+let orm: Orm | undefined;
+let sql: DirectSql | undefined;
+
+afterEach(async () => {
+  await sql?.close();
+  await orm?.close();
+  orm = undefined;
+  sql = undefined;
+});
+
+describe.each(['sqlite', 'postgresql'] as const)('direct statements on %s', (dialect) => {
+  async function open(): Promise<DirectSql> {
+    const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: await freshDatabaseUrl(dialect), SESSION_SECRET: TEST_SECRET });
+    orm = await initOrm(config.database);
+    await orm.em.fork().insert('User', { id: 'u1', username: 'u1', usernameKey: 'u1', passwordHash: 'x', createdAt: new Date() });
+    sql = openDirectSql(orm, config.database);
+    return sql;
+  }
+
+  const insertFile = (db: DirectSql, id: string, userId = 'u1') => db.change(INSERT_FILE, [id, userId, `${id}.txt`, 'text/plain', 3, id, new Date()]);
+  const fileIds = async (db: DirectSql) => (await db.select<{ id: string }>('select "id" from "files" order by "id"', [])).map((row) => row.id);
+
+  it('when 60 writes arrive at once, then each settles, and each row can be read as soon as its write has settled', async () => {
+    const db = await open();
+    const ids = Array.from({ length: 60 }, (_, i) => `file-${String(i).padStart(2, '0')}`);
+    const seenAtOnce = await Promise.all(
+      ids.map(async (id) => {
+        expect(await insertFile(db, id)).toBe(1);
+        return (await db.select<{ id: string }>('select "id" from "files" where "id" = ?', [id])).length;
+      }),
+    );
+    expect(seenAtOnce).toEqual(ids.map(() => 1));
+    expect(await fileIds(db)).toEqual(ids);
+  });
+
+  it('when one of many writes at once is refused (its user does not exist), then it alone fails and every other one is kept', async () => {
+    const db = await open();
+    const ids = Array.from({ length: 30 }, (_, i) => `file-${String(i).padStart(2, '0')}`);
+    const outcomes = await Promise.allSettled(ids.map((id, i) => insertFile(db, id, i === 17 ? 'no-such-user' : 'u1')));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(ids.map((_, i) => (i === 17 ? 'rejected' : 'fulfilled')));
+    expect(await fileIds(db)).toEqual(ids.filter((_, i) => i !== 17));
+  });
+
+  it('when an update and inserts arrive at once, then each reports its own count of changed rows', async () => {
+    const db = await open();
+    await insertFile(db, 'counted');
+    const [updated, missed, inserted] = await Promise.all([
+      db.change('update "files" set "downloads" = "downloads" + 1 where "id" = ?', ['counted']),
+      db.change('update "files" set "downloads" = "downloads" + 1 where "id" = ?', ['no-such-file']),
+      insertFile(db, 'another'),
+    ]);
+    expect([updated, missed, inserted]).toEqual([1, 0, 1]);
+  });
+});
