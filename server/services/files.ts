@@ -1,9 +1,9 @@
 // Every rule about files: who may see, add and remove them, how they are named and stored.
-import { randomBytes } from 'node:crypto';
 import { pipeline, type Readable } from 'node:stream';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
+import { pooledRandomBytes } from '../random-pool';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from '../storage/content-store';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
@@ -333,7 +333,7 @@ const FILE_ID_BYTES = 16;
 
 /** 128 random bits, URL-safe: share links are public, so they must not be guessable. */
 export function newFileId(): string {
-  return randomBytes(FILE_ID_BYTES).toString('base64url');
+  return pooledRandomBytes(FILE_ID_BYTES).toString('base64url');
 }
 
 /** Exactly what uploadFile names content: a 22-character id and an optional extension. */
