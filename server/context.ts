@@ -32,6 +32,17 @@ export interface ServiceContext {
   clientAddress: string | null;
   /** The caller's User-Agent header; null outside HTTP. */
   userAgent: string | null;
+  /**
+   * The signed-in user's quota columns, read in the same statement as their session (one
+   * lookup fewer per upload); null when the user came otherwise (an API token, a service call).
+   */
+  userQuotaColumns: UserQuotaColumns | null;
+}
+
+/** A user's own quota setting as stored (services/quotas.ts turns it into the quota that applies). */
+export interface UserQuotaColumns {
+  hasOwnQuota: boolean;
+  quotaBytes: number | null;
 }
 
 /** The long-lived parts a request context is made from. */
@@ -63,5 +74,6 @@ export function createServiceContext(deps: AppDeps, log: Logger = deps.log): Ser
     sessionId: null,
     clientAddress: null,
     userAgent: null,
+    userQuotaColumns: null,
   };
 }

@@ -25,6 +25,7 @@ export async function recogniseRequestSession(ctx: ServiceContext, req: Incoming
   const session = await recogniseSession(ctx, token, { allowRenewal: !isLogoutPath(path) });
   if (!session) return;
   ctx.user = session.user;
+  ctx.userQuotaColumns = session.quotaColumns;
   ctx.authMethod = 'session';
   ctx.sessionId = session.sessionId;
   if (session.renewed) {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { burnPasswordCheck, verifyPassword } from '../auth/passwords';
 import { SESSION_RENEW_THRESHOLD_SECONDS } from '../auth/session-constants';
 import { signSessionToken, verifySessionToken } from '../auth/tokens';
-import type { AuthUser, ServiceContext } from '../context';
+import type { AuthUser, ServiceContext, UserQuotaColumns } from '../context';
 import { SessionSchema, type Session } from '../db/entities/session.entity';
 import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
@@ -64,6 +64,8 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
 
 export interface RecognisedSession {
   user: AuthUser;
+  /** The user's quota setting, read with the session (ctx.userQuotaColumns). */
+  quotaColumns: UserQuotaColumns;
   sessionId: string;
   /** A fresh full-lifetime session when the presented one was close to expiry. */
   renewed: IssuedSession | null;
@@ -73,8 +75,17 @@ export interface RecognisedSession {
  * The user a token belongs to, or null for any token that is not valid: bad signature,
  * expired, revoked by logout, or whose user no longer exists.
  */
+interface SessionUserRow {
+  id: string;
+  username: string;
+  lastSeenAt: StoredDate;
+  hasOwnQuota: boolean | number;
+  quotaBytes: number | string | null;
+}
+
 const SESSION_USER =
-  'select "u"."id" as "id", "u"."username" as "username", "s"."last_seen_at" as "lastSeenAt" ' +
+  'select "u"."id" as "id", "u"."username" as "username", "s"."last_seen_at" as "lastSeenAt", ' +
+  '"u"."has_own_quota" as "hasOwnQuota", "u"."quota_bytes" as "quotaBytes" ' +
   'from "sessions" "s" join "users" "u" on "u"."id" = "s"."user_id" where "s"."id" = ? and "s"."user_id" = ? and "u"."disabled_at" is null';
 
 export async function recogniseSession(
@@ -86,9 +97,11 @@ export async function recogniseSession(
   if (!claims) return null;
   // One query for the session and its user (tables and columns as the migrations create them):
   // this runs on every request that carries a cookie.
-  const [row] = await ctx.sql.select<{ id: string; username: string; lastSeenAt: StoredDate }>(SESSION_USER, [claims.sid, claims.sub]);
+  const [row] = await ctx.sql.select<SessionUserRow>(SESSION_USER, [claims.sid, claims.sub]);
   if (!row) return null;
   const authUser = { id: row.id, username: row.username };
+  // SQLite gives the flag as 0 or 1, PostgreSQL a bigint as text.
+  const quotaColumns = { hasOwnQuota: Boolean(row.hasOwnQuota), quotaBytes: row.quotaBytes === null ? null : Number(row.quotaBytes) };
 
   const nowMs = ctx.clock.now();
   const now = Math.floor(nowMs / 1000);
@@ -97,14 +110,14 @@ export async function recogniseSession(
   const seenLongAgo = lastSeenAt === null || lastSeenAt < nowMs - LAST_SEEN_PRECISION_MS;
   if (!options.allowRenewal || claims.exp - now >= SESSION_RENEW_THRESHOLD_SECONDS) {
     if (seenLongAgo) await ctx.em.nativeUpdate(SessionSchema, { id: claims.sid }, seen);
-    return { user: authUser, sessionId: claims.sid, renewed: null };
+    return { user: authUser, quotaColumns, sessionId: claims.sid, renewed: null };
   }
   const ttl = ctx.config.sessionTtlSeconds;
   const extended = await ctx.em.nativeUpdate(SessionSchema, { id: claims.sid }, { ...seen, expiresAt: new Date((now + ttl) * 1000) });
   // Logged out between the lookup and here (another tab): no fresh token for a revoked session.
   if (extended === 0) return null;
   const renewedToken = await signSessionToken({ sub: authUser.id, sid: claims.sid }, ttl, ctx.config.sessionSecret, now);
-  return { user: authUser, sessionId: claims.sid, renewed: { user: authUser, token: renewedToken, maxAgeSeconds: ttl } };
+  return { user: authUser, quotaColumns, sessionId: claims.sid, renewed: { user: authUser, token: renewedToken, maxAgeSeconds: ttl } };
 }
 
 /** Revokes the session the token names, if any. Always succeeds, even without a valid token. */

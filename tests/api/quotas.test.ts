@@ -124,6 +124,23 @@ describe('the storage quota', () => {
     expect((await upload(cookie, QUOTA + 1)).status).toBe(201);
   });
 
+  it('when a user with their own quota uploads with an API token instead of the cookie, then the same quota applies', async () => {
+    const { name, cookie } = await newUser();
+    await app.rows('update users set has_own_quota = ?, quota_bytes = ? where username = ?', [true, 10, name]);
+    const created = await fetch(`${app.url}/api/v1/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ name: 'script' }),
+    });
+    const { token } = (await created.json()) as { token: string };
+    const withToken = (bytes: number) =>
+      fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: fileForm(new Uint8Array(bytes).fill(7), 'data.bin') });
+    expect((await withToken(11)).status).toBe(413);
+    expect((await withToken(10)).status).toBe(201);
+    // The cookie sees the same quota, now used up.
+    expect((await upload(cookie, 1)).status).toBe(413);
+  });
+
   it('when bytes are held by an upload that died with its instance, then they count until the hold goes stale and is swept', async () => {
     const { name, cookie } = await newUser();
     const [{ id }] = await app.rows('select id from users where username = ?', [name]);
