@@ -2,7 +2,7 @@
 // does. `/f/<id>/raw` takes the fast path; `/f/<id>/raw/` (routing ignores a trailing slash)
 // and any other spelling go through Express: each case asks both and compares what a client sees.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, TestClock } from '../helpers/app';
+import { TestClock } from '../helpers/app';
 import { request, startSharingApp, type RawResponse, type SharingApp, type Uploaded } from './support';
 
 /** Headers that differ between any two answers: the moment, the request's id, a page's nonce. */
@@ -106,15 +106,11 @@ describe('the raw link ahead of Express', () => {
 describe('the session on the fast path', () => {
   it('when a cookie due for renewal fetches a raw link, then a renewed cookie comes back with the Express route’s attributes', async () => {
     // Sessions of 30 minutes are always under the one-hour renewal threshold: every cookie request renews.
-    const renewing = await startApp({ JWT_EXPIRES_IN: '30m' });
+    const renewing = await startSharingApp({ JWT_EXPIRES_IN: '30m' });
     try {
-      await renewing.createUser('renewer');
-      const cookie = await renewing.login('renewer');
-      const form = new FormData();
-      form.append('file', new Blob(['mine']), 'mine.txt');
-      const uploaded = await fetch(`${renewing.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });
-      const { url } = (await uploaded.json()) as { url: string };
-      const { fast, express } = await bothWays(`${url}/raw`, { headers: { cookie } });
+      const { cookie } = renewing;
+      const { rawUrl } = await renewing.upload('mine', 'mine.txt');
+      const { fast, express } = await bothWays(rawUrl, { headers: { cookie } });
       expect(fast.status).toBe(200);
       const attributes = (res: RawResponse) => String(res.headers['set-cookie']).split(';').slice(1).map((part) => part.trim());
       expect(fast.headers['set-cookie']?.[0]).toMatch(/^token=[^;]+;/);
@@ -126,14 +122,10 @@ describe('the session on the fast path', () => {
 
   it('when TRUST_PROXY is set and a signed-in owner fetches a raw link through the proxy, then the session shows the forwarded address', async () => {
     const clock = new TestClock();
-    const proxied = await startApp({ TRUST_PROXY: 'true' }, { clock });
+    const proxied = await startSharingApp({ TRUST_PROXY: 'true' }, { clock });
     try {
-      await proxied.createUser('traveller');
-      const cookie = await proxied.login('traveller');
-      const form = new FormData();
-      form.append('file', new Blob(['mine']), 'mine.txt');
-      const uploaded = await fetch(`${proxied.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });
-      const { url } = (await uploaded.json()) as { url: string };
+      const { cookie } = proxied;
+      const { rawUrl } = await proxied.upload('mine', 'mine.txt');
       const addressAfter = async (rawUrl: string, forwardedFor: string) => {
         // The last-seen address is written at most once a minute.
         clock.advance(2 * 60_000);
@@ -143,8 +135,8 @@ describe('the session on the fast path', () => {
         const body = (await sessions.json()) as { sessions: Array<{ address: string | null }> };
         return body.sessions[0].address;
       };
-      expect(await addressAfter(`${url}/raw`, '203.0.113.7')).toBe('203.0.113.7');
-      expect(await addressAfter(`${url}/raw/`, '198.51.100.9')).toBe('198.51.100.9');
+      expect(await addressAfter(rawUrl, '203.0.113.7')).toBe('203.0.113.7');
+      expect(await addressAfter(`${rawUrl}/`, '198.51.100.9')).toBe('198.51.100.9');
     } finally {
       await proxied.close();
     }
