@@ -42,9 +42,9 @@ function fastPathFileId(req: IncomingMessage): string | null {
 
 /** True once the response is answered; false to leave it to Express (nothing sent yet). */
 async function serveFast(deps: AppDeps, req: IncomingMessage, res: ResponseWithLocals, fileId: string, clientAddress: string): Promise<boolean> {
+  setSecurityHeaders(res, deps.config);
   const ctx = beginRequest(deps, req, res, clientAddress);
   await recogniseRequestSession(ctx, req, res, req.url as string);
-  setSecurityHeaders(res, deps.config);
   const outcome = await serveRawFile(ctx, req, res, { fileId, asDownload: false });
   return outcome.kind === 'served';
 }

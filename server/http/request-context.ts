@@ -42,7 +42,7 @@ export function beginRequest(deps: AppDeps, req: IncomingMessage, res: ResponseW
   res.setHeader('X-Request-Id', requestId);
 
   const started = process.hrtime.bigint();
-  // Read when the response closes: Express has rewritten req.url by then, not originalUrl.
+  // Taken now: inside a mounted router Express rewrites req.url (only its own request keeps originalUrl).
   const path = (req.url ?? '/').split('?')[0];
   res.on('close', () => {
     const entry = {
