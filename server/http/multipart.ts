@@ -85,6 +85,9 @@ export async function withFirstUploadedFile<T>(
     lateField: null,
   };
   const settings: Record<string, string> = {};
+  // The handler's refusal (quota, size, settings, storage full), known before the body's end.
+  let refuse: (error: AppError) => void = () => {};
+  const refused = new Promise<AppError>((resolve) => (refuse = resolve));
   parser.on('field', (name, value) => {
     if (!options.fieldsBeforeFile?.includes(name)) return;
     if (state.handling) state.lateField ??= name;
@@ -131,7 +134,10 @@ export async function withFirstUploadedFile<T>(
     });
     fileStream.pipe(content);
     const handling = handle({ originalName: info.filename, mimeType: info.mimeType, content, settings: { ...settings }, bodyAccepted });
-    handling.catch(() => content.destroy());
+    handling.catch((error: unknown) => {
+      content.destroy();
+      if (error instanceof AppError) refuse(error);
+    });
     state.handling = handling;
   });
 
@@ -148,6 +154,14 @@ export async function withFirstUploadedFile<T>(
     if (state.lateField) throw new AppError('BAD_REQUEST', `The ${state.lateField} field must come before the file part`);
     if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
   };
+  // A refusal is answered at once, not once the rest of the body has been read and dropped (a
+  // file over the quota could be gigabytes): the caller answers and closes the connection
+  // after a while (lingering-close.ts), which ends the parsing.
+  const early = await Promise.race([parsing.then(noRefusal, noRefusal), refused]);
+  if (early) {
+    parsing.catch(() => undefined);
+    throw early;
+  }
   const [parsed] = await Promise.allSettled([parsing]);
   // The handler's outcome wins when it had one: a complete file followed by trailing junk is stored.
   if (state.handling) {
@@ -163,6 +177,8 @@ export async function withFirstUploadedFile<T>(
   }
   throw new AppError('BAD_REQUEST', 'No file uploaded');
 }
+
+const noRefusal = (): null => null;
 
 /**
  * Writes the body into the parser. Unlike `pipeline`, a parser that fails (a malformed body)

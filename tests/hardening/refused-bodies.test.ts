@@ -2,11 +2,12 @@
 // head): the client is still sending when the answer goes out. Closing at once resets the
 // connection under the client, which then often fails its next write (EPIPE) without ever
 // reading the answer. The server reads and drops the rest for a while first (lingering close).
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINGER_MS } from '../../server/http/lingering-close';
 import { startApp, type TestApp } from '../helpers/app';
-import { rawRequest } from '../helpers/hardening-http';
+import { expectUnchanged, fieldPart, filePart, rawMultipart, rawRequest, snapshot } from '../helpers/hardening-http';
 
 const MAX_UPLOAD_BYTES = 1_000_000;
 const PIECE = 64 * 1024;
@@ -79,5 +80,88 @@ describe('answers to uploads refused while they are still being sent', () => {
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     expect(received).toMatch(/\r\nConnection: close\r\n/i);
     expect(received.endsWith('{"error":"File too large"}')).toBe(true);
+  });
+});
+
+/**
+ * Posts `body` in 64 KiB pieces, `gapMs` apart, and stops sending once the answer has come:
+ * the answer, and how many bytes of the body had been sent by then.
+ */
+function sendUntilAnswered(baseUrl: string, headers: Record<string, string>, body: Buffer, gapMs: number): Promise<{ answer: string; sentWhenAnswered: number }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: '/api/v1/files',
+      agent: false,
+      headers: { ...headers, 'content-length': String(body.length) },
+    });
+    req.on('error', (error) => (answered ? undefined : reject(error)));
+    req.on('response', (res) => {
+      answered = true;
+      const sentWhenAnswered = sent;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ answer: `${res.statusCode} ${Buffer.concat(chunks).toString()}`, sentWhenAnswered });
+      });
+    });
+    void (async () => {
+      while (sent < body.length && !answered && !req.destroyed) {
+        const piece = body.subarray(sent, sent + PIECE);
+        req.write(piece);
+        sent += piece.length;
+        await new Promise((resolve) => setTimeout(resolve, gapMs));
+      }
+      if (!answered && !req.destroyed) req.end();
+    })();
+  });
+}
+
+describe('uploads refused part-way through their bodies', () => {
+  const multipart = (parts: Parameters<typeof rawMultipart>[1]) => ({
+    headers: { cookie, 'content-type': 'multipart/form-data; boundary=XX' },
+    body: rawMultipart('XX', parts),
+  });
+
+  it('when an upload passes the size limit part-way, then its 413 comes while the rest is still being sent, and nothing is kept', { timeout: 60_000 }, async () => {
+    const before = await snapshot(app);
+    // Under the limit plus the framing allowance, so not refused by its Content-Length.
+    const { headers, body } = multipart([filePart('big.bin', Buffer.alloc(2 * MAX_UPLOAD_BYTES, 'a'))]);
+    const { answer, sentWhenAnswered } = await sendUntilAnswered(app.url, headers, body, 20);
+    expect(answer).toBe('413 {"error":"File too large"}');
+    expect(sentWhenAnswered).toBeLessThan(body.length * 0.8);
+    await expectUnchanged(app, before);
+  });
+
+  it('when an upload passes its quota part-way, then its 413 comes long before the end of the body, and nothing is kept', { timeout: 60_000 }, async () => {
+    const quotaApp = await startApp({ DEFAULT_QUOTA_BYTES: String(256 * 1024) });
+    try {
+      await quotaApp.createUser('quoted');
+      const quotaCookie = await quotaApp.login('quoted');
+      const before = await snapshot(quotaApp);
+      const body = rawMultipart('XX', [filePart('big.bin', Buffer.alloc(8 * 1024 * 1024, 'a'))]);
+      const headers = { cookie: quotaCookie, 'content-type': 'multipart/form-data; boundary=XX' };
+      const { answer, sentWhenAnswered } = await sendUntilAnswered(quotaApp.url, headers, body, 5);
+      expect(answer).toBe('413 {"error":"Storage quota exceeded"}');
+      expect(sentWhenAnswered).toBeLessThan(body.length / 2);
+      await expectUnchanged(quotaApp, before);
+    } finally {
+      await quotaApp.close();
+    }
+  });
+
+  it('when an upload’s share settings are refused, then the 400 comes before its file has been sent', { timeout: 60_000 }, async () => {
+    const before = await snapshot(app);
+    const { headers, body } = multipart([fieldPart('maxDownloads', 'lots'), filePart('any.bin', Buffer.alloc(MAX_UPLOAD_BYTES / 2, 'a'))]);
+    const { answer, sentWhenAnswered } = await sendUntilAnswered(app.url, headers, body, 20);
+    expect(answer).toMatch(/^400 \{"error":".*maxDownloads/);
+    expect(sentWhenAnswered).toBeLessThan(body.length / 2);
+    await expectUnchanged(app, before);
   });
 });
