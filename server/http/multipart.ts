@@ -31,6 +31,7 @@ export interface MultipartOptions {
  * Parses `body` and calls `handle` with the first part that carries a file with a name.
  * Resolves with what `handle` returns; rejects with an AppError for a body without a file
  * (400 "No file uploaded"), a malformed body (400), or a declared length far past the limit (413).
+ * An AppError of `handle` (a refusal) rejects as soon as it comes, before the body's end.
  */
 export async function withFirstUploadedFile<T>(
   headers: IncomingHttpHeaders,

@@ -2,7 +2,6 @@
 // head): the client is still sending when the answer goes out. Closing at once resets the
 // connection under the client, which then often fails its next write (EPIPE) without ever
 // reading the answer. The server reads and drops the rest for a while first (lingering close).
-import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINGER_MS } from '../../server/http/lingering-close';
@@ -83,44 +82,11 @@ describe('answers to uploads refused while they are still being sent', () => {
   });
 });
 
-/**
- * Posts `body` in 64 KiB pieces, `gapMs` apart, and stops sending once the answer has come:
- * the answer, and how many bytes of the body had been sent by then.
- */
-function sendUntilAnswered(baseUrl: string, headers: Record<string, string>, body: Buffer, gapMs: number): Promise<{ answer: string; sentWhenAnswered: number }> {
-  const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
-      method: 'POST',
-      path: '/api/v1/files',
-      agent: false,
-      headers: { ...headers, 'content-length': String(body.length) },
-    });
-    req.on('error', (error) => (answered ? undefined : reject(error)));
-    req.on('response', (res) => {
-      answered = true;
-      const sentWhenAnswered = sent;
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        req.destroy();
-        resolve({ answer: `${res.statusCode} ${Buffer.concat(chunks).toString()}`, sentWhenAnswered });
-      });
-    });
-    void (async () => {
-      while (sent < body.length && !answered && !req.destroyed) {
-        const piece = body.subarray(sent, sent + PIECE);
-        req.write(piece);
-        sent += piece.length;
-        await new Promise((resolve) => setTimeout(resolve, gapMs));
-      }
-      if (!answered && !req.destroyed) req.end();
-    })();
-  });
+/** Posts `body` in 64 KiB pieces, `gapMs` apart, until the answer comes: the answer, and how much had been sent by then. */
+async function sendUntilAnswered(baseUrl: string, headers: Record<string, string>, body: Buffer, gapMs: number): Promise<{ answer: string; sentWhenAnswered: number }> {
+  const splitAt = Array.from({ length: Math.ceil(body.length / PIECE) }, (_, i) => i * PIECE);
+  const res = await rawRequest(baseUrl, { method: 'POST', path: '/api/v1/files', headers, body, splitAt, gapMs, stopWhenAnswered: true, timeoutMs: 30_000 });
+  return { answer: `${res.status} ${res.body}`, sentWhenAnswered: res.sentWhenAnswered ?? body.length };
 }
 
 describe('uploads refused part-way through their bodies', () => {

@@ -12,6 +12,8 @@ export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** With `splitAt`: the bytes of the body sent when the answer began to arrive. */
+  sentWhenAnswered?: number;
 }
 
 /**
@@ -27,6 +29,10 @@ export function rawRequest(
     body?: string | Buffer;
     /** Send the body in pieces cut at these offsets (the server then parses it chunk by chunk). */
     splitAt?: number[];
+    /** The pause between two pieces (default 2 ms). */
+    gapMs?: number;
+    /** Stop sending pieces once the answer has begun to arrive (a client that reads it). */
+    stopWhenAnswered?: boolean;
     timeoutMs?: number;
   },
 ): Promise<RawResponse> {
@@ -41,12 +47,16 @@ export function rawRequest(
       agent: false,
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs ?? 15_000} ms`)), options.timeoutMs ?? 15_000);
+    let sent = 0;
+    let answered = false;
     req.on('response', (res) => {
+      answered = true;
+      const sentWhenAnswered = sent;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), sentWhenAnswered });
       });
       res.on('error', (error) => {
         clearTimeout(timer);
@@ -68,8 +78,10 @@ export function rawRequest(
     const cuts = [0, ...options.splitAt.filter((cut) => cut > 0 && cut < body.length), body.length];
     void (async () => {
       for (let i = 0; i + 1 < cuts.length && !req.destroyed; i++) {
+        if (answered && options.stopWhenAnswered) return;
         req.write(body.subarray(cuts[i], cuts[i + 1]));
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        sent = cuts[i + 1];
+        await new Promise((resolve) => setTimeout(resolve, options.gapMs ?? 2));
       }
       req.end();
     })();
