@@ -321,6 +321,11 @@ export class FileChunkStream extends Readable {
       if (this.afterRead) return this.afterRead();
       if (error) return void this.destroy(error);
       if (bytesRead === 0) {
+        // The file ends before the range does (cut short outside the service): the length was
+        // promised already, so the reader must fail rather than end short.
+        if (Number.isFinite(this.end) && this.position <= this.end) {
+          return void this.destroy(new Error(`${this.file} ends at byte ${this.position}, before the range's end ${this.end}`));
+        }
         this.spare.push(buffer);
         return void this.push(null);
       }

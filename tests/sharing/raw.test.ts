@@ -314,6 +314,24 @@ describe('GET /f/:id/raw — what is not there', () => {
     }
   });
 
+  // Only the disk's files can be cut short under the service.
+  it.skipIf(onPostgresS3)('when the content was cut short on the disk, then the download fails at once instead of ending short or hanging', async () => {
+    for (const size of SIZES) {
+      const cut = await app.upload('c'.repeat(size), 'cut.txt', 'text/plain');
+      fs.truncateSync(path.join(app.config.uploadDir, cut.file.storedName), Math.floor(size / 2));
+      const started = Date.now();
+      // On a kept-alive connection, as browsers fetch: a response that merely ended short would
+      // leave the client waiting for the rest until the server drops the idle connection.
+      const outcome = await keptAliveGet(cut.rawUrl).then(
+        (res) => `${res.status} ${res.bytes} bytes`,
+        (error: Error) => `failed: ${error.message}`,
+      );
+      // Small content is read before any header: a 500. Streamed content: the connection is cut.
+      expect(outcome, `${size} bytes`).toMatch(size < 64 * 1024 ? /^500 / : /^failed: /);
+      expect(Date.now() - started, `${size} bytes`).toBeLessThan(3_000);
+    }
+  });
+
   // A bucket has no folders: this is the disk's own case.
   it.skipIf(onPostgresS3)('when the content was replaced by a folder of the same name, then it answers 404', async () => {
     for (const size of SIZES) {
@@ -331,3 +349,19 @@ describe('GET /f/:id/raw — what is not there', () => {
     }
   });
 });
+
+/** A GET on a keep-alive connection: the status and how many body bytes came, or the failure. */
+function keptAliveGet(url: string): Promise<{ status: number; bytes: number }> {
+  const agent = new http.Agent({ keepAlive: true });
+  return new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+    const req = http.get(url, { agent }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+      res.on('error', reject);
+      res.on('aborted', () => reject(new Error('aborted')));
+    });
+    req.on('error', reject);
+    req.setTimeout(10_000, () => req.destroy(new Error('no end within 10 s')));
+  }).finally(() => agent.destroy());
+}
