@@ -12,7 +12,7 @@ import { withRawFileFastPath } from './http/raw-file-fast-path';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 import { sessionRecognition } from './http/session';
-import { sendStatusPage } from './http/status-page';
+import { answerServerFault, sendStatusPage } from './http/status-page';
 import { sendJsonError } from './rest/json-errors';
 import { apiV1Router } from './rest/v1';
 import { trpcMiddleware } from './trpc/middleware';
@@ -68,9 +68,7 @@ function createExpressApp(options: CreateAppOptions): Express {
     // A fault before the API router (e.g. the database failing while the session is read) is
     // still answered the API's way: JSON {"error":"Internal server error"} (docs/api.md).
     if (req.path.startsWith('/api/')) return sendJsonError(res, error, req);
-    res.locals.ctx?.log.error({ err: error, path: req.path }, 'request failed');
-    if (res.headersSent) return res.destroy();
-    res.status(500).type('text/plain').send('Internal server error');
+    answerServerFault(res, error, req.path);
   });
   return app;
 }

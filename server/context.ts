@@ -39,10 +39,13 @@ export interface ServiceContext {
   userQuotaColumns: UserQuotaColumns | null;
 }
 
-/** A user's own quota setting as stored (services/quotas.ts turns it into the quota that applies). */
+/**
+ * A user's own quota setting as a query returns it (SQLite gives the flag as 0 or 1, PostgreSQL
+ * the bigint as text); `quotaOf` (services/quotas.ts) turns it into the quota that applies.
+ */
 export interface UserQuotaColumns {
-  hasOwnQuota: boolean;
-  quotaBytes: number | null;
+  hasOwnQuota: boolean | number;
+  quotaBytes: number | string | null;
 }
 
 /** The long-lived parts a request context is made from. */

@@ -130,10 +130,10 @@ class SqliteDirectSql implements DirectSql {
   }
 
   /**
-   * Writes wait in a queue of their own and run one after another on the pool's connection,
-   * taken once for all the writes waiting when it is free, not once per write: with 32
+   * Writes wait in a queue of their own and run on the pool's connection, taken once for all
+   * the writes waiting when it is free (a turn, see runTurn), not once per write: with 32
    * uploads at once, knex's pool queue (a timer and a few promises per turn) cost more than
-   * the INSERT itself (about 0.35 ms of CPU each). Each write is still its own transaction.
+   * the INSERT itself (about 0.35 ms of CPU each).
    */
   change(sql: PortableSql, params: SqlParam[]): Promise<number> {
     return new Promise((resolve, reject) => {

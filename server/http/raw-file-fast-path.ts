@@ -15,6 +15,7 @@ import { serveRawFile } from './raw-file';
 import { beginRequest, type ResponseWithLocals } from './request-context';
 import { setSecurityHeaders } from './security-headers';
 import { recogniseRequestSession } from './session';
+import { answerServerFault } from './status-page';
 
 /** Exactly a file id (fileIdSchema's alphabet and length) between /f/ and /raw. */
 const RAW_FILE_PATH = /^\/f\/([A-Za-z0-9_-]{22})\/raw$/;
@@ -29,7 +30,7 @@ export function withRawFileFastPath(deps: AppDeps, app: Express): RequestListene
       (served) => {
         if (!served) app(req, res);
       },
-      (error: unknown) => answerFailure(res, error),
+      (error: unknown) => answerServerFault(res, error, req.url as string),
     );
   };
 }
@@ -47,16 +48,4 @@ async function serveFast(deps: AppDeps, req: IncomingMessage, res: ResponseWithL
   await recogniseRequestSession(ctx, req, res, req.url as string);
   const outcome = await serveRawFile(ctx, req, res, { fileId, asDownload: false });
   return outcome.kind === 'served';
-}
-
-/** As Express's last error handler answers a request that failed (server/app.ts). */
-function answerFailure(res: ResponseWithLocals, error: unknown): void {
-  res.locals?.ctx?.log.error({ err: error, path: res.req.url }, 'request failed');
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.statusCode = 500;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.end('Internal server error');
 }

@@ -6,8 +6,8 @@
 import contentDisposition from 'content-disposition';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import type { ServiceContext } from '../context';
 import { readShareGrant } from '../auth/cookie';
+import type { ServiceContext } from '../context';
 import { isAppError } from '../errors';
 import { isInlineSafe } from '../services/content-policy';
 import { claimDownload, openShare, PASSWORD_REQUIRED } from '../services/share-access';

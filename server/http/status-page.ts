@@ -1,6 +1,7 @@
-// A small HTML page for answers Express gives itself, outside Remix (the raw link's 401 and
-// 410, a refused cross-site form): every text is escaped, though callers pass fixed ones.
+// The answers given outside Remix: a small HTML page (the raw link's 401 and 410, a refused
+// cross-site form; every text is escaped, though callers pass fixed ones), and the plain 500.
 import type { Response } from 'express';
+import type { ResponseWithLocals } from './request-context';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -28,4 +29,19 @@ export function sendStatusPage(res: Response, status: number, title: string, mes
 </body>
 </html>
 `);
+}
+
+/**
+ * A request that failed on our side, outside the API: logged, then a plain-text 500, or the
+ * connection cut when the answer had begun (Express's last handler, the raw link's fast path).
+ */
+export function answerServerFault(res: ResponseWithLocals, error: unknown, path: string): void {
+  res.locals?.ctx?.log.error({ err: error, path }, 'request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.statusCode = 500;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end('Internal server error');
 }

@@ -6,9 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/knex';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Config } from '../config';
-import type { AuthUser, ServiceContext } from '../context';
+import type { AuthUser, ServiceContext, UserQuotaColumns } from '../context';
 import { UploadReservationSchema } from '../db/entities/upload-reservation.entity';
-import type { User } from '../db/entities/user.entity';
 import { requireUser } from './sessions';
 
 export const QUOTA_EXCEEDED = 'Storage quota exceeded';
@@ -25,7 +24,7 @@ export interface Usage {
 }
 
 /** The quota that applies to a user, in bytes; null: unlimited. */
-export function quotaOf(config: Pick<Config, 'defaultQuotaBytes'>, user: Pick<User, 'hasOwnQuota' | 'quotaBytes'>): number | null {
+export function quotaOf(config: Pick<Config, 'defaultQuotaBytes'>, user: UserQuotaColumns): number | null {
   return user.hasOwnQuota ? (user.quotaBytes === null ? null : Number(user.quotaBytes)) : config.defaultQuotaBytes;
 }
 
@@ -146,9 +145,9 @@ export async function withAvailableBytes<T>(
 export async function quotaOfUser(ctx: ServiceContext, userId: string): Promise<number | null> {
   // Read with the session already, in this same request.
   if (ctx.userQuotaColumns && ctx.user?.id === userId) return quotaOf(ctx.config, ctx.userQuotaColumns);
-  // Asked before every upload: written out (db/direct-sql.ts). SQLite gives the flag as 0 or 1.
-  const [user] = await ctx.sql.select<{ hasOwnQuota: boolean | number; quotaBytes: number | string | null }>(QUOTA_OF_USER, [userId]);
-  return user ? quotaOf(ctx.config, { hasOwnQuota: Boolean(user.hasOwnQuota), quotaBytes: user.quotaBytes === null ? null : Number(user.quotaBytes) }) : null;
+  // Asked before every upload otherwise (an API token): written out (db/direct-sql.ts).
+  const [user] = await ctx.sql.select<UserQuotaColumns>(QUOTA_OF_USER, [userId]);
+  return user ? quotaOf(ctx.config, user) : null;
 }
 
 const QUOTA_OF_USER = 'select "has_own_quota" as "hasOwnQuota", "quota_bytes" as "quotaBytes" from "users" where "id" = ?';

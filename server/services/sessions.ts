@@ -71,18 +71,16 @@ export interface RecognisedSession {
   renewed: IssuedSession | null;
 }
 
+interface SessionUserRow extends UserQuotaColumns {
+  id: string;
+  username: string;
+  lastSeenAt: StoredDate;
+}
+
 /**
  * The user a token belongs to, or null for any token that is not valid: bad signature,
  * expired, revoked by logout, or whose user no longer exists.
  */
-interface SessionUserRow {
-  id: string;
-  username: string;
-  lastSeenAt: StoredDate;
-  hasOwnQuota: boolean | number;
-  quotaBytes: number | string | null;
-}
-
 const SESSION_USER =
   'select "u"."id" as "id", "u"."username" as "username", "s"."last_seen_at" as "lastSeenAt", ' +
   '"u"."has_own_quota" as "hasOwnQuota", "u"."quota_bytes" as "quotaBytes" ' +
@@ -100,8 +98,7 @@ export async function recogniseSession(
   const [row] = await ctx.sql.select<SessionUserRow>(SESSION_USER, [claims.sid, claims.sub]);
   if (!row) return null;
   const authUser = { id: row.id, username: row.username };
-  // SQLite gives the flag as 0 or 1, PostgreSQL a bigint as text.
-  const quotaColumns = { hasOwnQuota: Boolean(row.hasOwnQuota), quotaBytes: row.quotaBytes === null ? null : Number(row.quotaBytes) };
+  const quotaColumns = { hasOwnQuota: row.hasOwnQuota, quotaBytes: row.quotaBytes };
 
   const nowMs = ctx.clock.now();
   const now = Math.floor(nowMs / 1000);

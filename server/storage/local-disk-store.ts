@@ -249,7 +249,7 @@ function readRange(file: string, range: ByteRange): Promise<Buffer> {
       fs.read(fd, buffer, 0, buffer.length, range.start, (readError, bytesRead) => {
         fs.close(fd, () => undefined);
         if (readError) reject(readError);
-        else resolve(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+        else resolve(buffer.subarray(0, bytesRead));
       });
     });
   });

@@ -103,6 +103,25 @@ describe('the raw link ahead of Express', () => {
   });
 });
 
+describe('a fault on the fast path', () => {
+  it('when the database is gone, then both paths answer the same plain 500 with the headers every response carries, cookie or not', async () => {
+    const broken = await startSharingApp();
+    try {
+      const { rawUrl } = await broken.upload('soon unreadable', 'notes.txt', 'text/plain');
+      await broken.closeDatabase();
+      for (const headers of [{}, { cookie: broken.cookie }] as Array<Record<string, string>>) {
+        const { fast, express } = await bothWays(rawUrl, { headers });
+        expect(fast.status).toBe(500);
+        expect(fast.body.toString()).toBe('Internal server error');
+        expect(fast.headers['referrer-policy']).toBe('same-origin');
+        expect(seen(fast)).toEqual(seen(express));
+      }
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
 describe('the session on the fast path', () => {
   it('when a cookie due for renewal fetches a raw link, then a renewed cookie comes back with the Express route’s attributes', async () => {
     // Sessions of 30 minutes are always under the one-hour renewal threshold: every cookie request renews.
