@@ -7,10 +7,11 @@ import type { Readable } from 'node:stream';
 import { Server } from '@tus/server';
 import { DataStore, Upload, type Lock, type Locker } from '@tus/utils';
 import type { RequestHandler } from 'express';
-import { NodeRequest, sendNodeResponse } from 'srvx/node';
+import { sendNodeResponse } from 'srvx/node';
 import type { ServiceContext } from '../context';
 import type { ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { isAppError } from '../errors';
+import { DirectBodyRequest } from './direct-tus-body';
 import { shareUrl, type FileDto } from '../services/files';
 import {
   appendToResumableUpload,
@@ -29,7 +30,8 @@ export const UPLOADS_PATH = '/api/v1/uploads';
 export function resumableUploads(): RequestHandler {
   return (req, res, next) => {
     const ctx = res.locals.ctx;
-    const store = new ServiceDataStore(ctx);
+    const request = new DirectBodyRequest(req as IncomingMessage, res as ServerResponse);
+    const store = new ServiceDataStore(ctx, request);
     const tus = new Server({
       path: UPLOADS_PATH,
       datastore: store,
@@ -50,7 +52,6 @@ export function resumableUploads(): RequestHandler {
         return undefined; // the protocol's own refusals (409, 412, 413…) keep their status
       },
     });
-    const request = new NodeRequest({ req: req as IncomingMessage, res: res as ServerResponse });
     tus
       .handleWeb(request)
       .then(asApiResponse)
@@ -116,7 +117,10 @@ class ServiceDataStore extends DataStore {
   /** The file the upload became during this request, for the final answer. */
   finishedFile: FileDto | null = null;
 
-  constructor(private readonly ctx: ServiceContext) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly request: DirectBodyRequest,
+  ) {
     super();
     this.extensions = ['creation', 'creation-with-upload', 'termination', 'expiration'];
     this.claims = new ClaimLocker(ctx);
@@ -138,11 +142,19 @@ class ServiceDataStore extends DataStore {
     return asTusUpload(row);
   }
 
+  /** `stream` is tus' side of the body, which carries no bytes: they are read from the request itself (direct-tus-body.ts). */
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
-    const result = await appendToResumableUpload(this.ctx, await this.row(id), offset, stream, this.claims.tokenFor(id));
-    this.rows.delete(id);
-    this.finishedFile = result.file;
-    return result.receivedBytes;
+    const row = await this.row(id);
+    const body = this.request.takeBody(stream, Number(row.length) - offset);
+    try {
+      const result = await appendToResumableUpload(this.ctx, row, offset, body.content, this.claims.tokenFor(id));
+      this.rows.delete(id);
+      this.finishedFile = result.file;
+      body.throwIfOverLimit();
+      return result.receivedBytes;
+    } finally {
+      body.release();
+    }
   }
 
   override async remove(id: string): Promise<void> {

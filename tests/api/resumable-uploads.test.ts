@@ -161,6 +161,34 @@ describe('a resumable upload', () => {
     expect(Number((await tus.head(location)).headers.get('upload-offset'))).toBeLessThanOrEqual(100);
   });
 
+  it('when a PATCH without Content-Length (chunked) carries more than the declared length, then it is 413, what fitted is kept and the upload still completes', async () => {
+    const { cookie, tus } = await newUser();
+    const content = randomBytes(300_000);
+    const location = await created(tus, 200_000);
+    const pieces = [content.subarray(0, 100_000), content.subarray(100_000, 300_000)];
+    const res = await fetch(location, {
+      method: 'PATCH',
+      headers: { ...TUS, cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+      body: new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const piece = pieces.shift();
+          if (!piece) return controller.close();
+          controller.enqueue(piece);
+          // The first piece is stored before the excess arrives.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: expect.any(String) });
+    const offset = Number((await tus.head(location)).headers.get('upload-offset'));
+    expect(offset).toBeLessThan(200_000);
+    const rest = await tus.patch(location, offset, content.subarray(offset, 200_000));
+    expect(rest.status).toBe(200);
+    expect(sha256(await download((await rest.json()).file.id))).toBe(sha256(content.subarray(0, 200_000)));
+  });
+
   it('when a PATCH comes after the upload is complete, then it is refused and the file is unchanged', async () => {
     const { tus } = await newUser();
     const location = await created(tus, 10);
