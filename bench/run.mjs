@@ -6,8 +6,9 @@
 // Phases (BENCH_ONLY): login, large, small, list — the service on SQLite + disk against bare
 // Node servers; tus — its resumable uploads against its own multipart upload of the same file;
 // s3 — the service on PostgreSQL + S3 (a throwaway cluster and s3rver, started here) against
-// the AWS SDK alone on the same S3 server for a large file, and against the bare Node servers
-// for small files (the `pg+s3` lines).
+// the AWS SDK alone on the same S3 server for a large file (and a bare Node proxy in between,
+// the floor of any process there), and against the bare Node servers for small files (the
+// `pg+s3` lines).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
@@ -1009,7 +1010,10 @@ async function measureList({ port, cookie, dataDir, serviceRss }) {
 // Issue 13: the service on PostgreSQL with its content in a bucket, against the AWS SDK alone
 // moving the same bytes to and from the same S3 server. s3rver is slow (it writes each part
 // to its disk and concatenates them on completion), but equally so for both: the ratio is
-// what the service costs on top of the SDK. Settings as in server/storage/s3-store.ts:
+// what the service costs on top of the SDK. A third contender, the bare proxy
+// (bench/bare-s3-proxy.mjs), moves the same bytes through a Node process with nothing else to
+// do: on a machine this small, what any process in between costs, service or not, since
+// client, proxy and s3rver share its cores. Settings as in server/storage/s3-store.ts:
 const S3_PART_BYTES = 8 * MiB;
 const S3_QUEUE_SIZE = 2;
 const S3_BUCKET = 'bench';
@@ -1035,6 +1039,9 @@ async function measureOnPostgresS3({ inputDir, logDir }) {
     const endpoint = `http://${HOST}:${await handshakePort(s3rver)}`;
     sdk = await bareSdk(endpoint);
     await sdk.client.send(new sdk.commands.CreateBucketCommand({ Bucket: S3_BUCKET }));
+    // Idle until the large measures, as the service is; stopped with it.
+    const proxy = spawnChild('bare-s3-proxy', process.execPath, ['bench/bare-s3-proxy.mjs', endpoint, S3_BUCKET], { logDir, handshake: true });
+    const proxyPort = await handshakePort(proxy);
 
     const port = await freePort();
     const dataDir = path.join(tmp, 'data-s3');
@@ -1050,13 +1057,14 @@ async function measureOnPostgresS3({ inputDir, logDir }) {
     registerBenchUser(serviceEnv);
     const service = startService('service-s3', serviceEnv, logDir);
     await waitForHealth(port, service.entry);
-    log(`s3: service pid ${service.child.pid} on ${HOST}:${port}, ${postgres.url}/bench, s3rver pid ${s3rver.child.pid} at ${endpoint}`);
+    log(`s3: service pid ${service.child.pid} on ${HOST}:${port}, ${postgres.url}/bench, s3rver pid ${s3rver.child.pid} at ${endpoint}, bare proxy pid ${proxy.child.pid} on :${proxyPort}`);
     const serviceRss = new RssMonitor(service.child.pid);
     results.s3ServiceIdleRssMb = round(serviceRss.status().rss);
     const cookie = await logIn(port);
 
     const s3rverRss = new RssMonitor(s3rver.child.pid);
-    await measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRss });
+    const proxyRss = new RssMonitor(proxy.child.pid);
+    await measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRss, proxy: { port: proxyPort, rss: proxyRss } });
 
     // Small files against the same bare baselines as the disk phase (busboy → disk with fsync;
     // stat + createReadStream), started for these measures only: the bare download server
@@ -1067,7 +1075,7 @@ async function measureOnPostgresS3({ inputDir, logDir }) {
     log(`s3: bare upload :${bare.bareUpPort}, bare download :${bare.bareDownPort}`);
     await measureSmall({ port, cookie, bare, serviceRss, prefix: 'pg+s3 ', bareReadsServiceFiles: false, alsoWatch: { s3rver: s3rverRss } });
     results.s3ServiceFinalRssMb = round(serviceRss.status().rss);
-    await Promise.all([service.entry, s3rver.entry].map((entry) => stopChild(entry)).concat(bare.stop()));
+    await Promise.all([service.entry, s3rver.entry, proxy.entry].map((entry) => stopChild(entry)).concat(bare.stop()));
   } finally {
     sdk?.client.destroy();
     stoppers.delete(postgres.stop);
@@ -1101,15 +1109,19 @@ const ownCpuSince = (before) => {
 };
 const elapsedMs = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
-async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRss }) {
+async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRss, proxy }) {
   const mb = S.largeMb;
   const bytes = mb * MiB;
   const label = sizeLabel(mb);
   const runs = S.largeRuns;
   const mibPerS = (ms) => bytes / MiB / (ms / 1000);
   // Per contender: MiB/s, the server's (or the SDK's) CPU and RSS, s3rver's CPU meanwhile, and
-  // the HTTP client's CPU for the service (the machine has 2 cores for all three processes).
-  const fresh = () => ({ service: [], sdk: [], serviceRss: [], sdkCpu: [], clientForService: [], s3rverForService: [], s3rverForSdk: [] });
+  // the HTTP client's CPU for the service (the machine has 2 cores for all three processes);
+  // the same for the bare proxy as for the service.
+  const fresh = () => ({
+    service: [], sdk: [], serviceRss: [], sdkCpu: [], clientForService: [], s3rverForService: [], s3rverForSdk: [],
+    proxy: [], proxyRss: [], clientForProxy: [], s3rverForProxy: [],
+  });
   const up = fresh();
   const down = fresh();
   let stored = null;
@@ -1151,13 +1163,31 @@ async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRs
       assert(head.ContentLength === bytes, `the SDK stored ${head.ContentLength} bytes, expected ${bytes}`);
       up.sdk.push(mibPerS(ms));
     },
+    proxy: async (run) => {
+      // The same request as the service's (the same client, the same multipart body), to a
+      // process that only hands the file stream to lib-storage: no auth, no database.
+      const key = `proxy-upload-${run}.bin`;
+      proxy.rss.start();
+      s3rverRss.start();
+      const cpu = process.cpuUsage();
+      const res = await uploadFromDisk({ port: proxy.port, path: `/upload/${key}`, file: input, filename: `s3-${mb}.bin` });
+      up.clientForProxy.push(ownCpuSince(cpu));
+      up.proxyRss.push(proxy.rss.stop());
+      up.s3rverForProxy.push(s3rverRss.stop());
+      assert(res.status === 201, `bare proxy upload ${res.status}: ${JSON.stringify(res.body)}`);
+      assert(res.body.size === bytes, `the bare proxy sent ${res.body.size} bytes, expected ${bytes}`);
+      // Its own count aside, what s3rver holds (as for the SDK's uploads, after the clock).
+      const head = await sdk.client.send(new sdk.commands.HeadObjectCommand({ Bucket: S3_BUCKET, Key: key }));
+      assert(head.ContentLength === bytes, `the bare proxy stored ${head.ContentLength} bytes, expected ${bytes}`);
+      up.proxy.push(mibPerS(res.ms));
+    },
   };
   for (let run = 1; run <= runs; run++) {
     log(`s3: ${label} upload run ${run}/${runs}`);
-    for (const who of rotate(['service', 'sdk'], run - 1)) await uploadTo[who](run);
+    for (const who of rotate(['service', 'sdk', 'proxy'], run - 1)) await uploadTo[who](run);
   }
 
-  // Both download the object the service stored last.
+  // All three download the object the service stored last.
   const downloadFrom = {
     service: async () => {
       serviceRss.start();
@@ -1182,10 +1212,21 @@ async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRs
       assert(received === bytes, `the SDK received ${received} bytes, expected ${bytes}`);
       down.sdk.push(mibPerS(ms));
     },
+    proxy: async () => {
+      proxy.rss.start();
+      s3rverRss.start();
+      const cpu = process.cpuUsage();
+      const res = await download({ port: proxy.port, path: `/download/${encodeURIComponent(stored.storedName)}` });
+      down.clientForProxy.push(ownCpuSince(cpu));
+      down.proxyRss.push(proxy.rss.stop());
+      down.s3rverForProxy.push(s3rverRss.stop());
+      assert(res.status === 200 && res.bytes === bytes, `bare proxy download ${res.status}, ${res.bytes} bytes`);
+      down.proxy.push(mibPerS(res.ms));
+    },
   };
   for (let run = 1; run <= runs; run++) {
     log(`s3: ${label} download run ${run}/${runs}`);
-    for (const who of rotate(['service', 'sdk'], run - 1)) await downloadFrom[who]();
+    for (const who of rotate(['service', 'sdk', 'proxy'], run - 1)) await downloadFrom[who]();
   }
 
   const r = (xs) => xs.map((x) => round(x));
@@ -1231,6 +1272,39 @@ async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRs
   record({
     group, measure: `peak RSS S3 download ${label} (MB)`, unit: 'MB', service: peak(down.serviceRss),
     target: '< 150 MB', check: (s) => s < 150, detail: down.serviceRss,
+  });
+  // The bare proxy: how close any process between the client and s3rver can come to the SDK
+  // alone here, and how far the service is from that floor. Informational (no target).
+  const floorNote = 'informational: bench/bare-s3-proxy.mjs (busboy → lib-storage, GetObject → pipe, nothing else) '
+    + 'reached with the same HTTP client as the service; baseline: the SDK alone. The floor of any process in between '
+    + 'on this machine: client, proxy and s3rver share its cores';
+  record({
+    group, measure: `S3 upload ${label}, bare proxy (MiB/s)`, unit: 'MiB/s', service: round(best(up.proxy)), baseline: round(best(up.sdk)),
+    note: floorNote, samples: { service: r(up.proxy), baseline: r(up.sdk) },
+  });
+  record({
+    group, measure: `S3 download ${label}, bare proxy (MiB/s)`, unit: 'MiB/s', service: round(best(down.proxy)), baseline: round(best(down.sdk)),
+    note: floorNote, samples: { service: r(down.proxy), baseline: r(down.sdk) },
+  });
+  record({
+    group, measure: `S3 upload ${label}, service vs bare proxy`, unit: 'MiB/s', service: round(best(up.service)), baseline: round(best(up.proxy)),
+    note: 'informational: what the service costs on top of the floor', samples: { service: r(up.service), baseline: r(up.proxy) },
+  });
+  record({
+    group, measure: `S3 download ${label}, service vs bare proxy`, unit: 'MiB/s', service: round(best(down.service)), baseline: round(best(down.proxy)),
+    note: 'informational: what the service costs on top of the floor', samples: { service: r(down.service), baseline: r(down.proxy) },
+  });
+  record({
+    group, measure: `CPU s/GiB bare proxy S3 upload ${label}`, unit: 's/GiB', service: cpuPerGiB(up.proxyRss), baseline: cpuPerGiB(up.sdkCpu),
+    note: 'informational: the bare proxy process; baseline: the bench process running the SDK upload; lower is better',
+    samples: { httpClientForProxy: cpuPerGiB(up.clientForProxy), s3rverForProxy: cpuPerGiB(up.s3rverForProxy) },
+    detail: { proxy: up.proxyRss, s3rver: up.s3rverForProxy },
+  });
+  record({
+    group, measure: `CPU s/GiB bare proxy S3 download ${label}`, unit: 's/GiB', service: cpuPerGiB(down.proxyRss), baseline: cpuPerGiB(down.sdkCpu),
+    note: 'informational: the bare proxy process; baseline: the bench process running the SDK download; lower is better',
+    samples: { httpClientForProxy: cpuPerGiB(down.clientForProxy), s3rverForProxy: cpuPerGiB(down.s3rverForProxy) },
+    detail: { proxy: down.proxyRss, s3rver: down.s3rverForProxy },
   });
 }
 
