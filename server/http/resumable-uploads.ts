@@ -11,7 +11,6 @@ import { sendNodeResponse } from 'srvx/node';
 import type { ServiceContext } from '../context';
 import type { ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { isAppError } from '../errors';
-import { DirectBodyRequest } from './direct-tus-body';
 import { shareUrl, type FileDto } from '../services/files';
 import {
   appendToResumableUpload,
@@ -23,6 +22,7 @@ import {
   terminateResumableUpload,
   type UploadClaim,
 } from '../services/resumable-uploads';
+import { DirectBodyRequest } from './direct-tus-body';
 
 export const UPLOADS_PATH = '/api/v1/uploads';
 

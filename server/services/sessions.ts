@@ -77,15 +77,15 @@ interface SessionUserRow extends UserQuotaColumns {
   lastSeenAt: StoredDate;
 }
 
-/**
- * The user a token belongs to, or null for any token that is not valid: bad signature,
- * expired, revoked by logout, or whose user no longer exists.
- */
 const SESSION_USER =
   'select "u"."id" as "id", "u"."username" as "username", "s"."last_seen_at" as "lastSeenAt", ' +
   '"u"."has_own_quota" as "hasOwnQuota", "u"."quota_bytes" as "quotaBytes" ' +
   'from "sessions" "s" join "users" "u" on "u"."id" = "s"."user_id" where "s"."id" = ? and "s"."user_id" = ? and "u"."disabled_at" is null';
 
+/**
+ * The user a token belongs to, or null for any token that is not valid: bad signature,
+ * expired, revoked by logout, or whose user no longer exists.
+ */
 export async function recogniseSession(
   ctx: ServiceContext,
   token: string,
