@@ -53,6 +53,9 @@ const S = {
   cpuProfDir: env.BENCH_CPU_PROF ? path.resolve(env.BENCH_CPU_PROF) : null,
   only: env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',').map((s) => s.trim())) : null,
   skipBuild: env.BENCH_SKIP_BUILD === '1',
+  // A folder to copy the children's logs into before the run's temporary folder goes (e.g. the
+  // service's --trace-gc output with BENCH_SERVICE_NODE_FLAGS).
+  keepLogsDir: env.BENCH_KEEP_LOGS ? path.resolve(env.BENCH_KEEP_LOGS) : null,
   // Extra node flags for the service only, for experiments (e.g. "--max-semi-space-size=4").
   // The server's own flags (SERVER_NODE_FLAGS) come first; these can override them.
   serverNodeFlags: SERVER_NODE_FLAGS,
@@ -135,6 +138,7 @@ async function cleanup() {
   await Promise.all([...children].map((entry) => stopChild(entry, 5_000)));
   runStoppers();
   if (tmp) {
+    if (S.keepLogsDir) fs.cpSync(path.join(tmp, 'logs'), S.keepLogsDir, { recursive: true });
     fs.rmSync(tmp, { recursive: true, force: true });
     tmp = null;
   }
