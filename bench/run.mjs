@@ -350,6 +350,7 @@ async function main() {
   for (const dir of [inputDir, logDir]) fs.mkdirSync(dir, { recursive: true });
 
   if (DISK_PHASES.some(wants)) await measureOnDisk({ inputDir, logDir });
+  if (wants('pg')) await measureOnPostgresDisk({ logDir });
   if (wants('s3')) await measureOnPostgresS3({ inputDir, logDir });
 
   results.machine.loadavgAtEnd = os.loadavg().map((x) => round(x, 2));
@@ -1023,6 +1024,48 @@ const S3_QUEUE_SIZE = 2;
 const S3_BUCKET = 'bench';
 /** s3rver checks no credentials; these are the ones the tests give the service too. */
 const S3_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/**
+ * Issue 18's small-file lines on PostgreSQL: the service on a PostgreSQL database and its local
+ * folder, against the same bare servers as the disk phase (the bare download server reads the
+ * service's own files), so the database is the one difference from the disk phase.
+ */
+async function measureOnPostgresDisk({ logDir }) {
+  const bin = postgresBin();
+  if (!bin) {
+    const reason = 'no PostgreSQL binaries in /usr/lib/postgresql/<version>/bin (apt-get install -y postgresql)';
+    log(`pg: skipped: ${reason}`);
+    record({ group: 'pg', measure: 'PostgreSQL phase', service: 'skipped', note: `skipped: ${reason}` });
+    return;
+  }
+  log(`pg: starting PostgreSQL (${bin})`);
+  const postgres = startPostgres({ bin, port: await freePort() });
+  stoppers.add(postgres.stop);
+  try {
+    postgres.createDatabase('bench_pg');
+    const port = await freePort();
+    const dataDir = path.join(tmp, 'data-pg');
+    const bareDir = path.join(tmp, 'bare-uploads-pg');
+    for (const dir of [dataDir, bareDir]) fs.mkdirSync(dir, { recursive: true });
+    const serviceEnv = serviceEnvFor({ port, dataDir, maxMb: 1, extra: { DATABASE_URL: `${postgres.url}/bench_pg` } });
+    registerBenchUser(serviceEnv);
+    const service = startService('service-pg', serviceEnv, logDir);
+    const [bare] = await Promise.all([
+      startBareServers({ logDir, uploadDir: bareDir, downloadDir: path.join(dataDir, 'uploads'), nameSuffix: '-pg' }),
+      waitForHealth(port, service.entry),
+    ]);
+    log(`pg: service pid ${service.child.pid} on ${HOST}:${port}, ${postgres.url}/bench_pg; bare upload :${bare.bareUpPort}, bare download :${bare.bareDownPort}`);
+    const serviceRss = new RssMonitor(service.child.pid);
+    results.pgServiceIdleRssMb = round(serviceRss.status().rss);
+    const cookie = await logIn(port);
+    await measureSmall({ port, cookie, bare, serviceRss, prefix: 'pg ' });
+    results.pgServiceFinalRssMb = round(serviceRss.status().rss);
+    await Promise.all([stopChild(service.entry), bare.stop()]);
+  } finally {
+    stoppers.delete(postgres.stop);
+    postgres.stop();
+  }
+}
 
 async function measureOnPostgresS3({ inputDir, logDir }) {
   const bin = postgresBin();

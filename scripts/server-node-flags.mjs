@@ -15,6 +15,6 @@
 //
 // --expose-gc: the server asks for a young-generation collection every 4 MiB of a streamed
 // upload body, so its buffers are freed before V8 counts them against the old generation's
-// room and starts a full collection (server/http/young-collection-pacer.ts, ADR 0023). It
+// room and starts a full collection (server/young-collection-pacer.ts, ADR 0023). It
 // halved the CPU of a resumable 1 GiB upload. Without the flag the server works the same.
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=25', '--expose-gc'];

@@ -17,12 +17,12 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { isSafeKey, StorageUnavailableError, type AppendOptions, type PartialContentStore, type PartialProgress } from './content-store';
+import { PART_BYTES, PartAssembler } from './part-assembler';
 import { receivedChunks } from './received-chunks';
 
 /** S3's smallest part but the last, and its largest number of parts. */
 const MIN_PART_BYTES = 5 * 1024 * 1024;
 const MAX_PARTS = 10_000;
-const PART_BYTES = 8 * 1024 * 1024;
 /** Tails live under this prefix, which is never a stored name (the orphan sweep ignores it). */
 export const TAIL_PREFIX = '.resumable/';
 
@@ -103,7 +103,7 @@ export class S3Partials implements PartialContentStore {
       const isLast = received === options.length;
       let tail: S3PartialState['tail'] = null;
       if (rest.length > 0 && (isLast || rest.length >= MIN_PART_BYTES)) {
-        await uploadPart(Buffer.from(rest), () => undefined);
+        await uploadPart(rest, () => undefined);
       } else if (rest.length > 0) {
         // A new object per tail: the recorded one stays valid until the caller records this one.
         const tailKey = `${TAIL_PREFIX}${key}.${partsSize()}`;
@@ -115,6 +115,8 @@ export class S3Partials implements PartialContentStore {
       // The last part waits for every part before it: once it settles, none is still sending.
       await uploading?.catch(() => undefined);
       throw error;
+    } finally {
+      assembler.dispose();
     }
   }
 
@@ -186,50 +188,4 @@ function checked(key: string): string {
 
 function parseState(text: string): S3PartialState {
   return JSON.parse(text) as S3PartialState;
-}
-
-/**
- * Gathers request chunks into parts of exactly `partBytes` in reused buffers (the one filling
- * and those on their way to the bucket: three at most), instead of a new buffer and a
- * concatenation per part.
- */
-class PartAssembler {
-  private current: Buffer;
-  private filled = 0;
-  private readonly spare: Buffer[] = [];
-  private readonly queued: Buffer[] = [];
-
-  constructor(private readonly partBytes: number) {
-    this.current = Buffer.allocUnsafe(partBytes);
-  }
-
-  /** Adds bytes; returns a full part when there is one (call takeFull() for more). */
-  add(chunk: Uint8Array): { body: Buffer; release: () => void } | null {
-    let offset = 0;
-    while (offset < chunk.length) {
-      const copied = Math.min(chunk.length - offset, this.partBytes - this.filled);
-      this.current.set(chunk.subarray(offset, offset + copied), this.filled);
-      this.filled += copied;
-      offset += copied;
-      if (this.filled === this.partBytes) {
-        this.queued.push(this.current);
-        this.current = this.spare.pop() ?? Buffer.allocUnsafe(this.partBytes);
-        this.filled = 0;
-      }
-    }
-    return this.takeFull();
-  }
-
-  takeFull(): { body: Buffer; release: () => void } | null {
-    const body = this.queued.shift();
-    if (!body) return null;
-    return { body, release: () => void this.spare.push(body) };
-  }
-
-  /** The bytes short of a part (copied: the buffer they are in is reused). */
-  takeRest(): Buffer {
-    const rest = Buffer.from(this.current.subarray(0, this.filled));
-    this.filled = 0;
-    return rest;
-  }
 }

@@ -1,6 +1,6 @@
 // Content in an S3-compatible bucket, one object per key (ADR 0012). Uploads stream through a
-// multipart upload of bounded memory (a few parts at a time) and an object only appears once
-// complete; a failed upload is aborted, so no ghost objects. Reads are (ranged) GETs streamed
+// multipart upload of bounded memory (s3-object-upload.ts: three 8 MiB buffers, reused) and an
+// object only appears once complete; a failed upload is aborted, so no ghost objects. Reads are (ranged) GETs streamed
 // through the service: the bucket may stay private.
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
@@ -17,14 +17,13 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { state as sdkNodeVersionNotice } from '@aws-sdk/core/client';
-import { Upload } from '@aws-sdk/lib-storage';
 import type { Logger } from 'pino';
+import { bodyCollectionPacer } from '../young-collection-pacer';
 import { libraryLogger } from '../library-logs';
-import { ByteCounter } from './byte-counter';
+import { uploadObject } from './s3-object-upload';
 import { S3Partials } from './s3-partials';
 import {
   ContentNotFoundError,
-  StorageUnavailableError,
   isSafeKey,
   type ByteRange,
   type ContentStat,
@@ -42,9 +41,6 @@ export interface S3StoreOptions {
   secretAccessKey?: string;
 }
 
-/** Size of each uploaded part; PART_BYTES × QUEUE_SIZE is what an upload holds in memory. */
-const PART_BYTES = 8 * 1024 * 1024;
-const QUEUE_SIZE = 2;
 const PROBE_PREFIX = '.healthz/';
 
 export class S3Store implements ContentStore {
@@ -77,35 +73,8 @@ export class S3Store implements ContentStore {
     this.partial = new S3Partials(this.client, this.bucket);
   }
 
-  async write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }> {
-    const counter = new ByteCounter(options.maxBytes);
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: key, Body: counter, ContentType: 'application/octet-stream' },
-      partSize: PART_BYTES,
-      queueSize: QUEUE_SIZE,
-      leavePartsOnError: false,
-    });
-    const feeding = pipeline(content, counter);
-    const uploading = upload.done();
-    // A bucket that fails stops reading: end the feeding too, or it would wait for good. When
-    // the content failed first, the counter is already destroyed by then.
-    let bucketFailedFirst = false;
-    uploading.catch((error: unknown) => {
-      if (counter.destroyed) return;
-      bucketFailedFirst = true;
-      counter.destroy(error instanceof Error ? error : new Error(String(error)));
-    });
-    const [fed, uploaded] = await Promise.allSettled([feeding, uploading]);
-    if (fed.status === 'fulfilled' && uploaded.status === 'fulfilled') return { size: counter.bytes };
-
-    // Nothing may stay behind: the multipart upload is aborted (lib-storage does it on error;
-    // once more does no harm) and an object that did complete after all is removed.
-    await upload.abort().catch(() => undefined);
-    if (uploaded.status === 'fulfilled') await this.delete(key).catch(() => undefined);
-    // The content's own failure (too large, the client went away) is the one to report.
-    if (fed.status === 'rejected' && !bucketFailedFirst) throw fed.reason;
-    throw new StorageUnavailableError(`The bucket did not take the upload: ${describe(uploaded.status === 'rejected' ? uploaded.reason : null)}`);
+  write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }> {
+    return uploadObject({ client: this.client, bucket: this.bucket, key }, content, options.maxBytes);
   }
 
   async open(key: string, range?: ByteRange): Promise<OpenedContent> {
@@ -114,7 +83,14 @@ export class S3Store implements ContentStore {
         new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
       );
       const stream = object.Body as Readable;
-      return { stream, pipeTo: (destination: Writable) => pipeline(stream, destination) };
+      return {
+        stream,
+        pipeTo: (destination: Writable) => {
+          // Each chunk from the bucket is a fresh buffer, freed by a scavenge (ADR 0023).
+          stream.on('data', (chunk: Buffer) => bodyCollectionPacer.bytesPassed(chunk.length));
+          return pipeline(stream, destination);
+        },
+      };
     } catch (error) {
       if (isNotFound(error)) throw new ContentNotFoundError(`No content under ${key}`);
       throw error;
@@ -181,8 +157,4 @@ export class S3Store implements ContentStore {
 function isNotFound(error: unknown): boolean {
   if (!(error instanceof S3ServiceException)) return false;
   return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata?.httpStatusCode === 404;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}`.split('\n')[0] : String(error);
 }

@@ -2,13 +2,15 @@
 // atomic streamed writes that leave nothing behind when they fail, byte ranges, a clear
 // ContentNotFoundError, listing for the sweep, and a write probe.
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { createContentStore } from '../../server/deps';
 import { createLogger } from '../../server/logger';
-import { ContentNotFoundError, ContentTooLargeError, type ContentStore } from '../../server/storage/content-store';
+import { ContentNotFoundError, ContentTooLargeError, StorageUnavailableError, type ContentStore } from '../../server/storage/content-store';
 import { TEST_SECRET, tempDir } from '../helpers/app';
 import { freshBucketEnv } from '../helpers/buckets';
 
@@ -66,6 +68,15 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
     expect(await digest((await store.open('BBBBBBBBBBBBBBBBBBBBBB')).stream)).toEqual(expected);
   });
 
+  it('when content is empty, exactly one 8 MiB part, or one byte more, then each reads back byte-exact with its size', { timeout: 60_000 }, async () => {
+    const store = await storeOn(kind);
+    for (const [key, size] of [['HHHHHHHHHHHHHHHHHHHHH0', 0], ['HHHHHHHHHHHHHHHHHHHHH1', 8 * 1024 * 1024], ['HHHHHHHHHHHHHHHHHHHHH2', 8 * 1024 * 1024 + 1]] as const) {
+      expect(await store.write(key, patterned(size, 100_000), { maxBytes: size })).toEqual({ size });
+      expect(await store.stat(key)).toEqual({ size, modifiedAt: expect.any(Date) });
+      expect(await digest((await store.open(key)).stream)).toEqual(await digest(patterned(size)));
+    }
+  });
+
   it('when more than maxBytes arrive, then the write fails with ContentTooLargeError and nothing is stored', { timeout: 60_000 }, async () => {
     const store = await storeOn(kind);
     await expect(store.write('CCCCCCCCCCCCCCCCCCCCCC', patterned(20 * 1024 * 1024), { maxBytes: 12 * 1024 * 1024 })).rejects.toBeInstanceOf(ContentTooLargeError);
@@ -111,7 +122,53 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
   });
 });
 
+/**
+ * An S3 endpoint in front of the run's s3rver that refuses the second part of any multipart
+ * upload (a bucket that fails half-way) and notes every request it sees.
+ */
+async function bucketRefusingPartTwo(): Promise<{ env: Record<string, string>; seen: string[]; close: () => Promise<void> }> {
+  const env = await freshBucketEnv();
+  const upstream = new URL(env.S3_ENDPOINT);
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url!, 'http://bucket');
+    seen.push(`${req.method} ${url.searchParams.has('partNumber') ? `part ${url.searchParams.get('partNumber')}` : url.searchParams.has('uploadId') ? 'uploadId' : url.search}`);
+    if (url.searchParams.get('partNumber') === '2') {
+      req.resume();
+      res.writeHead(400, { 'content-type': 'application/xml' });
+      return void res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidRequest</Code><Message>refused</Message></Error>');
+    }
+    const forwarded = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { env: { ...env, S3_ENDPOINT: `http://127.0.0.1:${port}` }, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 describe('what the S3 store says', () => {
+  it('when the bucket refuses a part half-way, then the write fails with StorageUnavailableError, stops reading, aborts the multipart upload and leaves no object', { timeout: 60_000 }, async () => {
+    const bucket = await bucketRefusingPartTwo();
+    try {
+      const store = await createContentStore(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...bucket.env }), createLogger('silent'));
+      const size = 64 * 1024 * 1024;
+      const content = patterned(size);
+      let read = 0;
+      content.on('data', (chunk: Buffer) => void (read += chunk.length));
+      await expect(store.write('IIIIIIIIIIIIIIIIIIIIII', content, { maxBytes: size })).rejects.toBeInstanceOf(StorageUnavailableError);
+      expect(content.destroyed).toBe(true);
+      expect(read).toBeLessThan(size);
+      expect(bucket.seen).toContain('DELETE uploadId');
+      expect(await store.stat('IIIIIIIIIIIIIIIIIIIIII')).toBeNull();
+    } finally {
+      await bucket.close();
+    }
+  });
+
+
   it('when it probes the bucket, stores empty content and asks for missing content, then the SDK prints nothing on the console and nothing is logged at warn or above', async () => {
     const lines: string[] = [];
     const log = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });

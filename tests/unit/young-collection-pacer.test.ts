@@ -1,7 +1,7 @@
 // The pace of young-generation collections during streamed bodies (ADR 0023): one collection
 // per YOUNG_COLLECTION_EVERY_BYTES, counted over every request together, none without `gc`.
 import { describe, expect, it } from 'vitest';
-import { YOUNG_COLLECTION_EVERY_BYTES, YoungCollectionPacer } from '../../server/http/young-collection-pacer';
+import { YOUNG_COLLECTION_EVERY_BYTES, YoungCollectionPacer } from '../../server/young-collection-pacer';
 
 const CHUNK = 64 * 1024;
 

@@ -1,4 +1,6 @@
-// Asks V8 for a young-generation collection every few MiB of streamed request body (ADR 0023).
+// Asks V8 for a young-generation collection every few MiB of streamed body (ADR 0023): the
+// uploads that copy their chunks into reused buffers (resumable uploads, uploads to S3) and the
+// downloads that pass a bucket's answer on.
 //
 // node:http hands each body chunk over as a fresh buffer. Its bytes live outside V8's heap and
 // are freed when a young-generation collection (a scavenge) finds the buffer dead; until then
