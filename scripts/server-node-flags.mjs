@@ -13,7 +13,7 @@
 // server grew to 190 MB and stayed there. Collecting at 1.25 times the live heap kept it at
 // 113 MB under 32 uploading clients, for about the same CPU (docs/performance.md, ADR 0020).
 //
-// --expose-gc: the server asks for a young-generation collection every 4 MiB of a streamed
+// --expose-gc: the server asks for a young-generation collection every 2 MiB of a streamed
 // upload body, so its buffers are freed before V8 counts them against the old generation's
 // room and starts a full collection (server/young-collection-pacer.ts, ADR 0023). It
 // halved the CPU of a resumable 1 GiB upload. Without the flag the server works the same.

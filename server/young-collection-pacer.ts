@@ -16,8 +16,8 @@
 // each. Without --expose-gc (the tests, a server started without SERVER_NODE_FLAGS) there is no
 // `gc` and this does nothing.
 
-/** Body bytes between two requested young-generation collections (half of the ~8 MB of room). */
-export const YOUNG_COLLECTION_EVERY_BYTES = 4 * 1024 * 1024;
+/** Body bytes between two requested young-generation collections (a quarter of the ~8 MB of room). */
+export const YOUNG_COLLECTION_EVERY_BYTES = 2 * 1024 * 1024;
 
 type Collect = () => void;
 

@@ -11,7 +11,7 @@ function counting() {
 }
 
 describe('young-collection pacer', () => {
-  it('when 4 MiB of body go by in 64 KiB chunks, then exactly one collection is asked for, at the last chunk', () => {
+  it('when one interval of bytes goes by in 64 KiB chunks, then exactly one collection is asked for, at the last chunk', () => {
     const { calls, collect } = counting();
     const pacer = new YoungCollectionPacer(collect);
     const chunks = YOUNG_COLLECTION_EVERY_BYTES / CHUNK;
@@ -21,10 +21,10 @@ describe('young-collection pacer', () => {
     expect(calls.count).toBe(1);
   });
 
-  it('when several bodies interleave, then their bytes share one pace (not one collection per body per 4 MiB)', () => {
+  it('when several bodies interleave, then their bytes share one pace (not one collection per body per interval)', () => {
     const { calls, collect } = counting();
     const pacer = new YoungCollectionPacer(collect);
-    // Eight uploads sending 4 MiB each, chunk by chunk in turn: 32 MiB in all.
+    // Eight uploads sending one interval's bytes each, chunk by chunk in turn.
     for (let round = 0; round < YOUNG_COLLECTION_EVERY_BYTES / CHUNK; round++) {
       for (let upload = 0; upload < 8; upload++) pacer.bytesPassed(CHUNK);
     }
