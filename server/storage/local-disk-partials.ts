@@ -13,6 +13,11 @@ export const RESUMABLE_DIR = '.resumable';
 const WRITE_BYTES = 1024 * 1024;
 /** Durable progress is recorded every this many bytes, so a crash loses at most this much. */
 const CHECKPOINT_EVERY_BYTES = 32 * 1024 * 1024;
+/**
+ * The disk is asked to catch up (fdatasync) every this many bytes, checkpoint or not, so that
+ * the sync at the end of a request, which its answer waits for, has at most this much left.
+ */
+const SYNC_EVERY_BYTES = 8 * 1024 * 1024;
 /** The disk keeps nothing besides the bytes: its state is always this. */
 const NO_STATE = '';
 
@@ -72,10 +77,10 @@ export class LocalDiskPartials implements PartialContentStore {
 }
 
 /**
- * Writes chunks at the end of the partial file in large writes, and every
- * CHECKPOINT_EVERY_BYTES makes them durable (fdatasync) and reports the progress. The sync and
- * the report run beside the writes that follow, one at a time, so the upload does not wait
- * for the disk at each checkpoint.
+ * Writes chunks at the end of the partial file in large writes, makes them durable (fdatasync)
+ * every SYNC_EVERY_BYTES and reports the durable progress every CHECKPOINT_EVERY_BYTES. Syncs
+ * and reports run beside the writes that follow, one at a time, so the upload does not wait
+ * for the disk at each of them; the request's answer waits only for the last stretch.
  *
  * Chunks are copied into one buffer of WRITE_BYTES, reused for every write, rather than kept
  * until 1 MiB has gathered: a socket's chunk held that long outlives two young-generation
@@ -87,10 +92,11 @@ class CheckpointedWriter {
   private readonly buffer = Buffer.allocUnsafeSlow(WRITE_BYTES);
   private filled = 0;
   private written: number;
+  private nextSyncAt: number;
   private nextCheckpointAt: number;
-  private checkpointing: Promise<void> | null = null;
-  /** A checkpoint that failed: close() reports it (the caller's record is then the last that held). */
-  private checkpointFailure: unknown = null;
+  private syncing: Promise<void> | null = null;
+  /** A sync or checkpoint that failed: close() reports it (the caller's record is then the last that held). */
+  private syncFailure: unknown = null;
 
   constructor(
     private readonly handle: fsp.FileHandle,
@@ -98,6 +104,7 @@ class CheckpointedWriter {
     private readonly checkpoint: (progress: PartialProgress) => Promise<void>,
   ) {
     this.written = start;
+    this.nextSyncAt = start + SYNC_EVERY_BYTES;
     this.nextCheckpointAt = start + CHECKPOINT_EVERY_BYTES;
   }
 
@@ -114,8 +121,8 @@ class CheckpointedWriter {
   /** Writes what is left and makes everything durable; returns the size now stored. */
   async close(): Promise<number> {
     await this.flush();
-    await this.checkpointing;
-    if (this.checkpointFailure) throw this.checkpointFailure;
+    await this.syncing;
+    if (this.syncFailure) throw this.syncFailure;
     await this.handle.datasync();
     return this.written;
   }
@@ -129,20 +136,22 @@ class CheckpointedWriter {
       sent += bytesWritten;
     }
     this.filled = 0;
-    if (this.written >= this.nextCheckpointAt && !this.checkpointing && !this.checkpointFailure) this.startCheckpoint();
+    if (this.written >= this.nextSyncAt && !this.syncing && !this.syncFailure) this.startSync();
   }
 
-  private startCheckpoint(): void {
+  private startSync(): void {
     const size = this.written;
-    this.nextCheckpointAt = size + CHECKPOINT_EVERY_BYTES;
-    this.checkpointing = this.handle
+    this.nextSyncAt = size + SYNC_EVERY_BYTES;
+    const report = size >= this.nextCheckpointAt;
+    if (report) this.nextCheckpointAt = size + CHECKPOINT_EVERY_BYTES;
+    this.syncing = this.handle
       .datasync()
-      .then(() => this.checkpoint({ size, state: NO_STATE }))
+      .then(() => (report ? this.checkpoint({ size, state: NO_STATE }) : undefined))
       .catch((error: unknown) => {
-        this.checkpointFailure ??= error;
+        this.syncFailure ??= error;
       })
       .finally(() => {
-        this.checkpointing = null;
+        this.syncing = null;
       });
   }
 }
