@@ -1027,19 +1027,25 @@ const S3_BUCKET = 'bench';
 /** s3rver checks no credentials; these are the ones the tests give the service too. */
 const S3_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
+/** Debian's PostgreSQL binaries, or null with the phase recorded as skipped. */
+function postgresBinOrSkip(phase, group, measure) {
+  const bin = postgresBin();
+  if (!bin) {
+    const reason = 'no PostgreSQL binaries in /usr/lib/postgresql/<version>/bin (apt-get install -y postgresql)';
+    log(`${phase}: skipped: ${reason}`);
+    record({ group, measure, service: 'skipped', note: `skipped: ${reason}` });
+  }
+  return bin;
+}
+
 /**
  * Issue 18's small-file lines on PostgreSQL: the service on a PostgreSQL database and its local
  * folder, against the same bare servers as the disk phase (the bare download server reads the
  * service's own files), so the database is the one difference from the disk phase.
  */
 async function measureOnPostgresDisk({ logDir }) {
-  const bin = postgresBin();
-  if (!bin) {
-    const reason = 'no PostgreSQL binaries in /usr/lib/postgresql/<version>/bin (apt-get install -y postgresql)';
-    log(`pg: skipped: ${reason}`);
-    record({ group: 'pg', measure: 'PostgreSQL phase', service: 'skipped', note: `skipped: ${reason}` });
-    return;
-  }
+  const bin = postgresBinOrSkip('pg', 'pg', 'PostgreSQL phase');
+  if (!bin) return;
   log(`pg: starting PostgreSQL (${bin})`);
   const postgres = startPostgres({ bin, port: await freePort() });
   stoppers.add(postgres.stop);
@@ -1070,13 +1076,8 @@ async function measureOnPostgresDisk({ logDir }) {
 }
 
 async function measureOnPostgresS3({ inputDir, logDir }) {
-  const bin = postgresBin();
-  if (!bin) {
-    const reason = 'no PostgreSQL binaries in /usr/lib/postgresql/<version>/bin (apt-get install -y postgresql)';
-    log(`s3: skipped: ${reason}`);
-    record({ group: 'pg+s3', measure: 'PostgreSQL + S3 phase', service: 'skipped', note: `skipped: ${reason}` });
-    return;
-  }
+  const bin = postgresBinOrSkip('s3', 'pg+s3', 'PostgreSQL + S3 phase');
+  if (!bin) return;
   const input = largeInput(inputDir, S.largeMb);
   log(`s3: starting PostgreSQL (${bin}) and s3rver`);
   const postgres = startPostgres({ bin, port: await freePort() });

@@ -12,6 +12,7 @@ import { pooledRandomBytes } from '../random-pool';
 import { ByteCounter } from './byte-counter';
 import { asStorageError } from './disk-errors';
 import { LocalDiskPartials } from './local-disk-partials';
+import { sendContent } from './send-content';
 import {
   ContentNotFoundError,
   PARTIAL_CONTENT_LIFETIME_MS,
@@ -357,42 +358,10 @@ export class FileChunkStream extends Readable {
 }
 
 /**
- * Streams the content into the destination, as `pipeline(body, destination)` does, handing
- * each chunk back to the FileChunkStream once the destination (a socket) has taken it, so
- * its buffer is read into again instead of a new one being allocated per chunk.
+ * Streams the content into the destination, handing each chunk back to the FileChunkStream
+ * once the destination (a socket) has taken it, so its buffer is read into again instead of a
+ * new one being allocated per chunk.
  */
-async function sendReusingBuffers(body: FileChunkStream, destination: Writable): Promise<void> {
-  // Settles when all is out, or rejects (ERR_STREAM_PREMATURE_CLOSE) when the client goes away.
-  const done = finished(destination);
-  done.catch(() => undefined);
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      // The callback runs once the socket is done with the chunk (written, or the write abandoned).
-      if (destination.write(chunk, () => body.release(chunk))) continue;
-      if (!destination.destroyed) await drainOrClose(destination);
-      if (destination.destroyed) {
-        await done;
-        throw Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
-      }
-    }
-    destination.end();
-    await done;
-  } catch (error) {
-    body.destroy();
-    destination.destroy();
-    throw error;
-  }
-}
-
-/** Resolves on the destination's next 'drain' or its 'close', whichever comes first. */
-function drainOrClose(destination: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    const settle = () => {
-      destination.off('drain', settle);
-      destination.off('close', settle);
-      resolve();
-    };
-    destination.on('drain', settle);
-    destination.on('close', settle);
-  });
+function sendReusingBuffers(body: FileChunkStream, destination: Writable): Promise<void> {
+  return sendContent(body, destination, { taken: (chunk) => body.release(chunk) });
 }

@@ -4,7 +4,6 @@
 // through the service: the bucket may stay private.
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
   DeleteObjectCommand,
@@ -21,6 +20,7 @@ import type { Logger } from 'pino';
 import { bodyCollectionPacer } from '../young-collection-pacer';
 import { libraryLogger } from '../library-logs';
 import { uploadObject } from './s3-object-upload';
+import { sendContent } from './send-content';
 import { S3Partials } from './s3-partials';
 import {
   ContentNotFoundError,
@@ -42,6 +42,8 @@ export interface S3StoreOptions {
 }
 
 const PROBE_PREFIX = '.healthz/';
+/** What a download's socket may hold before the bucket's answer waits for it. */
+const DOWNLOAD_MAY_HOLD_BYTES = 1024 * 1024;
 
 export class S3Store implements ContentStore {
   private readonly client: S3Client;
@@ -85,11 +87,11 @@ export class S3Store implements ContentStore {
       const stream = object.Body as Readable;
       return {
         stream,
-        pipeTo: (destination: Writable) => {
-          // Each chunk from the bucket is a fresh buffer, freed by a scavenge (ADR 0023).
-          stream.on('data', (chunk: Buffer) => bodyCollectionPacer.bytesPassed(chunk.length));
-          return pipeline(stream, destination);
-        },
+        // Each chunk from the bucket is a fresh buffer, freed by a scavenge (ADR 0023). The
+        // client's socket may hold a few of them: with pipe's 16 KiB the bucket's connection
+        // was paused and resumed for every 64 KiB chunk.
+        pipeTo: (destination: Writable) =>
+          sendContent(stream, destination, { passing: (chunk) => bodyCollectionPacer.bytesPassed(chunk.length), mayHold: DOWNLOAD_MAY_HOLD_BYTES }),
       };
     } catch (error) {
       if (isNotFound(error)) throw new ContentNotFoundError(`No content under ${key}`);
