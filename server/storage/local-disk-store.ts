@@ -241,19 +241,32 @@ async function openSmallContent(file: string, key: string, range: ByteRange): Pr
   };
 }
 
-/** The bytes of a range of a file: one open, one read, one close. */
+/**
+ * The bytes of a range of a file: one open, one read, one close. The close is synchronous: a
+ * read-only descriptor has nothing to flush, so close(2) returns at once, while handing it to
+ * the thread pool costs the main thread more than the call itself (waking a pool thread and
+ * taking its completion: ~40 us a download on this machine's profile; docs/performance.md).
+ */
 function readRange(file: string, range: ByteRange): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     fs.open(file, 'r', (openError, fd) => {
       if (openError) return reject(openError);
       const buffer = Buffer.allocUnsafe(range.end - range.start + 1);
       fs.read(fd, buffer, 0, buffer.length, range.start, (readError, bytesRead) => {
-        fs.close(fd, () => undefined);
+        closeReadOnly(fd);
         if (readError) reject(readError);
         else resolve(buffer.subarray(0, bytesRead));
       });
     });
   });
+}
+
+function closeReadOnly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // Nothing was written through it: there is nothing a failed close could lose.
+  }
 }
 
 /** How many handed-back buffers a FileChunkStream keeps for its next reads. */
