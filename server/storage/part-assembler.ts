@@ -31,12 +31,18 @@ export interface AssembledPart {
  * only by a full one (ADR 0023). The first buffer starts at `firstBytes` and doubles as it
  * fills, so content far smaller than a part never holds a whole part's memory. A buffer is taken
  * only when bytes arrive for it: a part waiting for its turn does not make a new one filled.
+ * That holds within a chunk too: the bytes of a chunk past a full part wait (as a view of the
+ * chunk) until that part has been taken, so the caller sends it, and waits for a place, before
+ * they need a buffer (copied at once, they took a fourth part buffer whenever a chunk straddled
+ * a part's end while two were on their way: 8 MiB more at the peak).
  */
 export class PartAssembler {
   private current: Buffer | null;
   private filled = 0;
   private readonly spare: Buffer[] = [];
   private readonly queued: Buffer[] = [];
+  /** The bytes of the last chunk not copied yet: they come after the part queued. */
+  private waiting: Uint8Array | null = null;
 
   constructor(
     private readonly partBytes: number,
@@ -45,25 +51,18 @@ export class PartAssembler {
     this.current = firstBytes >= partBytes ? newPartBuffer(partBytes) : Buffer.allocUnsafe(firstBytes);
   }
 
-  /** Adds bytes; returns a full part when there is one (call takeFull() for more). */
+  /**
+   * Adds bytes; returns a full part when there is one. Call takeFull() until it returns null
+   * before adding more: it copies the rest of the chunk, and returns the parts it fills.
+   */
   add(chunk: Uint8Array): AssembledPart | null {
-    let offset = 0;
-    while (offset < chunk.length) {
-      const current = this.bufferWithRoom();
-      const copied = Math.min(chunk.length - offset, current.length - this.filled);
-      current.set(chunk.subarray(offset, offset + copied), this.filled);
-      this.filled += copied;
-      offset += copied;
-      if (this.filled === this.partBytes) {
-        this.queued.push(current);
-        this.current = null;
-        this.filled = 0;
-      }
-    }
+    if (this.waiting) throw new Error('PartAssembler: the previous chunk is not all taken yet');
+    this.waiting = chunk;
     return this.takeFull();
   }
 
   takeFull(): AssembledPart | null {
+    if (this.queued.length === 0) this.copyWaiting();
     const body = this.queued.shift();
     if (!body) return null;
     return { body, release: () => void this.spare.push(body) };
@@ -71,6 +70,7 @@ export class PartAssembler {
 
   /** The bytes short of a part (copied: the buffer they are in is reused). */
   takeRest(): Buffer {
+    if (this.waiting || this.queued.length > 0) throw new Error('PartAssembler: parts are still to be taken');
     const rest = Buffer.from(this.current?.subarray(0, this.filled) ?? []);
     this.filled = 0;
     return rest;
@@ -85,6 +85,27 @@ export class PartAssembler {
     if (this.current) keepPartBuffer(this.current);
     this.current = null;
     this.filled = 0;
+  }
+
+  /** Copies the waiting bytes until they end or fill a part (which is then queued). */
+  private copyWaiting(): void {
+    const chunk = this.waiting;
+    if (!chunk) return;
+    let offset = 0;
+    while (offset < chunk.length) {
+      const current = this.bufferWithRoom();
+      const copied = Math.min(chunk.length - offset, current.length - this.filled);
+      current.set(chunk.subarray(offset, offset + copied), this.filled);
+      this.filled += copied;
+      offset += copied;
+      if (this.filled === this.partBytes) {
+        this.queued.push(current);
+        this.current = null;
+        this.filled = 0;
+        break;
+      }
+    }
+    this.waiting = offset < chunk.length ? chunk.subarray(offset) : null;
   }
 
   /** The buffer filling, with room for at least one more byte. */

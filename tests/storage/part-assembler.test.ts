@@ -41,6 +41,26 @@ describe('part assembler', () => {
     expect(third.body).toEqual(bytes(8, 4));
   });
 
+  it('when a chunk runs past a full part that is still on its way, then its rest waits for that part to be taken and fills a released buffer, not a new one', () => {
+    const assembler = new PartAssembler(4);
+    const first = assembler.add(bytes(0, 4))!;
+    // Fills a second part and runs 2 bytes past it, while the first is not released.
+    const second = assembler.add(bytes(4, 6))!;
+    expect(second.body).toEqual(bytes(4, 4));
+    first.release();
+    expect(assembler.takeFull()).toBeNull();
+    const third = assembler.add(bytes(10, 2))!;
+    expect(third.body).toBe(first.body);
+    expect(third.body).toEqual(bytes(8, 4));
+  });
+
+  it('when parts are still to be taken, then adding more or taking the rest is refused rather than losing bytes', () => {
+    const assembler = new PartAssembler(4);
+    assembler.add(bytes(0, 6));
+    expect(() => assembler.add(bytes(6, 1))).toThrow(/not all taken/);
+    expect(() => assembler.takeRest()).toThrow(/still to be taken/);
+  });
+
   it('when the rest is taken, then it is a copy: adding more does not change it', () => {
     const assembler = new PartAssembler(8, 8);
     assembler.add(bytes(0, 3));
