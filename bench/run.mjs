@@ -410,7 +410,7 @@ async function measureOnDisk({ inputDir, logDir }) {
   // The small files and the list are measured on a service started again on the same data, as
   // the pg phase's is new: their RSS lines are about what the burst of small requests leaves,
   // not what the 1 GiB transfers before it left in glibc's heap (~20 MB of freed 64 KiB socket
-  // buffers that glibc keeps; docs/performance.md, "RSS after small uploads"). The cookie stays
+  // buffers that glibc keeps; docs/performance.md, "What changed in session 12"). The cookie stays
   // valid: its session is in the database.
   let current = service;
   if (wants('small') || wants('list')) {

@@ -40,8 +40,9 @@ export class PartAssembler {
   private current: Buffer | null;
   private filled = 0;
   private readonly spare: Buffer[] = [];
-  private readonly queued: Buffer[] = [];
-  /** The bytes of the last chunk not copied yet: they come after the part queued. */
+  /** A full part not taken yet (one at most: copying stops at the first that fills). */
+  private full: Buffer | null = null;
+  /** The bytes of the last chunk not copied yet: they come after the full part. */
   private waiting: Uint8Array | null = null;
 
   constructor(
@@ -62,15 +63,16 @@ export class PartAssembler {
   }
 
   takeFull(): AssembledPart | null {
-    if (this.queued.length === 0) this.copyWaiting();
-    const body = this.queued.shift();
+    if (!this.full) this.copyWaiting();
+    const body = this.full;
     if (!body) return null;
+    this.full = null;
     return { body, release: () => void this.spare.push(body) };
   }
 
   /** The bytes short of a part (copied: the buffer they are in is reused). */
   takeRest(): Buffer {
-    if (this.waiting || this.queued.length > 0) throw new Error('PartAssembler: parts are still to be taken');
+    if (this.waiting || this.full) throw new Error('PartAssembler: parts are still to be taken');
     const rest = Buffer.from(this.current?.subarray(0, this.filled) ?? []);
     this.filled = 0;
     return rest;
@@ -87,7 +89,7 @@ export class PartAssembler {
     this.filled = 0;
   }
 
-  /** Copies the waiting bytes until they end or fill a part (which is then queued). */
+  /** Copies the waiting bytes until they end or fill a part (which is then `full`). */
   private copyWaiting(): void {
     const chunk = this.waiting;
     if (!chunk) return;
@@ -99,7 +101,7 @@ export class PartAssembler {
       this.filled += copied;
       offset += copied;
       if (this.filled === this.partBytes) {
-        this.queued.push(current);
+        this.full = current;
         this.current = null;
         this.filled = 0;
         break;
