@@ -1,4 +1,4 @@
-// Builds the app: Express, with the raw file's fast path ahead of it. Never listens (tests
+// Builds the app: Express, with the fast paths of uploads and raw files ahead of it. Never listens (tests
 // drive it on port 0, index.ts in production).
 import type { RequestListener } from 'node:http';
 import { createRequestHandler } from '@remix-run/express';
@@ -8,7 +8,7 @@ import type { AppDeps } from './context';
 import { crossSiteGuard } from './http/cross-site-guard';
 import { healthCheck } from './http/health';
 import { rawFile } from './http/raw-file';
-import { withRawFileFastPath } from './http/raw-file-fast-path';
+import { withFastPaths } from './http/raw-file-fast-path';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 import { sessionRecognition } from './http/session';
@@ -28,7 +28,7 @@ export interface CreateAppOptions extends AppDeps {
 
 /** The request listener of the whole service. */
 export function createApp(options: CreateAppOptions): RequestListener {
-  return withRawFileFastPath(options, createExpressApp(options));
+  return withFastPaths(options, createExpressApp(options));
 }
 
 function createExpressApp(options: CreateAppOptions): Express {

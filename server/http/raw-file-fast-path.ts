@@ -1,5 +1,5 @@
-// GET and HEAD of /f/<id>/raw, the request an image host lives on, answered ahead of Express
-// (ADR 0022): Express's own work per request (its prototypes set on req and res, the query
+// The two requests an image host lives on are answered ahead of Express (ADR 0022): uploads to
+// the API (upload-fast-path.ts) and, here, GET and HEAD of /f/<id>/raw. Express's own work per request (its prototypes set on req and res, the query
 // parser, the router's walk through every middleware) was a third of a small download's CPU.
 // The fast path does what those middleware do for this route, in the same functions: the
 // security headers, the request's context and log line, the session cookie. Anything it does
@@ -16,14 +16,19 @@ import { beginRequest, type ResponseWithLocals } from './request-context';
 import { setSecurityHeaders } from './security-headers';
 import { recogniseRequestSession } from './session';
 import { answerServerFault } from './status-page';
+import { isFastPathUpload, serveUploadFast } from './upload-fast-path';
 
 /** Exactly a file id (fileIdSchema's alphabet and length) between /f/ and /raw. */
 const RAW_FILE_PATH = /^\/f\/([A-Za-z0-9_-]{22})\/raw$/;
 
-export function withRawFileFastPath(deps: AppDeps, app: Express): RequestListener {
+export function withFastPaths(deps: AppDeps, app: Express): RequestListener {
   // The client address as Express works it out (TRUST_PROXY), from the function it compiled.
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   return (req, res) => {
+    if (isFastPathUpload(req)) {
+      serveUploadFast(deps, req, res, proxyAddr(req, trustProxy)).catch((error: unknown) => answerServerFault(res, error, req.url as string));
+      return;
+    }
     const fileId = fastPathFileId(req);
     if (fileId === null) return app(req, res);
     serveFast(deps, req, res, fileId, proxyAddr(req, trustProxy)).then(

@@ -1,23 +1,27 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { isAppError } from '../errors';
+import { sendJson } from '../http/json-response';
 import { closeAfterDiscardingBody } from '../http/lingering-close';
+import type { ResponseWithLocals } from '../http/request-context';
 
 /**
  * The one mapping from errors to API responses: an AppError becomes its status and message,
  * anything else is logged and becomes a bare 500 — never a stack trace (docs/api.md).
+ * On Node's own request and response, so that the upload's fast path answers the same way.
  */
-export function sendJsonError(res: Response, error: unknown, req?: Request): void {
+export function sendJsonError(res: ResponseWithLocals, error: unknown, req?: IncomingMessage & { originalUrl?: string }): void {
   if (isAppError(error)) {
     if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
     // A refused upload may leave body bytes unread: this connection serves no other request.
     if (req && !req.complete) closeAfterDiscardingBody(req, res);
-    if (!res.headersSent) res.status(error.status).json({ error: error.message });
+    if (!res.headersSent) sendJson(res, error.status, { error: error.message });
     return;
   }
-  res.locals.ctx?.log.error({ err: error, path: req?.path }, 'request failed');
+  const path = req ? (req.originalUrl ?? req.url ?? '').split('?')[0] : undefined;
+  res.locals?.ctx?.log.error({ err: error, path }, 'request failed');
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.status(500).json({ error: 'Internal server error' });
+  sendJson(res, 500, { error: 'Internal server error' });
 }

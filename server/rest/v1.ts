@@ -1,4 +1,5 @@
 // The JSON API, /api/v1 (docs/api.md). Each handler parses, calls a service, shapes JSON.
+import type { IncomingMessage } from 'node:http';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
 import { AppError } from '../errors';
@@ -6,7 +7,8 @@ import { bearerToken, carriesBearer } from '../http/bearer';
 import { withFirstUploadedFile } from '../http/multipart';
 import { resumableUploads } from '../http/resumable-uploads';
 import { createApiToken, listApiTokens, recogniseApiToken, revokeApiToken } from '../services/api-tokens';
-import { deleteFile, listFilesJson, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
+import type { ServiceContext } from '../context';
+import { deleteFile, type FileDto, listFilesJson, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
 import { SHARE_SETTING_FIELDS } from '../schemas';
 import { myStorage } from '../services/quotas';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../services/sessions';
@@ -41,16 +43,30 @@ const jsonObjectBody: RequestHandler[] = [
  */
 const tokenRecognition: RequestHandler = (req, res, next) => {
   if (!carriesBearer(req)) return next();
-  const token = bearerToken(req);
-  if (!token) return sendJsonError(res, new AppError('UNAUTHORIZED', 'Malformed Authorization header: expected "Bearer <token>"'));
-  const ctx = res.locals.ctx;
-  recogniseApiToken(ctx, token).then((user) => {
-    if (!user) return sendJsonError(res, new AppError('UNAUTHORIZED', 'Invalid or expired token'));
-    ctx.user = user;
-    ctx.authMethod = 'token';
-    next();
-  }, next);
+  recogniseBearerToken(res.locals.ctx, req).then((refusal) => (refusal ? sendJsonError(res, refusal) : next()), next);
 };
+
+/** Makes the user of the request's API token the context's; the refusal to answer when there is none. */
+export async function recogniseBearerToken(ctx: ServiceContext, req: IncomingMessage): Promise<AppError | null> {
+  const token = bearerToken(req);
+  if (!token) return new AppError('UNAUTHORIZED', 'Malformed Authorization header: expected "Bearer <token>"');
+  const user = await recogniseApiToken(ctx, token);
+  if (!user) return new AppError('UNAUTHORIZED', 'Invalid or expired token');
+  ctx.user = user;
+  ctx.authMethod = 'token';
+  return null;
+}
+
+/** `POST /api/v1/files`: the request's one file stored for its signed-in user (also answered ahead of Express: upload-fast-path.ts). */
+export async function receiveUpload(ctx: ServiceContext, req: IncomingMessage): Promise<{ file: FileDto; url: string }> {
+  const file = await withFirstUploadedFile(
+    req.headers,
+    req,
+    { maxFileBytes: ctx.config.maxUploadBytes, fieldsBeforeFile: SHARE_SETTING_FIELDS },
+    (upload) => uploadFile(ctx, upload),
+  );
+  return { file, url: shareUrl(ctx, file.id) };
+}
 
 export function apiV1Router(): Router {
   const router = Router();
@@ -97,14 +113,7 @@ export function apiV1Router(): Router {
     '/files',
     requireSession,
     handler(async (req, res) => {
-      const ctx = res.locals.ctx;
-      const file = await withFirstUploadedFile(
-        req.headers,
-        req,
-        { maxFileBytes: ctx.config.maxUploadBytes, fieldsBeforeFile: SHARE_SETTING_FIELDS },
-        (upload) => uploadFile(ctx, upload),
-      );
-      res.status(201).json({ file, url: shareUrl(ctx, file.id) });
+      res.status(201).json(await receiveUpload(res.locals.ctx, req));
     }),
   );
 
