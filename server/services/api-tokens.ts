@@ -106,15 +106,19 @@ export async function recogniseApiToken(ctx: ServiceContext, token: string): Pro
   return found.user;
 }
 
+const TOKEN_USER =
+  'select "t"."id" as "tokenId", "u"."id" as "id", "u"."username" as "username", "t"."expires_at" as "expiresAt", ' +
+  '"t"."last_used_at" as "lastUsedAt" from "api_tokens" "t" join "users" "u" on "u"."id" = "t"."user_id" ' +
+  'where "t"."token_hash" = ? and "u"."disabled_at" is null limit 1';
+
 async function lookUpToken(ctx: ServiceContext, token: string): Promise<{ tokenId: string; user: AuthUser; lastUsedAt: number | null } | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
-  // One query for the token and its user: this runs on every request that carries one.
-  const row: { tokenId: string; id: string; username: string; expiresAt: StoredDate; lastUsedAt: StoredDate } | undefined = await ctx.em
-    .getKnex()('api_tokens')
-    .join('users', 'users.id', 'api_tokens.user_id')
-    .where({ 'api_tokens.token_hash': hashToken(token) })
-    .whereNull('users.disabled_at')
-    .first('api_tokens.id as tokenId', 'users.id as id', 'users.username as username', 'api_tokens.expires_at as expiresAt', 'api_tokens.last_used_at as lastUsedAt');
+  // One query for the token and its user, written out (db/direct-sql.ts): this runs on every
+  // request that carries one, the uploads of screenshot tools included.
+  const [row] = await ctx.sql.select<{ tokenId: string; id: string; username: string; expiresAt: StoredDate; lastUsedAt: StoredDate }>(
+    TOKEN_USER,
+    [hashToken(token)],
+  );
   if (!row) return null;
   const expiresAt = storedDateMillis(row.expiresAt);
   if (expiresAt !== null && expiresAt <= ctx.clock.now()) return null;
