@@ -13,6 +13,8 @@ export type ShareColumns = Pick<StoredFile, 'expiresAt' | 'maxDownloads' | 'pass
 
 /** Parses the settings of any door; a bad value is a 400 with one clear line. */
 export function parseShareSettings(input: unknown): ShareSettings {
+  // Most uploads send no settings: what the schema makes of an empty object, without its work.
+  if (input === undefined || input === null || isEmptyPlainObject(input)) return {};
   const parsed = shareSettingsSchema.safeParse(input ?? {});
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   return parsed.data;
@@ -135,4 +137,10 @@ export function expiryChoices(config: Pick<Config, 'shareExpiry'>): { choices: E
     choices.sort((a, b) => (a.value === 'never' ? 1 : b.value === 'never' ? -1 : Number(a.value) - Number(b.value)));
   }
   return { choices, defaultValue };
+}
+
+function isEmptyPlainObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const _key in value) return false;
+  return true;
 }
