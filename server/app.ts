@@ -1,5 +1,5 @@
-// Builds the app: Express, with the fast paths of uploads and raw files ahead of it. Never listens (tests
-// drive it on port 0, index.ts in production).
+// Builds the app: Express, with the fast paths of uploads and raw files ahead of it. Never
+// listens (tests drive it on port 0, index.ts in production).
 import type { RequestListener } from 'node:http';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
@@ -8,7 +8,7 @@ import type { AppDeps } from './context';
 import { crossSiteGuard } from './http/cross-site-guard';
 import { healthCheck } from './http/health';
 import { rawFile } from './http/raw-file';
-import { withFastPaths } from './http/raw-file-fast-path';
+import { withFastPaths } from './http/fast-paths';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 import { sessionRecognition } from './http/session';

@@ -2,7 +2,9 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config';
 
 /** Keys whose values never reach the log, at the top of a log object or one level down. */
-const SECRET_KEYS = ['password', 'token', 'cookie'] as const;
+const SECRET_KEYS = ['password', 'token', 'cookie'];
+/** And in the `headers` object, the Authorization header. */
+const SECRET_HEADERS = [...SECRET_KEYS, 'authorization'];
 const CENSOR = '[redacted]';
 
 /**
@@ -24,11 +26,11 @@ export function withoutSecrets(object: Record<string, unknown>): Record<string, 
   let safe = object;
   for (const key in object) {
     const value = object[key];
-    if ((SECRET_KEYS as readonly string[]).includes(key)) {
+    if (SECRET_KEYS.includes(key)) {
       if (safe === object) safe = { ...object };
       safe[key] = CENSOR;
     } else if (mayHoldSecrets(value)) {
-      const inner = censored(value, key === 'headers');
+      const inner = censored(value, key === 'headers' ? SECRET_HEADERS : SECRET_KEYS);
       if (inner !== value) {
         if (safe === object) safe = { ...object };
         safe[key] = inner;
@@ -38,9 +40,9 @@ export function withoutSecrets(object: Record<string, unknown>): Record<string, 
   return safe;
 }
 
-function censored(value: Record<string, unknown>, isHeaders: boolean): Record<string, unknown> {
+function censored(value: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   let safe = value;
-  for (const key of isHeaders ? [...SECRET_KEYS, 'authorization'] : SECRET_KEYS) {
+  for (const key of keys) {
     if (!(key in value)) continue;
     if (safe === value) safe = { ...value };
     safe[key] = CENSOR;

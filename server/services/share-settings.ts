@@ -15,7 +15,7 @@ export type ShareColumns = Pick<StoredFile, 'expiresAt' | 'maxDownloads' | 'pass
 export function parseShareSettings(input: unknown): ShareSettings {
   // Most uploads send no settings: what the schema makes of an empty object, without its work.
   if (input === undefined || input === null || isEmptyPlainObject(input)) return {};
-  const parsed = shareSettingsSchema.safeParse(input ?? {});
+  const parsed = shareSettingsSchema.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   return parsed.data;
 }

@@ -4,6 +4,7 @@
 // ways and compares what a client sees, and what is stored.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_PREFIX } from '../../server/services/api-tokens';
 import { handMadeMultipart, startSharingApp, type RawResponse, type SharingApp } from '../sharing/support';
 
 /** Headers that differ between any two answers: the moment, the request's id, the CSP nonce. */
@@ -85,7 +86,7 @@ describe('uploads ahead of Express', () => {
     const cases: Array<{ body: Buffer; headers: Record<string, string>; status: number }> = [
       { body: good.body, headers: { 'content-type': good.contentType }, status: 401 },
       { body: good.body, headers: { 'content-type': good.contentType, authorization: 'Bearer' }, status: 401 },
-      { body: good.body, headers: { 'content-type': good.contentType, authorization: 'Bearer fs_unknown' }, status: 401 },
+      { body: good.body, headers: { 'content-type': good.contentType, authorization: `Bearer ${TOKEN_PREFIX}${'x'.repeat(40)}` }, status: 401 },
       { body: Buffer.from('not multipart'), headers: { 'content-type': 'text/plain', cookie: app.cookie }, status: 400 },
       { body: Buffer.from('--x\r\nbroken'), headers: { 'content-type': 'multipart/form-data; boundary=x', cookie: app.cookie }, status: 400 },
       { body: Buffer.from('--x--\r\n'), headers: { 'content-type': 'multipart/form-data; boundary=x', cookie: app.cookie }, status: 400 },
