@@ -3,7 +3,7 @@
 // spelling that takes the fast path and to one that goes through Express, and compare: they would
 // still pass if the fast path were never taken, comparing Express with itself. These pin the
 // choice itself, and that requests the fast paths must not take (a browser's, a password's) go to
-// Express.
+// Express; tests/api/fast-path-dispatch.test.ts checks that the listener acts on it.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { rawFastPathFileId } from '../../server/http/raw-file-fast-path';

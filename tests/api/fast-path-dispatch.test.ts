@@ -1,0 +1,93 @@
+// The listener createApp returns (server/http/fast-paths.ts, ADR 0022) really answers uploads and
+// raw links without Express, and hands everything else to it. The comparison suites
+// (upload-fast-path, raw-fast-path) check that both ways answer alike, which would still hold
+// were the fast paths never taken; this one stands a recording Express app behind the real
+// listener, on the real dependencies (database and store of the run's backend), and looks at
+// what reached it.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { createServiceContext } from '../../server/context';
+import { createDeps, type Deps } from '../../server/deps';
+import { withFastPaths } from '../../server/http/fast-paths';
+import { issueApiToken } from '../../server/services/api-tokens';
+import { registerUser } from '../../server/services/users';
+import { DEFAULT_PASSWORD, TEST_SECRET, tempDir } from '../helpers/app';
+import { backendEnv } from '../helpers/test-backend';
+import { handMadeMultipart, request } from '../sharing/support';
+
+const CONTENT = 'uploaded and served without Express\n';
+
+let deps: Deps;
+let server: http.Server;
+let url: string;
+let bearer: string;
+/** The requests that reached Express, by URL. */
+const reachedExpress: string[] = [];
+
+beforeAll(async () => {
+  const recordingExpress = express();
+  recordingExpress.use((req, res) => {
+    reachedExpress.push(req.originalUrl);
+    res.status(418).type('text/plain').send('express');
+  });
+  server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = loadConfig({ SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...(await backendEnv()), DATA_DIR: tempDir(), BASE_URL: url });
+  deps = await createDeps(config);
+  server.on('request', withFastPaths(deps, recordingExpress));
+
+  const ctx = createServiceContext(deps);
+  const { id } = await registerUser(ctx, { username: 'dispatch', password: DEFAULT_PASSWORD });
+  bearer = `Bearer ${(await issueApiToken(ctx, id, { name: 'dispatch test' })).token}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await deps.close();
+});
+
+/** POSTs a small file to the API with the token (plain node:http: the recording Express's answers are not the API's). */
+function upload(headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const form = handMadeMultipart(['Content-Disposition: form-data; name="file"; filename="note.txt"', 'Content-Type: text/plain'], CONTENT);
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}/api/v1/files`, { method: 'POST', agent: false, headers: { authorization: bearer, 'content-type': form.contentType, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(form.body);
+  });
+}
+
+const uploadedId = (answer: { body: string }) => (JSON.parse(answer.body) as { file: { id: string } }).file.id;
+
+describe('the listener ahead of Express', () => {
+  it('when a script uploads and then fetches the raw link, then both are answered without Express', async () => {
+    reachedExpress.length = 0;
+    const uploaded = await upload();
+    expect(uploaded.status).toBe(201);
+
+    const raw = await request(`${url}/f/${uploadedId(uploaded)}/raw`);
+    expect(raw.status).toBe(200);
+    expect(raw.body.toString('utf8')).toBe(CONTENT);
+    expect(reachedExpress).toEqual([]);
+  });
+
+  it('when a request is not one the fast paths serve, then it reaches Express untouched', async () => {
+    reachedExpress.length = 0;
+    const id = uploadedId(await upload());
+
+    expect((await upload({ origin: 'https://example.org' })).status).toBe(418);
+    expect((await request(`${url}/f/${id}/raw?download`)).status).toBe(418);
+    expect((await request(`${url}/f/AbCdEfGhIjKlMnOpQrStUv/raw`)).status).toBe(418);
+    expect((await request(`${url}/api/v1/files`)).status).toBe(418);
+    expect(reachedExpress).toEqual(['/api/v1/files', `/f/${id}/raw?download`, '/f/AbCdEfGhIjKlMnOpQrStUv/raw', '/api/v1/files']);
+  });
+});
