@@ -60,6 +60,8 @@ const S = {
   // The server's own flags (SERVER_NODE_FLAGS) come first; these can override them.
   serverNodeFlags: SERVER_NODE_FLAGS,
   serviceNodeFlags: (env.BENCH_SERVICE_NODE_FLAGS || '').split(/\s+/).filter(Boolean),
+  // Extra environment for the service only, for experiments (e.g. "UV_THREADPOOL_SIZE=2").
+  serviceEnv: Object.fromEntries((env.BENCH_SERVICE_ENV || '').split(/\s+/).filter(Boolean).map((pair) => pair.split(/=(.*)/s, 2))),
 };
 const wants = (phase) => !S.only || S.only.has(phase);
 /** The phases measured on the embedded backend (SQLite + disk); `s3` has its own service. */
@@ -481,7 +483,7 @@ function registerBenchUser(serviceEnv) {
 /** The built service as in production (its node flags), plus the bench's profiling flags. */
 function startService(name, serviceEnv, logDir) {
   const nodeFlags = [...SERVER_NODE_FLAGS, ...(S.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`] : []), ...S.serviceNodeFlags];
-  return spawnChild(name, process.execPath, [...nodeFlags, 'dist/server/index.js'], { env: serviceEnv, logDir });
+  return spawnChild(name, process.execPath, [...nodeFlags, 'dist/server/index.js'], { env: { ...serviceEnv, ...S.serviceEnv }, logDir });
 }
 
 /** The port a helper server prints as its first line ({"port":N}). */

@@ -1,6 +1,7 @@
 // The hot statements' own connections (server/db/direct-sql.ts), on both databases: many writes
 // at once each settle on their own outcome, and a settled write is visible to reads at once
 // (on SQLite, writes waiting together share one transaction; ADR 0020).
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { openDirectSql, type DirectSql } from '../../server/db/direct-sql';
@@ -63,5 +64,52 @@ describe.each(['sqlite', 'postgresql'] as const)('direct statements on %s', (dia
       insertFile(db, 'another'),
     ]);
     expect([updated, missed, inserted]).toEqual([1, 0, 1]);
+  });
+
+  // On SQLite, reads run on statements prepared once and kept (ADR 0024).
+  it('when the same read runs 50 times at once with different ids, then each gets its own row', async () => {
+    const db = await open();
+    const ids = Array.from({ length: 50 }, (_, i) => `file-${String(i).padStart(2, '0')}`);
+    for (const id of ids) await insertFile(db, id);
+    const read = ids.map((id) => db.select<{ originalName: string }>('select "original_name" as "originalName" from "files" where "id" = ?', [id]));
+    expect((await Promise.all(read)).map((rows) => rows.map((row) => row.originalName))).toEqual(ids.map((id) => [`${id}.txt`]));
+  });
+
+  it('when a row changes between two runs of the same read, then the second sees the change', async () => {
+    const db = await open();
+    await insertFile(db, 'counted');
+    const downloads = async () => (await db.select<{ downloads: number }>('select "downloads" from "files" where "id" = ?', ['counted']))[0].downloads;
+    expect(await downloads()).toBe(0);
+    await db.change('update "files" set "downloads" = "downloads" + 1 where "id" = ?', ['counted']);
+    expect(await downloads()).toBe(1);
+    await db.change('delete from "files" where "id" = ?', ['counted']);
+    expect(await db.select('select "downloads" from "files" where "id" = ?', ['counted'])).toEqual([]);
+  });
+
+  it('when a read names a table that is not there, then it fails, and the same read works once the table exists', async () => {
+    const db = await open();
+    const read = 'select "note" from "notes_for_test" where "id" = ?';
+    await expect(db.select(read, [1])).rejects.toThrow(/notes_for_test/);
+    await orm!.em.getConnection().execute('create table "notes_for_test" ("id" integer primary key, "note" text)');
+    await orm!.em.getConnection().execute('insert into "notes_for_test" ("id", "note") values (1, \'kept\')');
+    expect(await db.select(read, [1])).toEqual([{ note: 'kept' }]);
+  });
+});
+
+describe('direct statements on sqlite, closing', () => {
+  it('when the connections close after reads, then no connection is left open (SQLite removes its -wal file)', async () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET });
+    orm = await initOrm(config.database);
+    sql = openDirectSql(orm, config.database);
+    for (let i = 0; i < 5; i++) await sql.select('select "id" from "users" where "id" = ?', [`u${i}`]);
+    await sql.select('select count(*) as "n" from "files"', []);
+    const walFile = `${config.database.dialect === 'sqlite' ? config.database.path : ''}-wal`;
+    expect(fs.existsSync(walFile)).toBe(true);
+    await sql.close();
+    await orm.close();
+    sql = undefined;
+    orm = undefined;
+    expect(fs.existsSync(walFile)).toBe(false);
   });
 });
