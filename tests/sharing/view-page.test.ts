@@ -242,3 +242,17 @@ describe('OpenGraph and Twitter tags', () => {
     }
   });
 });
+
+describe('memory', () => {
+  /** Timers pending in this process (the app runs in it). */
+  const pendingTimers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+  it('when 40 share pages have been served, then none leaves a timer pending that would keep its render in memory', async () => {
+    const uploaded = await app.upload('x'.repeat(100), 'notes.txt', 'text/plain');
+    await page(uploaded.url);
+    const before = pendingTimers();
+    for (let i = 0; i < 40; i++) expect((await page(uploaded.url)).status).toBe(200);
+    // Each render's 5 s abort timer, left pending, held its request, React tree and streams.
+    expect(pendingTimers() - before).toBeLessThan(10);
+  });
+});
