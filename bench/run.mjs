@@ -924,6 +924,12 @@ async function measureSharePage({ port, file, size, prefix, serviceRss }) {
     },
     { measure: `${prefix}share page p50 (ms)`, unit: 'ms', ...at(0.5) },
     { measure: `${prefix}share page p99 (ms)`, unit: 'ms', ...at(0.99) },
+    // What 32 readers of share pages cost in memory (a render kept 5 s by its abort timer took
+    // this to ~190 MB before 351fbdc): no target, the issue's 150 MB line is for uploads.
+    {
+      measure: `${prefix}peak RSS share pages ×${S.concurrency} (MB)`, unit: 'MB', service: round(Math.max(...rss.page.map((x) => x.peakMb))),
+      note: 'highest VmHWM over the page series; informational', samples: { service: r(rss.page.map((x) => x.peakMb)) },
+    },
   ];
 }
 
