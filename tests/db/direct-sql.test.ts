@@ -2,6 +2,7 @@
 // at once each settle on their own outcome, and a settled write is visible to reads at once
 // (on SQLite, writes waiting together share one transaction; ADR 0020).
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { openDirectSql, type DirectSql } from '../../server/db/direct-sql';
@@ -100,11 +101,11 @@ describe('direct statements on sqlite, closing', () => {
   it('when the connections close after reads, then no connection is left open (SQLite removes its -wal file)', async () => {
     const dataDir = tempDir();
     const config = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET });
+    const walFile = path.join(dataDir, 'app.db-wal');
     orm = await initOrm(config.database);
     sql = openDirectSql(orm, config.database);
     for (let i = 0; i < 5; i++) await sql.select('select "id" from "users" where "id" = ?', [`u${i}`]);
     await sql.select('select count(*) as "n" from "files"', []);
-    const walFile = `${config.database.dialect === 'sqlite' ? config.database.path : ''}-wal`;
     expect(fs.existsSync(walFile)).toBe(true);
     await sql.close();
     await orm.close();
