@@ -10,7 +10,35 @@ import type { DirectSql } from '../db/direct-sql';
 
 export const DOWNLOAD_TALLY_EVERY_MS = 1_000;
 
-const ADD_DOWNLOADS = 'update "files" set "downloads" = "downloads" + ? where "id" = ?';
+/**
+ * How many files one statement counts, largest first: a flush splits its files into statements
+ * of these sizes. With one statement per file, a server busy with downloads of many different
+ * files (an image host's gallery) wrote once per download: 3,600 commits a second in the bench.
+ * Now 3,600 files take 15 statements. Few sizes, so PostgreSQL keeps few prepared statements.
+ */
+const FILES_PER_STATEMENT = [256, 64, 16, 4, 1];
+
+/** Adds each (file id, count) pair of the VALUES list to its row: the same text runs on both databases. */
+function addDownloadsStatement(files: number): string {
+  const values = Array.from({ length: files }, () => '(?, cast(? as integer))').join(', ');
+  // VALUES names its columns column1, column2 on SQLite and PostgreSQL alike.
+  return `update "files" set "downloads" = "downloads" + "v"."column2" from (values ${values}) as "v" where "files"."id" = "v"."column1"`;
+}
+
+const ADD_DOWNLOADS = new Map(FILES_PER_STATEMENT.map((files) => [files, addDownloadsStatement(files)]));
+
+/** The batch cut into runs of FILES_PER_STATEMENT's sizes, largest first. */
+function statementsFor(batch: Array<[string, number]>): Array<Array<[string, number]>> {
+  const runs: Array<Array<[string, number]>> = [];
+  let at = 0;
+  for (const size of FILES_PER_STATEMENT) {
+    while (batch.length - at >= size) {
+      runs.push(batch.slice(at, at + size));
+      at += size;
+    }
+  }
+  return runs;
+}
 
 export class DownloadTally {
   private pending = new Map<string, number>();
@@ -40,9 +68,9 @@ export class DownloadTally {
     let written = 0;
     try {
       // A file deleted meanwhile changes no row: its downloads go with it.
-      for (const [fileId, count] of batch) {
-        await this.sql.change(ADD_DOWNLOADS, [count, fileId]);
-        written++;
+      for (const run of statementsFor(batch)) {
+        await this.sql.change(ADD_DOWNLOADS.get(run.length) as string, run.flat());
+        written += run.length;
       }
     } catch (error) {
       for (const [fileId, count] of batch.slice(written)) this.pending.set(fileId, (this.pending.get(fileId) ?? 0) + count);
