@@ -236,6 +236,13 @@ export function apiV1Router(): Router {
   return router;
 }
 
-function isBodyParserError(error: unknown): error is { type: string; status: number } {
-  return typeof error === 'object' && error !== null && 'type' in error && 'status' in error && typeof (error as { type: unknown }).type === 'string';
+/**
+ * An error of express.json / express.urlencoded: an http-errors error with a 4xx status. Not all
+ * carry a `type`: a body announced as gzip or deflate that does not inflate is zlib's own error,
+ * given status 400 and `expose` by body-parser (an AppError has neither `expose` nor a settable status).
+ */
+function isBodyParserError(error: unknown): error is { type?: string; status: number } {
+  if (typeof error !== 'object' || error === null || (error as { expose?: unknown }).expose !== true) return false;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }

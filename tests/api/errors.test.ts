@@ -94,6 +94,28 @@ describe('malformed requests', () => {
     await expectJsonError(res, 413);
   });
 
+  it('when a JSON or form body is announced as gzip or deflate but is not (or is cut short), then 400 with a JSON error, not a 500', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const cutGzip = gzipSync(JSON.stringify({ username: 'owner', password: 'a long passphrase' })).subarray(0, 12);
+    const attempts: Array<[string, string, string | Blob, Record<string, string>]> = [
+      ['/api/v1/auth/login', 'POST', 'garbage', { 'content-type': 'application/json', 'content-encoding': 'gzip' }],
+      ['/api/v1/auth/login', 'POST', 'garbage', { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'deflate' }],
+      ['/api/v1/auth/login', 'POST', new Blob([cutGzip]), { 'content-type': 'application/json', 'content-encoding': 'gzip' }],
+      [`/api/v1/files/${fileId}`, 'PATCH', 'garbage', { 'content-type': 'application/json', 'content-encoding': 'gzip', cookie }],
+    ];
+    for (const [path, method, body, headers] of attempts) {
+      await expectJsonError(await fetch(`${app.url}${path}`, { method, headers, body }), 400, 'Malformed request body');
+    }
+    // Nothing changed: the file is as it was, and a real gzip body still works.
+    const login = await fetch(`${app.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: new Blob([gzipSync(JSON.stringify({ username: 'owner', password: 'wrong password' }))]),
+    });
+    await expectJsonError(login, 401, 'Invalid username or password');
+    expect((await app.rows('select id from files where id = ?', [fileId])).length).toBe(1);
+  });
+
   it('when the login body is broken JSON, then the 400 carries no parser details or stack', async () => {
     const res = await fetch(`${app.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
 

@@ -153,14 +153,21 @@ describe('the 401 cases', () => {
     expect(Number(count)).toBe(0);
   });
 
-  it('when a token request comes with a foreign Origin, then it is not refused as cross-site (it carries no cookie)', async () => {
+  it('when a token request that changes something comes with a foreign Origin, then it is refused 403 like any cross-site request and changes nothing; without the Origin it works', async () => {
     const { token } = await newToken();
-    const res = await fetch(`${app.url}/api/v1/files`, {
-      method: 'POST',
-      headers: { ...bearer(token), origin: 'https://elsewhere.example' },
-      body: fileForm('cross', 'cross.txt', 'text/plain'),
-    });
-    expect(res.status).toBe(201);
+    const upload = (headers: Record<string, string>) =>
+      fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { ...bearer(token), ...headers }, body: fileForm('cross', 'cross.txt', 'text/plain') });
+    const before = (await app.rows('select id from files')).length;
+    const foreign = await upload({ origin: 'https://elsewhere.example' });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toEqual({ error: 'Cross-site request refused' });
+    expect((await app.rows('select id from files')).length).toBe(before);
+    const script = await upload({});
+    expect(script.status).toBe(201);
+    const { file } = await script.json();
+    const deleted = await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { ...bearer(token), 'sec-fetch-site': 'cross-site' } });
+    expect(deleted.status).toBe(403);
+    expect((await app.rows('select id from files where id = ?', [file.id])).length).toBe(1);
   });
 
   it('when a token is created with a bad name or lifetime, then 400 with a clear error', async () => {
