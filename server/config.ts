@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { SESSION_TTL_SECONDS } from './auth/session-constants';
 import { makeDirectories } from './make-directories';
@@ -118,7 +119,7 @@ const environmentVariables = z.object({
     if (!/^\d+$/.test(text)) return refuse(ctx, `DEFAULT_QUOTA_BYTES must be a whole number of bytes, got "${text}"`);
     return Number.isSafeInteger(Number(text)) ? Number(text) : refuse(ctx, `DEFAULT_QUOTA_BYTES is too large: ${text}`);
   }),
-  TRUST_PROXY: variable.transform(parseTrustProxy),
+  TRUST_PROXY: variable.transform((text, ctx) => parseTrustProxy(text, ctx)),
   LOG_LEVEL: variable.transform((text, ctx) => {
     const level = (text ?? 'info').toLowerCase() as LogLevel;
     return LOG_LEVELS.includes(level) ? level : refuse(ctx, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -306,11 +307,18 @@ function redactUrl(text: string): string {
   }
 }
 
-function parseTrustProxy(text: string | undefined): Config['trustProxy'] {
+function parseTrustProxy(text: string | undefined, ctx: z.RefinementCtx): Config['trustProxy'] {
   if (text === undefined) return undefined;
   if (text === 'true') return true;
   if (text === 'false') return false;
   if (/^\d+$/.test(text)) return Number(text);
+  // Express hands a list to proxy-addr when the app starts: checked here so that a bad one is
+  // a configuration error naming the variable, not a failure further on.
+  try {
+    proxyAddr.compile(text.split(',').map((entry) => entry.trim()));
+  } catch (error) {
+    return refuse(ctx, `TRUST_PROXY must be true, false, a number of hops, or addresses/subnets (e.g. loopback, 10.0.0.0/8): ${(error as Error).message}`);
+  }
   return text;
 }
 

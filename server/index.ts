@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, describeDatabase, loadConfig, type Config } from './config';
 import { applyServerTimeouts } from './http/server-timeouts';
 import { createDeps, startHousekeeping } from './deps';
 
@@ -21,7 +21,12 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const deps = await createDeps(config);
+  let deps;
+  try {
+    deps = await createDeps(config);
+  } catch (error) {
+    throw new Error(`cannot open the database ${describeDatabase(config)} (DATABASE_URL): ${firstLine(error)}`);
+  }
   const { log } = deps;
   for (const warning of config.startupWarnings) log.warn(warning);
   const stopHousekeeping = await startHousekeeping(deps);
@@ -32,11 +37,7 @@ async function main(): Promise<void> {
   const app = createApp({ ...deps, build, assetsDir: path.resolve('public/build') });
 
   const server = http.createServer(app);
-  server.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    log.info({ port, host: config.host, baseUrl: config.baseUrl }, 'listening');
-  });
+  await listen(server, config);
   applyServerTimeouts(server, config);
 
   // Keep-alive connections must not hold the exit up for their idle timeout once their last
@@ -74,9 +75,46 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+
+  // Said last: whoever waits for this line may send SIGTERM at once, and until the handlers
+  // above exist, a SIGTERM kills the process without the graceful close.
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  log.info({ port, host: config.host, baseUrl: config.baseUrl }, 'listening');
+}
+
+/** Listens on HOST:PORT; a port in use or a host that is not this machine's is one clear line naming the variable. */
+function listen(server: http.Server, config: Config): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const refused = (error: NodeJS.ErrnoException) => reject(new Error(listenFailure(error, config)));
+    server.once('error', refused);
+    server.listen(config.port, config.host, () => {
+      server.off('error', refused);
+      resolve();
+    });
+  });
+}
+
+function listenFailure(error: NodeJS.ErrnoException, config: Config): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `PORT ${config.port} is already in use on HOST ${config.host}: stop what uses it, or choose another PORT`;
+    case 'EACCES':
+      return `PORT ${config.port} needs privileges this process does not have: choose a PORT above 1023`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `HOST ${config.host} is not an address of this machine (${error.code}): use 0.0.0.0, 127.0.0.1 or one of its addresses`;
+    default:
+      return `cannot listen on HOST ${config.host}, PORT ${config.port}: ${error.message}`;
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`Failed to start: ${firstLine(error)}\n`);
   process.exit(1);
 });

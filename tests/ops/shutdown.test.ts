@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_SECRET, tempDir } from '../helpers/app';
+import { startServerProcess } from '../helpers/process';
 import { delay, exitWithin, killIfRunning, run, startServer, type ServerProcess } from './support';
 
 const PASSWORD = 'a long passphrase';
@@ -219,4 +220,15 @@ describe('graceful shutdown', () => {
     },
     40_000,
   );
+});
+
+describe('SIGTERM right after start', () => {
+  it('when SIGTERM arrives the moment the "listening" line is printed, then the close is still graceful: exit 0, every time', async () => {
+    // The line is the readiness signal orchestrators and these tests wait for: the handlers must exist by then.
+    for (let i = 0; i < 8; i++) {
+      const server = await startServerProcess({ DATA_DIR: tempDir('fs-sigterm-'), SESSION_SECRET: TEST_SECRET });
+      expect(await server.stop(), server.stderr()).toBe(0);
+      expect(server.stdoutLines().some((line) => line.includes('"stopped"'))).toBe(true);
+    }
+  }, 120_000);
 });

@@ -175,6 +175,8 @@ describe('malformed values', () => {
     ['DEFAULT_EXPIRY', { DEFAULT_EXPIRY: '0' }],
     ['DEFAULT_EXPIRY', { MAX_EXPIRY: '1d', DEFAULT_EXPIRY: '2d' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'garbage!' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'loopback, 10.0.0.0/99' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://db/app' }],
     ['DATABASE_URL', { DATABASE_URL: 'postgres://db' }],
     ['SESSION_SECRET', { DATABASE_URL: 'postgres://user:pw@db:5432/app', SESSION_SECRET: undefined as unknown as string }],
