@@ -367,12 +367,22 @@ const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const MAX_NAME_LENGTH = 255;
 
-/** The uploader's name without control or bidi characters, capped; never empty. */
+/** An extension worth keeping when a long name is shortened: a dot and up to 16 characters, no dot or space. */
+const KEPT_EXTENSION = /\.[^.\s]{1,16}$/u;
+
+/**
+ * The uploader's name without control or bidi characters, capped at MAX_NAME_LENGTH characters
+ * (code points); never empty. A longer name loses the end of its stem, not its extension: the
+ * download keeps its type, and the stored name its extension.
+ */
 export function cleanFileName(name: string): string {
   // A lone surrogate cannot be encoded in UTF-8 (nor in a Content-Disposition header).
   const cleaned = name.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE_NAME_CHARS, '').trim();
-  const capped = Array.from(cleaned).slice(0, MAX_NAME_LENGTH).join('');
-  return capped || 'file';
+  const characters = Array.from(cleaned);
+  if (characters.length <= MAX_NAME_LENGTH) return cleaned || 'file';
+  const extension = Array.from(KEPT_EXTENSION.exec(cleaned)?.[0] ?? '');
+  const stem = characters.slice(0, characters.length - extension.length);
+  return (stem.slice(0, MAX_NAME_LENGTH - extension.length).join('').trimEnd() + extension.join('')) || 'file';
 }
 
 const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;

@@ -209,18 +209,18 @@ describe('odd content types', () => {
 });
 
 describe('odd file names', () => {
-  it('when the filename is 10,000 characters long, then 201 with the name capped at 255 characters', async () => {
+  it('when the filename is 10,000 characters long, then 201 with the name capped at 255 characters, its extension kept', async () => {
     const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [filePart(`${'n'.repeat(10_000)}.txt`)])));
-    expect(file.originalName).toBe('n'.repeat(255));
-    // The stored name follows the capped name: the cap cut ".txt" off, so the id alone.
-    expect(file.storedName).toBe(file.id);
+    expect(file.originalName).toBe(`${'n'.repeat(251)}.txt`);
+    // The stored name follows the capped name, which kept its extension.
+    expect(file.storedName).toBe(`${file.id}.txt`);
     await expectServable(file.id);
   });
 
-  it('when a filename* decodes to 2,000 characters, then 201 with the name capped at 255 characters', async () => {
+  it('when a filename* decodes to 2,000 characters, then 201 with the name capped at 255 characters, its extension kept', async () => {
     const part: RawPart = { headers: [`Content-Disposition: form-data; name="file"; filename*=UTF-8''${'%C3%A9'.repeat(2_000)}.pdf`], content: 'x' };
     const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [part])));
-    expect(file.originalName).toBe('é'.repeat(255));
+    expect(file.originalName).toBe(`${'é'.repeat(251)}.pdf`);
     await expectServable(file.id);
   });
 

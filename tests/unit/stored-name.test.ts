@@ -63,4 +63,18 @@ describe('cleanFileName', () => {
     expect(Array.from(cleaned)).toHaveLength(255);
     expect(cleaned).toBe('📄'.repeat(255));
   });
+
+  it('when a name longer than 255 characters has an extension, then its stem is shortened and the extension kept', () => {
+    expect(cleanFileName(`${'a'.repeat(296)}.txt`)).toBe(`${'a'.repeat(251)}.txt`);
+    expect(cleanFileName(`${'📄'.repeat(300)}.tar.gz`)).toBe(`${'📄'.repeat(252)}.gz`);
+    // A stem cut at a space does not end in one.
+    expect(cleanFileName(`${'abcd '.repeat(60)}.jpeg`)).toBe(`${'abcd '.repeat(49)}abcd.jpeg`);
+    expect(Array.from(cleanFileName(`${'x'.repeat(400)}.jpeg`))).toHaveLength(255);
+    // What follows the last dot is no extension when it is long or holds a space: cut as any name.
+    expect(cleanFileName(`${'b'.repeat(300)}.this is not an extension`)).toBe('b'.repeat(255));
+  });
+
+  it('when an upload has a name longer than 255 characters, then the stored name keeps its extension', () => {
+    expect(storedExtension(cleanFileName(`${'a'.repeat(296)}.png`))).toBe('.png');
+  });
 });
