@@ -111,11 +111,13 @@ export const shareSettingsFields = z
       .unknown()
       .transform((value, ctx): number | 'never' | undefined => {
         if (value === undefined || value === 'never') return value;
+        // null clears it, as it clears every other setting.
+        if (value === null) return 'never';
         return readWholeNumber(value, 'expiresIn', 1, MAX_EXPIRES_IN_SECONDS, ctx);
       })
       .openapi({
-        anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_EXPIRES_IN_SECONDS }, { type: 'string', pattern: '^\\d+$' }, { const: 'never' }],
-        description: 'The expiry relative to now, in seconds, or "never". Send this or expiresAt, not both.',
+        anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_EXPIRES_IN_SECONDS }, { type: 'string', pattern: '^\\d+$' }, { const: 'never' }, { type: 'null' }],
+        description: 'The expiry relative to now, in seconds, or "never" (or null). Send this or expiresAt, not both.',
       }),
     maxDownloads: z
       .unknown()

@@ -82,10 +82,10 @@ const errors = (...statuses: number[]): Responses =>
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The input is not valid: the message names the problem',
   401: 'Not logged in, or an invalid or expired token',
-  403: 'Not allowed: an API token where a session is needed, or a disabled account',
-  404: 'Not found, or not yours',
+  403: 'Not allowed: another user’s file, an API token where a session is needed, a cross-site request, or a disabled account',
+  404: 'Not found (another user’s token or session looks the same)',
   409: 'Upload-Offset is not where the upload stands',
-  410: 'The upload has expired',
+  410: 'The share link has expired or used up its downloads, or the upload has expired',
   413: 'The upload is larger than the server allows, or would pass your storage quota',
   423: 'Another request is writing to this upload: retry shortly',
   429: 'Too many failed attempts: see Retry-After',
@@ -159,7 +159,7 @@ function describeApi(registry: OpenAPIRegistry): void {
     summary: 'Change a file’s share settings (a key left out stays as it is; null clears it)',
     security: SESSION_OR_TOKEN,
     request: { params: idParam('file'), body: { content: json(shareSettingsSchema) } },
-    responses: { 200: { description: 'The file as it is now', content: json(z.object({ file: File })) }, ...errors(400, 401, 404) },
+    responses: { 200: { description: 'The file as it is now', content: json(z.object({ file: File })) }, ...errors(400, 401, 403, 404, 410) },
   });
   registry.registerPath({
     method: 'delete',
@@ -168,7 +168,7 @@ function describeApi(registry: OpenAPIRegistry): void {
     summary: 'Delete a file and its content',
     security: SESSION_OR_TOKEN,
     request: { params: idParam('file') },
-    responses: { 200: { description: 'Deleted', content: json(Ok) }, ...errors(401, 404) },
+    responses: { 200: { description: 'Deleted', content: json(Ok) }, ...errors(401, 403, 404) },
   });
 
   registry.registerPath({

@@ -119,6 +119,16 @@ describe('PATCH /api/v1/files/<id>', () => {
     expect(row).toEqual({ expires_at: null, max_downloads: null, password_hash: null });
   });
 
+  it('when the owner sends expiresIn: null, then the expiry is cleared, as null clears every other setting', async () => {
+    const { file } = await app.upload('expiring', 'expiring.txt', 'text/plain', { expiresIn: '3600' });
+    expect(file.expiresAt).not.toBeNull();
+    const res = await patch(file.id, { expiresIn: null });
+    expect(res.status).toBe(200);
+    expect((await res.json()).file).toMatchObject({ expiresAt: null });
+    const [row] = await app.rows('select expires_at from files where id = ?', [file.id]);
+    expect(row).toEqual({ expires_at: null });
+  });
+
   it.each([
     [{ expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt must be in the future'],
     [{ maxDownloads: 0 }, 'maxDownloads must be at least 1'],
