@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../context';
 import { AppError } from '../errors';
 import { sendJsonError } from '../rest/json-errors';
-import { receiveUpload, recogniseBearerToken } from '../rest/v1';
+import { receiveUpload, recogniseBearerToken, sendBearerRefusal } from '../rest/v1';
 import { carriesBearer } from './bearer';
 import { sendJson } from './json-response';
 import { beginRequest } from './request-context';
@@ -31,7 +31,7 @@ export async function serveUploadFast(deps: AppDeps, req: IncomingMessage, res: 
   try {
     if (carriesBearer(req)) {
       const refusal = await recogniseBearerToken(ctx, req);
-      if (refusal) return sendJsonError(res, refusal);
+      if (refusal) return sendBearerRefusal(res, refusal);
     } else {
       await recogniseRequestSession(ctx, req, res, UPLOAD_PATH);
     }

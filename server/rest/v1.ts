@@ -1,5 +1,5 @@
 // The JSON API, /api/v1 (docs/api.md). Each handler parses, calls a service, shapes JSON.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
 import { AppError } from '../errors';
@@ -43,18 +43,34 @@ const jsonObjectBody: RequestHandler[] = [
  */
 const tokenRecognition: RequestHandler = (req, res, next) => {
   if (!carriesBearer(req)) return next();
-  recogniseBearerToken(res.locals.ctx, req).then((refusal) => (refusal ? sendJsonError(res, refusal) : next()), next);
+  recogniseBearerToken(res.locals.ctx, req).then((refusal) => (refusal ? sendBearerRefusal(res, refusal) : next()), next);
 };
 
-/** Makes the user of the request's API token the context's; the refusal to answer when there is none. */
-export async function recogniseBearerToken(ctx: ServiceContext, req: IncomingMessage): Promise<AppError | null> {
+/** Why a request's token was refused: the RFC 6750 challenge's error and description. */
+export interface BearerRefusal {
+  error: 'invalid_request' | 'invalid_token';
+  description: string;
+}
+
+/** Makes the user of the request's API token the context's; why not when there is none. */
+export async function recogniseBearerToken(ctx: ServiceContext, req: IncomingMessage): Promise<BearerRefusal | null> {
   const token = bearerToken(req);
-  if (!token) return new AppError('UNAUTHORIZED', 'Malformed Authorization header: expected "Bearer <token>"');
+  if (!token) return { error: 'invalid_request', description: 'Malformed Authorization header: expected "Bearer <token>"' };
   const user = await recogniseApiToken(ctx, token);
-  if (!user) return new AppError('UNAUTHORIZED', 'Invalid or expired token');
+  if (!user) return { error: 'invalid_token', description: 'Invalid or expired token' };
   ctx.user = user;
   ctx.authMethod = 'token';
   return null;
+}
+
+/**
+ * A refused token is unauthenticated: 401 {"error":"Unauthorized"}, as CONTRACT.md answers every
+ * unauthenticated request; what was wrong with the token goes in the WWW-Authenticate challenge
+ * (RFC 6750, section 3), where a script's HTTP library looks for it.
+ */
+export function sendBearerRefusal(res: ServerResponse, refusal: BearerRefusal): void {
+  res.setHeader('WWW-Authenticate', `Bearer error="${refusal.error}", error_description="${refusal.description.replaceAll('"', "'")}"`);
+  sendJsonError(res, new AppError('UNAUTHORIZED', 'Unauthorized'));
 }
 
 /** `POST /api/v1/files`: the request's one file stored for its signed-in user (also answered ahead of Express: upload-fast-path.ts). */

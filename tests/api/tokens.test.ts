@@ -107,7 +107,8 @@ describe('the token life cycle', () => {
     expect(revoked.status).toBe(200);
     const refused = await fetch(`${app.url}/api/v1/files`, { headers: bearer(token) });
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toEqual({ error: 'Invalid or expired token' });
+    expect(await refused.json()).toEqual({ error: 'Unauthorized' });
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="Invalid or expired token"');
     expect((await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(404);
   });
 
@@ -126,10 +127,17 @@ describe('the 401 cases', () => {
     expect((await fetch(`${app.url}/api/v1/files`, { headers: bearer(token) })).status).toBe(401);
   });
 
-  it('when the token is unknown, malformed, or its user is gone, then 401', async () => {
-    expect((await fetch(`${app.url}/api/v1/files`, { headers: bearer(`fsk_${'A'.repeat(43)}`) })).status).toBe(401);
-    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: 'Bearer' } })).status).toBe(401);
-    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: 'Bearer a b' } })).status).toBe(401);
+  it('when the token is unknown, malformed, or its user is gone, then 401 {"error":"Unauthorized"} with the reason in WWW-Authenticate, on the fast upload path too', async () => {
+    for (const headers of [bearer(`fsk_${'A'.repeat(43)}`), { authorization: 'Bearer' }, { authorization: 'Bearer a b' }]) {
+      for (const res of [
+        await fetch(`${app.url}/api/v1/files`, { headers }),
+        await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers, body: fileForm('refused', 'refused.txt', 'text/plain') }),
+      ]) {
+        expect(res.status).toBe(401);
+        expect(await res.json()).toEqual({ error: 'Unauthorized' });
+        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="(invalid_token|invalid_request)", error_description="[^"]+"$/);
+      }
+    }
     const doomedId = await app.createUser('doomed');
     const doomedCookie = await app.login('doomed');
     const { token } = await newToken({ name: 'orphan' }, doomedCookie);
