@@ -3,7 +3,7 @@
 // made per request around its service context, so every rule (ownership, quota, claims) is the
 // service's. Errors leave as the API's JSON {"error": …}.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { Server } from '@tus/server';
 import { DataStore, Upload, type Lock, type Locker } from '@tus/utils';
 import type { RequestHandler } from 'express';
@@ -42,7 +42,7 @@ export function resumableUploads(): RequestHandler {
       generateUrl: (_request, { id }) => `${ctx.config.baseUrl}${UPLOADS_PATH}/${id}`,
       allowedOrigins: [new URL(ctx.config.baseUrl).origin],
       disableTerminationForFinishedUploads: true,
-      onUploadFinish: async (request) => finishedResponse(ctx, request.method, store.finishedFile),
+      onUploadFinish: async (request, upload) => finishedResponse(ctx, request.method, store.finishedFile ?? (await store.finishUnwritten(upload.id))),
       onResponseError: (_request, error) => {
         if (isAppError(error)) return { status_code: error.status, body: error.message };
         if (error instanceof Error) {
@@ -154,6 +154,23 @@ class ServiceDataStore extends DataStore {
       return result.receivedBytes;
     } finally {
       body.release();
+    }
+  }
+
+  /**
+   * The file an upload that tus calls complete with no write becomes: an empty one, created
+   * without a body (tus-js-client sends no PATCH for a 0-byte file). Its creation carried every
+   * byte, so it finishes as a creation that carries them does: an append (of nothing), under
+   * the upload's claim (tus let go of its own before onUploadFinish).
+   */
+  async finishUnwritten(id: string): Promise<FileDto | null> {
+    const lock = this.claims.newLock(id);
+    await lock.lock(this.request.signal, () => undefined);
+    try {
+      const row = await findOwnResumableUpload(this.ctx, id);
+      return (await appendToResumableUpload(this.ctx, row, 0, Readable.from([]), this.claims.tokenFor(id))).file;
+    } finally {
+      await lock.unlock();
     }
   }
 

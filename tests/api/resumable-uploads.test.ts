@@ -84,6 +84,58 @@ describe('a resumable upload', () => {
     expect(sha256(await download(body.file.id))).toBe(sha256(content));
   });
 
+  it('when an upload of 0 bytes is created, with no body or an empty one, then the creation answers 201 with the file, listed with size 0, serving 0 bytes, with its link settings, and the upload is finished', async () => {
+    const { cookie, tus } = await newUser();
+    const before = await app.partialContent();
+    // As tus-js-client creates an empty file (no Content-Type, no body), and as a client that sends the bytes with the creation does.
+    const bare = await tus.create(0, { filename: 'empty.txt', filetype: 'text/plain', maxDownloads: '3', expiresIn: '7200' });
+    const withBody = await tus.create(0, { filename: 'also-empty.txt', password: 'sesame-sesame' }, new Uint8Array(0));
+    const files = [];
+    for (const [res, expected] of [
+      [bare, { originalName: 'empty.txt', mimeType: 'text/plain', size: 0, maxDownloads: 3, hasPassword: false }],
+      [withBody, { originalName: 'also-empty.txt', size: 0, hasPassword: true }],
+    ] as const) {
+      expect(res.status).toBe(201);
+      const location = res.headers.get('location')!;
+      expect(location).toMatch(new RegExp(`^${app.url}/api/v1/uploads/[A-Za-z0-9_-]{22}$`));
+      const body = await res.json();
+      expect(body).toEqual({ file: expect.objectContaining(expected), url: `${app.url}/f/${body.file.id}` });
+      const [upload] = await app.rows('select finished_at from resumable_uploads where id = ?', [location.slice(location.lastIndexOf('/') + 1)]);
+      expect(upload.finished_at).not.toBeNull();
+      // Complete on HEAD; nothing more can be sent.
+      const head = await tus.head(location);
+      expect([head.status, head.headers.get('upload-offset'), head.headers.get('upload-length')]).toEqual([200, '0', '0']);
+      expect((await tus.patch(location, 0, new Uint8Array(0))).status).toBe(400);
+      files.push(body.file);
+    }
+    const [empty, locked] = files;
+    expect(new Date(empty.expiresAt).getTime() - clock.now()).toBeGreaterThan(2 * 3600_000 - 60_000);
+    const listed = await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).json();
+    expect(listed.files.map((file: { id: string; size: number }) => [file.id, file.size]).sort()).toEqual([[empty.id, 0], [locked.id, 0]].sort());
+    expect((await download(empty.id)).length).toBe(0);
+    expect((await fetch(`${app.url}/f/${locked.id}/raw`)).status).toBe(401);
+    expect(await app.partialContent()).toEqual(before);
+  });
+
+  it('when tus-js-client uploads an empty file (it sends no PATCH for one), then its success carries the file, which is listed', async () => {
+    const { cookie } = await newUser();
+    const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      new Upload(Buffer.alloc(0), {
+        endpoint: `${app.url}/api/v1/uploads`,
+        headers: { cookie },
+        metadata: { filename: 'nothing.log', filetype: 'text/plain' },
+        onSuccess: ({ lastResponse }) => resolve({ status: lastResponse.getStatus(), body: lastResponse.getBody() }),
+        onError: reject,
+      }).start();
+    });
+    expect(response.status).toBe(201);
+    const { file } = JSON.parse(response.body);
+    expect(file).toMatchObject({ originalName: 'nothing.log', size: 0 });
+    const listed = await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).json();
+    expect(listed.files).toEqual([expect.objectContaining({ id: file.id, size: 0 })]);
+    expect((await download(file.id)).length).toBe(0);
+  });
+
   it('when requests break off at several offsets, then HEAD says how far each got and the upload resumes there to the same SHA-256', async () => {
     const { tus } = await newUser();
     const before = await app.partialContent();
@@ -330,6 +382,18 @@ describe('a resumable upload under a quota', () => {
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: 'Storage quota exceeded' });
     expect((await tus.create(70_000)).status).toBe(201);
+  });
+
+  it('when the quota is used up, then an empty upload still becomes a file, as an empty multipart upload does', async () => {
+    const { cookie, tus } = await quotaUser('tusquota3');
+    expect((await multipart(cookie, QUOTA)).status).toBe(201);
+    expect((await multipart(cookie, 1)).status).toBe(413);
+    const res = await tus.create(0, { filename: 'empty.txt' });
+    expect(res.status).toBe(201);
+    expect((await res.json()).file).toMatchObject({ originalName: 'empty.txt', size: 0 });
+    expect((await multipart(cookie, 0)).status).toBe(201);
+    const listed = await (await fetch(`${quotaApp.url}/api/v1/files`, { headers: { cookie } })).json();
+    expect(listed.files.map((file: { size: number }) => file.size).sort()).toEqual([0, 0, QUOTA]);
   });
 
   it('when an upload has begun, then its whole length is held until it finishes or is abandoned', async () => {

@@ -418,6 +418,25 @@ describe.skipIf(!hasChromium)(
       },
     );
 
+    it('when the user uploads an empty file, then the page lands on the file’s own page, which shows it with a size of 0 bytes, and its link serves nothing', async () => {
+      const empty: ChosenFile = { path: path.join(filesDir, 'empty-notes.txt'), name: 'empty-notes.txt', sha256: sha256(new Uint8Array(0)) };
+      fs.writeFileSync(empty.path, '');
+      await onUploadPage(async (session) => {
+        const { page } = session;
+        await chooseAndUpload(page, empty);
+        // tus-js-client takes the creation's answer as the end of a 0-byte upload: that answer is the file.
+        await page.waitForURL(SHARE_PAGE, { timeout: 20_000 });
+        expect(await page.locator('h1.file-name').textContent()).toBe(empty.name);
+        expect(await page.locator('.facts div', { hasText: 'Size' }).locator('dd').textContent()).toBe('0 bytes');
+        const id = fileIdFrom(page.url());
+        expect(await app.rows('select size from files where id = ?', [id])).toEqual([{ size: 0 }]);
+        expect(await storedSha256(id)).toBe(empty.sha256);
+        expect(session.creations).toHaveLength(1);
+        expect(session.patches).toEqual([]);
+        expect(await tusEntries(page)).toEqual([]);
+      });
+    });
+
     it('when an upload with a link password is under way, then nothing the browser keeps for resuming it holds the password', async () => {
       const file = randomFile('quarterly-report.bin');
       const password = 'tangerine-hush-4217';
