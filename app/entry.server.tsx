@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { AppLoadContext, EntryContext } from '@remix-run/node';
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -7,6 +7,26 @@ import { NonceContext } from '~/utils/nonce';
 
 /** A render still waiting after this long is stopped. */
 const ABORT_DELAY_MS = 5_000;
+
+/**
+ * Whatever a signed-in user is shown is theirs: their files, their settings, their name in the
+ * header. Kept by no cache, not even the browser's, so that Back after logging out (or the next
+ * person at a shared computer) cannot bring it up again; it also keeps such pages out of the
+ * back/forward cache. Pages for a visitor with no session (a share page, the login page) are
+ * the same for everyone and keep the default. Raw files (/f/<id>/raw) are not rendered here:
+ * server/http/raw-file.ts sets their own Cache-Control.
+ */
+const PRIVATE_PAGE_CACHE_CONTROL = 'private, no-store';
+
+function markPrivate(headers: Headers, loadContext: AppLoadContext): void {
+  if (loadContext.ctx.user) headers.set('Cache-Control', PRIVATE_PAGE_CACHE_CONTROL);
+}
+
+// The loaders' and actions' data fetched by the pages once JavaScript runs (`?_data=`): the same rule.
+export const handleDataRequest: HandleDataRequestFunction = (response, { context }) => {
+  markPrivate(response.headers, context);
+  return response;
+};
 
 // Pages are rendered whole before sending (onAllReady): they must work without JavaScript.
 export default function handleRequest(
@@ -17,6 +37,7 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
+  markPrivate(responseHeaders, loadContext);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(

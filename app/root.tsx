@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node';
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import {
   Form,
@@ -9,13 +9,12 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  isRouteErrorResponse,
-  useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { httpBatchLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
+import { ErrorPage, errorMeta } from '~/components/error-page';
 import stylesHref from '~/styles.css';
 import { useNonce } from '~/utils/nonce';
 import { trpc } from '~/utils/trpc';
@@ -24,6 +23,9 @@ export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesHref },
   { rel: 'icon', href: 'data:,' },
 ];
+
+// An error page's title (routes without a `meta` of their own show this one too).
+export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : []);
 
 export async function loader({ context }: LoaderFunctionArgs) {
   return json({ user: context.ctx.user });
@@ -92,38 +94,8 @@ export default function App() {
   );
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Please log in',
-  403: 'Not allowed',
-  404: 'Not found',
-  410: 'Link gone',
-  413: 'File too large',
-  429: 'Too many attempts',
-};
-
-// Every error as a page with its status; a fault shows a generic message, never a stack trace.
+// Every error as a page with its status (app/components/error-page.tsx). The routes with an
+// action export the same boundary, so that the root loader (the signed-in user) still runs.
 export function ErrorBoundary() {
-  const error = useRouteError();
-  // Missing when the root loader itself failed: then only the home link is offered.
-  const user = useRouteLoaderData<typeof loader>('root')?.user;
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message =
-    isRouteErrorResponse(error) && typeof error.data?.message === 'string'
-      ? error.data.message
-      : status === 404
-        ? 'Page not found.'
-        : 'Something went wrong on our side. Please try again.';
-  return (
-    <main className="narrow error-page">
-      <title>{`${TITLES[status] ?? 'Error'} · File sharing`}</title>
-      <p className="status">{status}</p>
-      <h1>{TITLES[status] ?? 'Something went wrong'}</h1>
-      <p>{message}</p>
-      <p className="actions">
-        <Link to="/">Go to the home page</Link>
-        {user ? <Link to="/files">Go to my files</Link> : null}
-      </p>
-    </main>
-  );
+  return <ErrorPage />;
 }

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { json, redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
+import { ErrorPage, errorMeta } from '~/components/error-page';
 import { ShareLink } from '~/components/share-link';
 import { LocalTime } from '~/components/local-time';
 import { ShareSettingsFields } from '~/components/share-settings-fields';
@@ -84,7 +85,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return json({ unlockError: null, settingsError: null, settingsSaved: true });
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
-      if (status === 403 || status === 404 || status === 410) throw json({ message }, { status });
+      // In words for a person: the service's (and the API's) 403 says only "Forbidden".
+      if (status === 403) throw json({ message: 'You can only change the link settings of your own files.' }, { status });
+      if (status === 404 || status === 410) throw json({ message }, { status });
       return json({ unlockError: null, settingsError: message, settingsSaved: false }, { status });
     }
   }
@@ -108,7 +111,9 @@ function settingsFromForm(form: FormData): Record<string, unknown> {
 }
 
 // OpenGraph and Twitter cards, so a pasted link unfurls in chat apps.
-export const meta: MetaFunction<typeof loader> = ({ data }) => {
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
+  // An error page (404, 410, or a form's 400/403): its status is the title.
+  if (error) return errorMeta(error);
   if (!data) return [{ title: 'File not found · File sharing' }];
   if (data.locked) {
     return [
@@ -288,4 +293,10 @@ function UnlockForm({ error }: { error: string | null }) {
       </Form>
     </main>
   );
+}
+
+// Its own boundary, so that an error thrown by the action (a form for a file that is gone, not
+// the user's, or an unknown form) still shows the signed-in header (app/components/error-page.tsx).
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

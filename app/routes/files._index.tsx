@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
 import { StorageUsage } from '~/components/storage-usage';
+import { alreadyDeletedNotice, deletedNotice, deleteQuestion } from '~/utils/delete-messages';
 import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { trpc } from '~/utils/trpc';
@@ -43,20 +44,20 @@ export default function Files() {
 
   const onDelete = (event: FormEvent<HTMLFormElement>, id: string, name: string) => {
     event.preventDefault();
-    if (!window.confirm(`Delete “${name}”? Its share link will stop working.`)) return;
+    if (!window.confirm(deleteQuestion(name))) return;
     setError(null);
     setNotice(null);
     remove.mutate(
       { id },
       {
-        onSuccess: () => setNotice(`“${name}” was deleted.`),
-        onError: (e) => setError(e.data?.code === 'NOT_FOUND' ? `“${name}” was already deleted.` : e.message),
+        onSuccess: () => setNotice(deletedNotice(name)),
+        onError: (e) => setError(e.data?.code === 'NOT_FOUND' ? alreadyDeletedNotice(name) : e.message),
       },
     );
   };
 
   return (
-    <main>
+    <main className="wide">
       <div className="heading-row">
         <h1>My files</h1>
         <Link to="/upload" className="button">
@@ -112,11 +113,9 @@ export default function Files() {
                   <td className="expires">{formatExpiry(file.expiresAt, now)}</td>
                   <td className="downloads">{formatDownloads(file.downloads, file.maxDownloads)}</td>
                   <td>
-                    <form
-                      method="post"
-                      action={`/files/${file.id}/delete`}
-                      onSubmit={(e) => onDelete(e, file.id, file.originalName)}
-                    >
+                    {/* Without JavaScript it deletes and comes back here (ADR 0008); with it, the
+                        browser's confirm dialog asks first and the delete is done in place. */}
+                    <form method="post" action={`/files/${file.id}/delete`} onSubmit={(e) => onDelete(e, file.id, file.originalName)}>
                       <button type="submit" className="danger small" aria-label={`Delete ${file.originalName}`}>
                         Delete
                       </button>

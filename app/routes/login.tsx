@@ -2,10 +2,11 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { json, redirect } from '@remix-run/node';
 import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
+import { ErrorPage, errorMeta } from '~/components/error-page';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 
-export const meta: MetaFunction = () => [{ title: 'Log in · File sharing' }];
+export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Log in · File sharing' }]);
 
 // A document render takes its headers from here: pass the action's Retry-After on (429).
 export const headers: HeadersFunction = ({ actionHeaders }) => {
@@ -86,4 +87,10 @@ export default function Login() {
       <p className="muted">Accounts are created by the administrator of this service.</p>
     </main>
   );
+}
+
+// Its own boundary, so that an error thrown by the action still shows the signed-in header
+// (app/components/error-page.tsx).
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
+import { ErrorPage, errorMeta } from '~/components/error-page';
 import { ApiTokensSection } from '~/components/settings/api-tokens-section';
 import type { SettingsResult, SettingsSection } from '~/components/settings/form-result';
 import { PasswordSection } from '~/components/settings/password-section';
@@ -8,7 +9,7 @@ import { SessionsSection } from '~/components/settings/sessions-section';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { requireUserPage } from '~/utils/session.server';
 
-export const meta: MetaFunction = () => [{ title: 'Settings · File sharing' }];
+export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Settings · File sharing' }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
@@ -83,4 +84,10 @@ export default function Settings() {
       <SessionsSection sessions={sessions} result={result} />
     </main>
   );
+}
+
+// Its own boundary, so that an error thrown by the action still shows the signed-in header
+// (app/components/error-page.tsx).
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

@@ -2,11 +2,12 @@ import { Readable } from 'node:stream';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
+import { ErrorPage, errorMeta } from '~/components/error-page';
 import { UploadForm } from '~/components/upload-form';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { requireUserPage } from '~/utils/session.server';
 
-export const meta: MetaFunction = () => [{ title: 'Upload · File sharing' }];
+export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Upload · File sharing' }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
@@ -42,4 +43,10 @@ export default function Upload() {
       <UploadForm serverError={actionData?.error ?? null} expiry={expiry} />
     </main>
   );
+}
+
+// Its own boundary, so that an error thrown by the action still shows the signed-in header
+// (app/components/error-page.tsx).
+export function ErrorBoundary() {
+  return <ErrorPage />;
 }

@@ -393,5 +393,25 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       await page.goto(`${app.url}/files`);
       expect(page.url()).toBe(`${app.url}/login?redirectTo=%2Ffiles`);
     }, STEP_TIMEOUT);
+
+    it('when a user logs out and presses Back, then their files are not shown again from the browser\'s cache: Back asks to log in', async () => {
+      await page.goto(`${app.url}/login`);
+      await fillLogin(page, 'frank', DEFAULT_PASSWORD);
+      await page.waitForURL(`${app.url}/files`);
+      const uploaded = await page.request.post(`${app.url}/api/v1/files`, {
+        multipart: { file: { name: 'payslip.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 private') } },
+      });
+      expect(uploaded.status()).toBe(201);
+      await page.goto(`${app.url}/files`);
+      expect(await page.getByRole('link', { name: 'payslip.pdf' }).isVisible()).toBe(true);
+
+      await page.getByRole('navigation').getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${app.url}/login`);
+      await page.goBack();
+      await page.waitForLoadState();
+      expect(await page.getByText('payslip.pdf').count()).toBe(0);
+      expect(page.url()).toBe(`${app.url}/login?redirectTo=%2Ffiles`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Log in');
+    }, STEP_TIMEOUT);
   });
 });

@@ -28,6 +28,18 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
+/** What the header and the error page offer to the user the page is for. */
+function signedInMenu(html: string) {
+  const header = visibleText(/<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? '');
+  return {
+    logOut: header.includes('Log out'),
+    logIn: header.includes('Log in'),
+    myFiles: header.includes('My files'),
+    goToMyFiles: visibleText(html).includes('Go to my files'),
+  };
+}
+const SIGNED_IN = { logOut: true, logIn: false, myFiles: true, goToMyFiles: true };
+
 async function fileRow(id: string) {
   const [row] = await app.rows('select id, user_id, original_name, stored_name, size from files where id = ?', [id]);
   return row;
@@ -200,25 +212,30 @@ describe('POST /files/<id>/delete', () => {
     expect((await getPage(app, `/f/${file.id}`)).status).toBe(404);
   });
 
-  it('when another user tries to delete the file, then a 403 page is shown and the file stays', async () => {
+  it('when another user tries to delete the file, then a 403 page says they can only delete their own files, they are still shown as logged in, and the file stays', async () => {
     const file = await apiUpload(app, alice, { filename: 'alice-only.txt', type: 'text/plain', content: 'mine' });
     const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: bob });
     expect(res.status).toBe(403);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    const text = visibleText(await res.text());
+    const html = await res.text();
+    const text = visibleText(html);
     expect(text).toContain('Not allowed');
-    expect(text).toContain('Forbidden');
+    expect(text).toContain('You can only delete your own files.');
+    expect(text).not.toContain('Forbidden');
+    expect(signedInMenu(html)).toEqual(SIGNED_IN);
     expect((await app.storedFiles())).toContain(file.storedName);
     expect(await fileRow(file.id)).toBeDefined();
   });
 
-  it('when the file does not exist, then a 404 page is shown', async () => {
+  it('when the file does not exist, then a 404 page says it may have been deleted already, and they are still shown as logged in', async () => {
     const res = await postForm(app, '/files/noSuchFile0000000000000/delete', {}, { cookie: alice });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    const text = visibleText(await res.text());
+    const html = await res.text();
+    const text = visibleText(html);
     expect(text).toContain('Not found');
-    expect(text).toContain('File not found');
+    expect(text).toContain('This file does not exist, or it was already deleted.');
+    expect(signedInMenu(html)).toEqual(SIGNED_IN);
   });
 
   it('when another site posts the delete form, then it is refused with 403 and the file stays', async () => {

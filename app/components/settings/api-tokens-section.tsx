@@ -77,14 +77,15 @@ export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[
               {tokens.map((token) => (
                 <tr key={token.id} data-token-id={token.id}>
                   <td className="name">{token.name}</td>
-                  <td>
+                  {/* data-label: the column's name, shown beside the value on a phone (no header row there). */}
+                  <td data-label="Token">
                     <code>{`${token.start}…`}</code>
                   </td>
-                  <td>
+                  <td data-label="Created">
                     <LocalTime iso={token.createdAt} />
                   </td>
-                  <td>{token.lastUsedAt ? <LocalTime iso={token.lastUsedAt} /> : 'never'}</td>
-                  <td>
+                  <td data-label="Last used">{token.lastUsedAt ? <LocalTime iso={token.lastUsedAt} /> : 'never'}</td>
+                  <td data-label="Expires">
                     {token.expiresAt === null ? 'never' : Date.parse(token.expiresAt) <= now ? 'expired' : <LocalTime iso={token.expiresAt} />}
                   </td>
                   <td>

@@ -31,11 +31,12 @@ export function SessionsSection({ sessions, result }: { sessions: SessionDto[]; 
                   {session.browser}
                   {session.current ? <strong className="this-session"> (this session)</strong> : null}
                 </td>
-                <td>{session.address ?? 'unknown'}</td>
-                <td>
+                {/* data-label: the column's name, shown beside the value on a phone (no header row there). */}
+                <td data-label="Address">{session.address ?? 'unknown'}</td>
+                <td data-label="Logged in">
                   <LocalTime iso={session.createdAt} />
                 </td>
-                <td>
+                <td data-label="Last seen">
                   <LocalTime iso={session.lastSeenAt} />
                 </td>
                 <td>

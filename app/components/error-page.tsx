@@ -1,0 +1,64 @@
+import type { MetaDescriptor } from '@remix-run/node';
+import { Link, isRouteErrorResponse, useRouteError, useRouteLoaderData } from '@remix-run/react';
+import type { loader as rootLoader } from '~/root';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Please log in',
+  403: 'Not allowed',
+  404: 'Not found',
+  410: 'Link gone',
+  413: 'File too large',
+  429: 'Too many attempts',
+};
+
+function statusOf(error: unknown): number {
+  return isRouteErrorResponse(error) ? error.status : 500;
+}
+
+function headingOf(status: number): string {
+  return TITLES[status] ?? 'Something went wrong';
+}
+
+/**
+ * The document title of an error page. A route whose module exports the ErrorBoundary (and a
+ * `meta`) returns this from its `meta` when it is given an error: its own title would otherwise
+ * name a page that is not shown.
+ */
+export function errorMeta(error: unknown): MetaDescriptor[] {
+  const status = statusOf(error);
+  return [{ title: `${TITLES[status] ?? 'Error'} · File sharing` }];
+}
+
+/**
+ * Every error as a page with its status; a fault shows a generic message, never a stack trace.
+ *
+ * The root's ErrorBoundary, and also that of every route with an action: when an action
+ * throws, Remix runs only the loaders *above* the boundary that catches it. Caught by the
+ * root, that left no root loader data, so a 403/404/400 after a form showed the page as
+ * logged out; caught by the route's own boundary, the root loader runs and the header shows
+ * the signed-in user.
+ */
+export function ErrorPage() {
+  const error = useRouteError();
+  // Missing when the root loader itself failed: then only the home link is offered.
+  const user = useRouteLoaderData<typeof rootLoader>('root')?.user;
+  const status = statusOf(error);
+  const message =
+    isRouteErrorResponse(error) && typeof error.data?.message === 'string'
+      ? error.data.message
+      : status === 404
+        ? 'Page not found.'
+        : 'Something went wrong on our side. Please try again.';
+  return (
+    <main className="narrow error-page">
+      <p className="status">{status}</p>
+      <h1>{headingOf(status)}</h1>
+      <p>{message}</p>
+      <p className="actions">
+        <Link to="/">Go to the home page</Link>
+        {user ? <Link to="/files">Go to my files</Link> : null}
+      </p>
+    </main>
+  );
+}

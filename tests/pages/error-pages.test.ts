@@ -1,0 +1,114 @@
+// The error pages that follow a form posted without JavaScript: the status, a message in words
+// for a person, and — as on any page — the header of the user who is logged in, with "Go to my
+// files". (An action's error used to reach only the root's error boundary, which Remix renders
+// without running the root loader: the page then showed "Log in" to a logged-in user.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app';
+import { apiUpload, getPage, postForm, visibleText } from '../helpers/pages-fixtures';
+
+let app: TestApp;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  await app.createUser('alice');
+  await app.createUser('bob');
+  alice = await app.login('alice');
+  bob = await app.login('bob');
+});
+afterAll(() => app?.close());
+
+/** What the page offers: the header's menu, and the error page's links. */
+function menuOf(html: string) {
+  const header = visibleText(/<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? '');
+  return {
+    logOut: header.includes('Log out'),
+    logIn: header.includes('Log in'),
+    myFiles: header.includes('My files'),
+    goToMyFiles: visibleText(html).includes('Go to my files'),
+  };
+}
+const SIGNED_IN = { logOut: true, logIn: false, myFiles: true, goToMyFiles: true };
+const SIGNED_OUT = { logOut: false, logIn: true, myFiles: false, goToMyFiles: false };
+
+/** The document's titles (one is expected). */
+function titlesOf(html: string): string[] {
+  return [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((match) => match[1]);
+}
+
+describe('error pages after a form, logged in', () => {
+  it('when the owner-settings form of the share page is posted for someone else\'s file, then 403 "You can only change the link settings of your own files." under the logged-in header', async () => {
+    const file = await apiUpload(app, alice, { filename: 'alice-settings.txt', type: 'text/plain', content: 'x' });
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' }, { cookie: bob });
+    expect(res.status).toBe(403);
+    const html = await res.text();
+    const text = visibleText(html);
+    expect(text).toContain('Not allowed');
+    expect(text).toContain('You can only change the link settings of your own files.');
+    expect(text).not.toContain('Forbidden');
+    expect(menuOf(html)).toEqual(SIGNED_IN);
+    expect(titlesOf(html)).toEqual(['Not allowed · File sharing']);
+    const [row] = await app.rows('select max_downloads from files where id = ?', [file.id]);
+    expect(row.max_downloads).toBeNull();
+  });
+
+  it('when the share page is posted with an unknown form, then 400 "Unknown form." under the logged-in header', async () => {
+    const file = await apiUpload(app, alice, { filename: 'alice-form.txt', type: 'text/plain', content: 'x' });
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'make-me-owner' }, { cookie: alice });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('Unknown form.');
+    expect(menuOf(html)).toEqual(SIGNED_IN);
+    expect(titlesOf(html)).toEqual(['Bad request · File sharing']);
+  });
+
+  it('when the share page of a file that does not exist is posted, then 404 under the logged-in header', async () => {
+    const res = await postForm(app, '/f/noSuchFile0000000000000', { intent: 'settings', maxDownloads: '1' }, { cookie: alice });
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('Not found');
+    expect(menuOf(html)).toEqual(SIGNED_IN);
+    expect(titlesOf(html)).toEqual(['Not found · File sharing']);
+  });
+
+  it('when a form is posted to an address that does not exist, then 404 under the logged-in header', async () => {
+    const res = await postForm(app, '/no/such/page', { anything: '1' }, { cookie: alice });
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('Page not found.');
+    expect(menuOf(html)).toEqual(SIGNED_IN);
+  });
+
+  it('when another user posts the delete of a file, then the 403 page is under the logged-in header with its own title', async () => {
+    const file = await apiUpload(app, alice, { filename: 'alice-delete.txt', type: 'text/plain', content: 'x' });
+    const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: bob });
+    expect(res.status).toBe(403);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('You can only delete your own files.');
+    expect(menuOf(html)).toEqual(SIGNED_IN);
+    expect(titlesOf(html)).toEqual(['Not allowed · File sharing']);
+  });
+});
+
+describe('error pages, the other cases unchanged', () => {
+  it('when a logged-in user opens an address that does not exist, then 404 under the logged-in header', async () => {
+    const html = await (await getPage(app, '/no/such/page', alice)).text();
+    expect(menuOf(html)).toEqual(SIGNED_IN);
+    expect(titlesOf(html)).toEqual(['Not found · File sharing']);
+  });
+
+  it('when a visitor posts the share page of a file that does not exist, then 404 with "Log in" and no "Go to my files"', async () => {
+    const res = await postForm(app, '/f/noSuchFile0000000000000', { intent: 'unlock', password: 'x' });
+    expect(res.status).toBe(404);
+    expect(menuOf(await res.text())).toEqual(SIGNED_OUT);
+  });
+
+  it('when a link has expired, then its page is 410 "Link gone" with that title', async () => {
+    const file = await apiUpload(app, alice, { filename: 'brief.txt', type: 'text/plain', content: 'x' });
+    await app.rows('update files set expires_at = ? where id = ?', [Date.now() - 1000, file.id]);
+    const res = await getPage(app, `/f/${file.id}`);
+    expect(res.status).toBe(410);
+    expect(titlesOf(await res.text())).toEqual(['Link gone · File sharing']);
+  });
+});
