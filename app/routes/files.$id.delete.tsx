@@ -1,8 +1,8 @@
-import type { ActionFunctionArgs, AppLoadContext, MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { DELETE_NOT_FOUND, DELETE_NOT_YOURS } from '~/utils/delete-messages';
-import { pageErrorFrom } from '~/utils/errors.server';
+import { throwPageError } from '~/utils/errors.server';
 
 // The delete button of /files posts here when JavaScript is off: it deletes and goes back to
 // /files, where the file is gone (ADR 0008: no confirmation step and no notice without
@@ -16,20 +16,14 @@ export async function action({ params, context }: ActionFunctionArgs) {
   try {
     await context.services.files.deleteFile(context.ctx, params.id ?? '');
   } catch (error) {
-    throwDeleteError(context, error);
+    // In words for a person: the service's (and the API's) 403 and 404 say only "Forbidden", "File not found".
+    throwPageError(context, error, { 403: DELETE_NOT_YOURS, 404: DELETE_NOT_FOUND });
   }
   return redirect('/files');
 }
 
 export function loader() {
   throw json({ message: 'Page not found.' }, { status: 404 });
-}
-
-/** The service's errors as pages, in words for a person (the API keeps "Forbidden"). */
-function throwDeleteError(context: AppLoadContext, error: unknown): never {
-  const { status, message } = pageErrorFrom(context, error);
-  const human = status === 403 ? DELETE_NOT_YOURS : status === 404 ? DELETE_NOT_FOUND : message;
-  throw json({ message: human }, { status });
 }
 
 // A UI route, not a resource route: a thrown 403/404 then renders the error page (HTML with

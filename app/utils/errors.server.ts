@@ -10,8 +10,12 @@ export function pageErrorFrom(context: AppLoadContext, error: unknown): { status
   throw error;
 }
 
-/** Throws the error as a response for the route's error boundary. */
-export function throwPageError(context: AppLoadContext, error: unknown): never {
+/**
+ * Throws the error as a response for the route's error boundary. `inWords` replaces the
+ * service's message for a status where a page has something clearer to say to a person than
+ * the API's terse one (a 403's "Forbidden").
+ */
+export function throwPageError(context: AppLoadContext, error: unknown, inWords: Partial<Record<number, string>> = {}): never {
   const { status, message } = pageErrorFrom(context, error);
-  throw json({ message }, { status });
+  throw json({ message: inWords[status] ?? message }, { status });
 }

@@ -8,7 +8,7 @@ import { loadConfig } from '../../server/config';
 import { openDirectSql, type DirectSql } from '../../server/db/direct-sql';
 import { initOrm, type Orm } from '../../server/db/orm';
 import { TEST_SECRET, tempDir } from '../helpers/app';
-import { freshDatabaseUrl } from '../helpers/databases';
+import { directSqlWithOneUser } from '../helpers/databases';
 
 const INSERT_FILE =
   'insert into "files" ("id", "user_id", "original_name", "mime_type", "size", "stored_name", "created_at", "downloads") values (?, ?, ?, ?, ?, ?, ?, 0)';
@@ -25,12 +25,10 @@ afterEach(async () => {
 
 describe.each(['sqlite', 'postgresql'] as const)('direct statements on %s', (dialect) => {
   async function open(): Promise<DirectSql> {
-    const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: await freshDatabaseUrl(dialect), SESSION_SECRET: TEST_SECRET });
-    orm = await initOrm(config.database);
-    await orm.em.fork().insert('User', { id: 'u1', username: 'u1', usernameKey: 'u1', passwordHash: 'x', createdAt: new Date() });
-    sql = openDirectSql(orm, config.database);
+    ({ orm, sql } = await directSqlWithOneUser(dialect));
     return sql;
   }
+
 
   const insertFile = (db: DirectSql, id: string, userId = 'u1') => db.change(INSERT_FILE, [id, userId, `${id}.txt`, 'text/plain', 3, id, new Date()]);
   const fileIds = async (db: DirectSql) => (await db.select<{ id: string }>('select "id" from "files" order by "id"', [])).map((row) => row.id);

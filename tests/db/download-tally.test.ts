@@ -2,13 +2,11 @@
 // statements a flush (services/download-tally.ts), on both databases.
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config';
-import { openDirectSql, type DirectSql } from '../../server/db/direct-sql';
-import { initOrm, type Orm } from '../../server/db/orm';
+import type { DirectSql } from '../../server/db/direct-sql';
+import type { Orm } from '../../server/db/orm';
 import { createLogger } from '../../server/logger';
 import { DownloadTally } from '../../server/services/download-tally';
-import { TEST_SECRET, tempDir } from '../helpers/app';
-import { freshDatabaseUrl } from '../helpers/databases';
+import { directSqlWithOneUser } from '../helpers/databases';
 
 const INSERT_FILE =
   'insert into "files" ("id", "user_id", "original_name", "mime_type", "size", "stored_name", "created_at", "downloads") values (?, ?, ?, ?, ?, ?, ?, ?)';
@@ -37,12 +35,10 @@ function keptLog() {
 
 describe.each(['sqlite', 'postgresql'] as const)('download tally on %s', (dialect) => {
   async function open(): Promise<DirectSql> {
-    const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: await freshDatabaseUrl(dialect), SESSION_SECRET: TEST_SECRET });
-    orm = await initOrm(config.database);
-    await orm.em.fork().insert('User', { id: 'u1', username: 'u1', usernameKey: 'u1', passwordHash: 'x', createdAt: new Date() });
-    sql = openDirectSql(orm, config.database);
+    ({ orm, sql } = await directSqlWithOneUser(dialect));
     return sql;
   }
+
 
   const downloadsById = async (db: DirectSql) =>
     Object.fromEntries((await db.select<{ id: string; downloads: number | string }>('select "id", "downloads" from "files"', [])).map((row) => [row.id, Number(row.downloads)]));

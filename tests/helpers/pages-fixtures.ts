@@ -159,3 +159,21 @@ export function makePng(width = 64, height = 48): Buffer {
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** What a page offers the user it is for: the header's menu, and the error page's "Go to my files". */
+export function menuOf(html: string) {
+  const header = visibleText(/<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? '');
+  return {
+    logOut: header.includes('Log out'),
+    logIn: header.includes('Log in'),
+    myFiles: header.includes('My files'),
+    goToMyFiles: visibleText(html).includes('Go to my files'),
+  };
+}
+export const SIGNED_IN_MENU = { logOut: true, logIn: false, myFiles: true, goToMyFiles: true };
+export const SIGNED_OUT_MENU = { logOut: false, logIn: true, myFiles: false, goToMyFiles: false };
+
+/** The document's titles (one is expected). */
+export function titlesOf(html: string): string[] {
+  return [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((match) => match[1]);
+}

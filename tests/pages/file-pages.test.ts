@@ -10,8 +10,11 @@ import {
   getPage,
   linkHrefs,
   makePng,
+  menuOf,
   postForm,
   postUpload,
+  SIGNED_IN_MENU,
+  titlesOf,
   visibleText,
 } from '../helpers/pages-fixtures';
 
@@ -27,18 +30,6 @@ beforeAll(async () => {
   bob = await app.login('bob');
 });
 afterAll(() => app?.close());
-
-/** What the header and the error page offer to the user the page is for. */
-function signedInMenu(html: string) {
-  const header = visibleText(/<header[\s\S]*?<\/header>/.exec(html)?.[0] ?? '');
-  return {
-    logOut: header.includes('Log out'),
-    logIn: header.includes('Log in'),
-    myFiles: header.includes('My files'),
-    goToMyFiles: visibleText(html).includes('Go to my files'),
-  };
-}
-const SIGNED_IN = { logOut: true, logIn: false, myFiles: true, goToMyFiles: true };
 
 async function fileRow(id: string) {
   const [row] = await app.rows('select id, user_id, original_name, stored_name, size from files where id = ?', [id]);
@@ -222,7 +213,8 @@ describe('POST /files/<id>/delete', () => {
     expect(text).toContain('Not allowed');
     expect(text).toContain('You can only delete your own files.');
     expect(text).not.toContain('Forbidden');
-    expect(signedInMenu(html)).toEqual(SIGNED_IN);
+    expect(menuOf(html)).toEqual(SIGNED_IN_MENU);
+    expect(titlesOf(html)).toEqual(['Not allowed · File sharing']);
     expect((await app.storedFiles())).toContain(file.storedName);
     expect(await fileRow(file.id)).toBeDefined();
   });
@@ -235,7 +227,7 @@ describe('POST /files/<id>/delete', () => {
     const text = visibleText(html);
     expect(text).toContain('Not found');
     expect(text).toContain('This file does not exist, or it was already deleted.');
-    expect(signedInMenu(html)).toEqual(SIGNED_IN);
+    expect(menuOf(html)).toEqual(SIGNED_IN_MENU);
   });
 
   it('when another site posts the delete form, then it is refused with 403 and the file stays', async () => {
