@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { Server } from '@tus/server';
-import { DataStore, Upload, type Lock, type Locker } from '@tus/utils';
+import { DataStore, TUS_RESUMABLE, TUS_VERSION, Upload, type Lock, type Locker } from '@tus/utils';
 import type { RequestHandler } from 'express';
 import { sendNodeResponse } from 'srvx/node';
 import type { ServiceContext } from '../context';
@@ -18,17 +18,22 @@ import {
   createResumableUpload,
   findOwnResumableUpload,
   newUploadId,
+  requireUnfinished,
   RESUMABLE_UPLOAD_LIFETIME_MS,
   terminateResumableUpload,
   type UploadClaim,
 } from '../services/resumable-uploads';
 import { DirectBodyRequest } from './direct-tus-body';
+import { sendJson } from './json-response';
+import { closeAfterDiscardingBody } from './lingering-close';
 
 export const UPLOADS_PATH = '/api/v1/uploads';
 
 /** Handles every tus request under /api/v1/uploads; the caller is already known (401 before this otherwise). */
 export function resumableUploads(): RequestHandler {
   return (req, res, next) => {
+    const refusal = protocolRefusal(req);
+    if (refusal) return sendProtocolRefusal(req, res, refusal);
     const ctx = res.locals.ctx;
     const request = new DirectBodyRequest(req as IncomingMessage, res as ServerResponse);
     const store = new ServiceDataStore(ctx, request);
@@ -58,6 +63,44 @@ export function resumableUploads(): RequestHandler {
       .then((response) => sendNodeResponse(res as ServerResponse, response))
       .catch(next);
   };
+}
+
+interface ProtocolRefusal {
+  status: number;
+  error: string;
+}
+
+/**
+ * The requests tus 1.0.0 tells a server how to refuse, where @tus/server answers otherwise
+ * (ADR 0019, "Refusals"): checked before tus sees the request, which is then not processed.
+ */
+function protocolRefusal(req: IncomingMessage): ProtocolRefusal | null {
+  // Core protocol: OPTIONS carries no Tus-Resumable, and the server ignores one.
+  if (req.method === 'OPTIONS') return null;
+  // Core protocol: a version the server does not speak is 412 with Tus-Version (tus: 400 for a
+  // wrong one, and 412 without Tus-Version for none).
+  if (req.headers['tus-resumable'] !== TUS_RESUMABLE) return { status: 412, error: `This server speaks tus ${TUS_RESUMABLE}: send Tus-Resumable: ${TUS_RESUMABLE}` };
+  // We do not offer creation-defer-length (not in Tus-Extension): the length is needed at
+  // creation to refuse sizes and hold quota. The client's mistake, so 400 (tus: 501).
+  if (req.method === 'POST' && (req.headers['upload-length'] === undefined || req.headers['upload-defer-length'] !== undefined)) {
+    return { status: 400, error: 'Upload-Length is required: this server does not support Upload-Defer-Length' };
+  }
+  if (req.method === 'PATCH') {
+    // Core protocol: the server SHOULD answer 415 (tus: 403 for none, 400 for another type).
+    if (req.headers['content-type'] !== 'application/offset+octet-stream') return { status: 415, error: 'Content-Type must be application/offset+octet-stream' };
+    // A missing header is a bad request, as tusd answers (tus: 403, which says "not allowed").
+    if (req.headers['upload-offset'] === undefined) return { status: 400, error: 'Upload-Offset is required' };
+    if (req.headers['upload-length'] !== undefined) return { status: 400, error: 'Upload-Length is set at creation and cannot be sent later' };
+  }
+  return null;
+}
+
+function sendProtocolRefusal(req: IncomingMessage, res: ServerResponse, refusal: ProtocolRefusal): void {
+  res.setHeader('Tus-Resumable', TUS_RESUMABLE);
+  if (refusal.status === 412) res.setHeader('Tus-Version', TUS_VERSION.join(','));
+  // A body that was sent along stays unread: this connection serves no other request.
+  if (!req.complete) closeAfterDiscardingBody(req, res);
+  sendJson(res, refusal.status, { error: refusal.error });
 }
 
 /** The final request's answer: the file, as POST /api/v1/files answers (201 when the upload was created with all its bytes). */
@@ -138,6 +181,9 @@ class ServiceDataStore extends DataStore {
 
   override async getUpload(id: string): Promise<Upload> {
     const row = await findOwnResumableUpload(this.ctx, id);
+    // Before tus judges the PATCH's offset (409) or its bytes past the length (413): a finished
+    // upload refuses every PATCH the same way (ADR 0019).
+    if (this.request.method === 'PATCH') requireUnfinished(row);
     this.rows.set(id, row);
     return asTusUpload(row);
   }

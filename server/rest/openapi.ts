@@ -86,7 +86,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found (another user’s token or session looks the same)',
   409: 'Upload-Offset is not where the upload stands',
   410: 'The share link has expired or used up its downloads, or the upload has expired',
+  412: 'Tus-Resumable is missing or not 1.0.0 (Tus-Version names the versions the server speaks); nothing was done',
   413: 'The upload is larger than the server allows, or would pass your storage quota',
+  415: 'The PATCH’s Content-Type is not application/offset+octet-stream',
   423: 'Another request is writing to this upload: retry shortly',
   429: 'Too many failed attempts: see Retry-After',
 };
@@ -296,7 +298,8 @@ function describeResumableUploads(registry: OpenAPIRegistry): void {
     description:
       'Upload-Metadata carries `filename` and `filetype` (cleaned as for a multipart upload) and optionally the share settings ' +
       '`expiresAt`, `expiresIn`, `maxDownloads`, `password`. The whole Upload-Length counts against your quota until the upload ' +
-      'finishes or expires (24 hours after it began). Location is the upload’s address.',
+      'finishes or expires (24 hours after it began). Location is the upload’s address. Upload-Length is required: ' +
+      'Upload-Defer-Length (creation-defer-length) is not supported, and is a 400.',
     security: SESSION_OR_TOKEN,
     request: {
       headers: z.object({
@@ -308,7 +311,7 @@ function describeResumableUploads(registry: OpenAPIRegistry): void {
     },
     responses: {
       201: { description: 'Created (Location, Upload-Offset, Upload-Expires); with every byte already sent, the file', content: fileOrNothing },
-      ...errors(400, 401, 413),
+      ...errors(400, 401, 412, 413),
     },
   });
   registry.registerPath({
@@ -318,7 +321,7 @@ function describeResumableUploads(registry: OpenAPIRegistry): void {
     summary: 'Where an upload stands: Upload-Offset, Upload-Length, Upload-Metadata',
     security: SESSION_OR_TOKEN,
     request: { params: uploadId, headers: z.object({ 'Tus-Resumable': tusResumable }) },
-    responses: { 200: { description: 'The upload’s offset and length, in headers' }, ...errors(401, 404, 410) },
+    responses: { 200: { description: 'The upload’s offset and length, in headers' }, ...errors(401, 404, 410, 412) },
   });
   registry.registerPath({
     method: 'patch',
@@ -327,13 +330,14 @@ function describeResumableUploads(registry: OpenAPIRegistry): void {
     summary: 'Send bytes from Upload-Offset on (Content-Type: application/offset+octet-stream)',
     description:
       'Bytes that arrive are kept even if the connection breaks; HEAD then says where to resume. ' +
-      'A wrong Upload-Offset is 409; bytes past Upload-Length are 413; another request writing to the upload makes this one wait, then 423.',
+      'A wrong Upload-Offset is 409; bytes past Upload-Length are 413; another request writing to the upload makes this one wait, then 423. ' +
+      'Without Upload-Offset, with Upload-Length (the length is fixed at creation), or on a finished upload: 400.',
     security: SESSION_OR_TOKEN,
     request: { params: uploadId, headers: z.object({ 'Tus-Resumable': tusResumable, 'Upload-Offset': uploadOffset }), body: { content: bytes } },
     responses: {
       200: { description: 'The last bytes: the upload is now this file', content: fileOrNothing },
       204: { description: 'Stored; Upload-Offset is the new offset' },
-      ...errors(400, 401, 404, 409, 410, 413, 423),
+      ...errors(400, 401, 404, 409, 410, 412, 413, 415, 423),
     },
   });
   registry.registerPath({
@@ -343,7 +347,7 @@ function describeResumableUploads(registry: OpenAPIRegistry): void {
     summary: 'Abandon an unfinished upload and remove its bytes (tus termination)',
     security: SESSION_OR_TOKEN,
     request: { params: uploadId, headers: z.object({ 'Tus-Resumable': tusResumable }) },
-    responses: { 204: { description: 'Removed' }, ...errors(400, 401, 404) },
+    responses: { 204: { description: 'Removed' }, ...errors(400, 401, 404, 412) },
   });
 }
 

@@ -137,7 +137,7 @@ export interface AppendResult {
  */
 export async function appendToResumableUpload(ctx: ServiceContext, upload: ResumableUpload, offset: number, content: Readable, claimToken: string | null): Promise<AppendResult> {
   requireOwner(ctx, upload);
-  if (upload.finishedAt) throw new AppError('BAD_REQUEST', 'This upload is already complete');
+  requireUnfinished(upload);
   if (upload.receivedBytes !== offset) throw new AppError('CONFLICT', `Upload-Offset must be ${upload.receivedBytes}`);
   const record = (progress: PartialProgress) => recordProgress(ctx, upload, progress, claimToken);
   const from = { size: Number(upload.receivedBytes), state: upload.contentState ?? '' };
@@ -147,6 +147,11 @@ export async function appendToResumableUpload(ctx: ServiceContext, upload: Resum
     return { receivedBytes: progress.size, file: null };
   }
   return { receivedBytes: progress.size, file: await finish(ctx, upload, progress, claimToken) };
+}
+
+/** A finished upload takes no more bytes, whatever a request sends and from where: 400 (ADR 0019). */
+export function requireUnfinished(upload: ResumableUpload): void {
+  if (upload.finishedAt) throw new AppError('BAD_REQUEST', 'This upload is already complete');
 }
 
 /** Writes the durable progress, only while this request still holds the claim (else another has taken over). */

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, TestClock, type TestApp } from '../helpers/app';
-import { offsetOnceSettled, sha256, TUS, tusClient, type TusClient } from '../helpers/tus';
+import { OFFSET_OCTET_STREAM, offsetOnceSettled, sha256, TUS, tusClient, type TusClient } from '../helpers/tus';
 
 const MiB = 1024 * 1024;
 const MAX_UPLOAD_BYTES = 40 * MiB;
@@ -243,14 +243,17 @@ describe('a resumable upload', () => {
     expect(sha256(await download((await rest.json()).file.id))).toBe(sha256(content.subarray(0, 200_000)));
   });
 
-  it('when a PATCH comes after the upload is complete, then it is refused and the file is unchanged', async () => {
+  it('when a PATCH comes after the upload is complete, with no bytes, more bytes or from another offset, then each is 400 "already complete" and the file is unchanged', async () => {
     const { tus } = await newUser();
     const location = await created(tus, 10);
     const done = await tus.patch(location, 0, new Uint8Array(10).fill(1));
     const { file } = await done.json();
-    const again = await tus.patch(location, 10, new Uint8Array(0));
-    expect(again.status).toBe(400);
-    expect(await again.json()).toEqual({ error: 'This upload is already complete' });
+    // tus would judge the offset (409) or the bytes past the length (413) first: the upload being complete is what is wrong.
+    for (const [offset, bytes] of [[10, 0], [10, 5], [0, 5], [3, 0]]) {
+      const again = await tus.patch(location, offset, new Uint8Array(bytes).fill(2));
+      expect(again.status, `${bytes} bytes at ${offset}`).toBe(400);
+      expect(await again.json()).toEqual({ error: 'This upload is already complete' });
+    }
     expect((await tus.remove(location)).status).toBe(400);
     expect(await download(file.id)).toEqual(Buffer.alloc(10, 1));
   });
@@ -347,6 +350,63 @@ describe('a resumable upload', () => {
     const resumed = await viaClient({ uploadUrl: location });
     expect(resumed.chunks).toBe(2);
     expect(sha256(await download(resumed.id))).toBe(sha256(content));
+  });
+
+  it('when Tus-Resumable is missing or names another version, then POST, HEAD, PATCH and DELETE are 412 with Tus-Version: 1.0.0, and nothing is made or changed', async () => {
+    const { cookie, name, tus } = await newUser();
+    const location = await created(tus, 100);
+    expect((await tus.patch(location, 0, new Uint8Array(40))).status).toBe(204);
+    for (const version of [undefined, '0.2.2', '2.0.0']) {
+      const headers: Record<string, string> = { cookie, ...(version ? { 'Tus-Resumable': version } : {}) };
+      const answers = [
+        await fetch(`${app.url}/api/v1/uploads`, { method: 'POST', headers: { ...headers, 'Upload-Length': '10' } }),
+        await fetch(location, { method: 'HEAD', headers }),
+        await fetch(location, { method: 'PATCH', headers: { ...headers, 'Upload-Offset': '40', 'Content-Type': OFFSET_OCTET_STREAM }, body: new Uint8Array(10) }),
+        await fetch(location, { method: 'DELETE', headers }),
+      ];
+      for (const res of answers) {
+        expect([version, res.status, res.headers.get('tus-version'), res.headers.get('tus-resumable')]).toEqual([version, 412, '1.0.0', '1.0.0']);
+        if (res.body) expect(await res.json()).toEqual({ error: 'This server speaks tus 1.0.0: send Tus-Resumable: 1.0.0' });
+      }
+    }
+    expect((await tus.head(location)).headers.get('upload-offset')).toBe('40');
+    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toHaveLength(1);
+  });
+
+  it('when a PATCH has no Upload-Offset, then 400; when its Content-Type is missing or another, then 415; the upload is unchanged', async () => {
+    const { cookie, tus } = await newUser();
+    const location = await created(tus, 100);
+    const patch = (headers: Record<string, string>) => fetch(location, { method: 'PATCH', headers: { ...TUS, cookie, ...headers }, body: new Uint8Array(10) });
+    const noOffset = await patch({ 'Content-Type': OFFSET_OCTET_STREAM });
+    expect(noOffset.status).toBe(400);
+    expect(await noOffset.json()).toEqual({ error: 'Upload-Offset is required' });
+    for (const type of [undefined, 'text/plain', 'application/octet-stream']) {
+      const res = await patch({ 'Upload-Offset': '0', ...(type ? { 'Content-Type': type } : {}) });
+      expect([type, res.status]).toEqual([type, 415]);
+      expect(await res.json()).toEqual({ error: 'Content-Type must be application/offset+octet-stream' });
+    }
+    expect((await tus.head(location)).headers.get('upload-offset')).toBe('0');
+  });
+
+  it('when a creation defers its length (Upload-Defer-Length, not among the extensions) or names none, then 400 "Upload-Length is required", nothing is made; a PATCH that sends Upload-Length is 400 too', async () => {
+    const { cookie, name, tus } = await newUser();
+    const create = (headers: Record<string, string>) => fetch(`${app.url}/api/v1/uploads`, { method: 'POST', headers: { ...TUS, cookie, ...headers } });
+    const asked: Record<string, string>[] = [{ 'Upload-Defer-Length': '1' }, {}, { 'Upload-Length': '10', 'Upload-Defer-Length': '1' }];
+    for (const headers of asked) {
+      const res = await create(headers);
+      expect([headers, res.status]).toEqual([headers, 400]);
+      expect(await res.json()).toEqual({ error: 'Upload-Length is required: this server does not support Upload-Defer-Length' });
+    }
+    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toEqual([]);
+    const location = await created(tus, 10);
+    const withLength = await fetch(location, {
+      method: 'PATCH',
+      headers: { ...TUS, cookie, 'Upload-Offset': '0', 'Upload-Length': '10', 'Content-Type': OFFSET_OCTET_STREAM },
+      body: new Uint8Array(4),
+    });
+    expect(withLength.status).toBe(400);
+    expect(await withLength.json()).toEqual({ error: 'Upload-Length is set at creation and cannot be sent later' });
+    expect((await tus.head(location)).headers.get('upload-offset')).toBe('0');
   });
 
   it('when OPTIONS is asked, then the server names tus 1.0.0, its extensions and its largest size', async () => {
