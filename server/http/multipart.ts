@@ -13,6 +13,10 @@ const MAX_BOUNDARY_LENGTH = 70;
 /** The boundary parameter of a Content-Type: quoted (group 1, still escaped) or a bare token (group 2). */
 const BOUNDARY_PARAM = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i;
 
+/** busboy's limits on text fields and on file parts (a browser sends an empty one for an input left empty). */
+const MAX_FIELDS = 20;
+const MAX_FILE_PARTS = 5;
+
 /** Room for the multipart framing and a few small fields around one file. */
 const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 
@@ -30,7 +34,8 @@ export interface MultipartOptions {
 /**
  * Parses `body` and calls `handle` with the first part that carries a file with a name.
  * Resolves with what `handle` returns; rejects with an AppError for a body without a file
- * (400 "No file uploaded"), a malformed body (400), or a declared length far past the limit (413).
+ * (400 "No file uploaded"), a malformed body or one past busboy's limits on parts (400), or a
+ * declared length far past the limit (413).
  * An AppError of `handle` (a refusal) rejects as soon as it comes, before the body's end.
  */
 export async function withFirstUploadedFile<T>(
@@ -66,10 +71,11 @@ export async function withFirstUploadedFile<T>(
       // The stored name never comes from it beyond a letters-and-digits extension.
       preservePath: true,
       // One byte over the limit: busboy flags a file of exactly `fileSize` bytes as truncated.
+      // `parts` is past `files` + `fields`, so it is never the first limit a body reaches.
       limits: {
         fileSize: options.maxFileBytes + 1,
-        files: 5,
-        fields: 20,
+        files: MAX_FILE_PARTS,
+        fields: MAX_FIELDS,
         fieldSize: 64 * 1024,
         parts: 30,
         headerPairs: 50,
@@ -79,16 +85,27 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
   }
 
-  const state: { handling: Promise<T> | null; failed: boolean; extraFile: boolean; lateField: string | null } = {
+  const state: { handling: Promise<T> | null; failed: boolean; extraFile: boolean; lateField: string | null; overLimit: AppError | null } = {
     handling: null,
     failed: false,
     extraFile: false,
     lateField: null,
+    overLimit: null,
   };
   const settings: Record<string, string> = {};
   // The handler's refusal (quota, size, settings, storage full), known before the body's end.
   let refuse: (error: AppError) => void = () => {};
   const refused = new Promise<AppError>((resolve) => (refuse = resolve));
+  // busboy skips the parts past a limit without a word: a share setting there would be lost, or
+  // the file itself ("No file uploaded"), or a second file stored as if alone. Past a limit the
+  // whole upload is refused. Before the file, at once: the file would only be read to be dropped;
+  // a file under way hears it from `bodyAccepted`, so it is not recorded.
+  const overLimit = (message: string) => () => {
+    state.overLimit ??= new AppError('BAD_REQUEST', message);
+    if (!state.handling) refuse(state.overLimit);
+  };
+  parser.on('fieldsLimit', overLimit(`Too many form fields: at most ${MAX_FIELDS} besides the file`));
+  parser.on('filesLimit', overLimit(`Too many file parts: at most ${MAX_FILE_PARTS}, and only one with a file`));
   parser.on('field', (name, value) => {
     if (!options.fieldsBeforeFile?.includes(name)) return;
     if (state.handling) state.lateField ??= name;
@@ -115,8 +132,9 @@ export async function withFirstUploadedFile<T>(
     // is then not recorded, see `bodyAccepted`).
     if (state.handling && info.filename) state.extraFile = true;
     // Only the first named file is handled; later ones, empty file inputs (what a browser
-    // sends for an input left empty) and anything after a parse error are read and dropped.
-    if (state.failed || parser.destroyed || state.handling || !info.filename) {
+    // sends for an input left empty) and anything after a parse error or past a limit are read
+    // and dropped.
+    if (state.failed || parser.destroyed || state.handling || state.overLimit || !info.filename) {
       fileStream.resume();
       return;
     }
@@ -153,6 +171,7 @@ export async function withFirstUploadedFile<T>(
     const [outcome] = await Promise.allSettled([parsing]);
     if (state.extraFile) throw new AppError('BAD_REQUEST', 'Only one file per request: send each file in its own upload');
     if (state.lateField) throw new AppError('BAD_REQUEST', `The ${state.lateField} field must come before the file part`);
+    if (state.overLimit) throw state.overLimit;
     if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
   };
   // A refusal is answered at once, not once the rest of the body has been read and dropped (a
@@ -176,7 +195,7 @@ export async function withFirstUploadedFile<T>(
     if (clientWentAway(parsed.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
     throw new AppError('BAD_REQUEST', 'Malformed multipart body');
   }
-  throw new AppError('BAD_REQUEST', 'No file uploaded');
+  throw state.overLimit ?? new AppError('BAD_REQUEST', 'No file uploaded');
 }
 
 const noRefusal = (): null => null;
