@@ -52,6 +52,7 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.use('/api/v1', apiV1Router());
   app.use('/trpc', trpcMiddleware());
   app.get('/f/:id/raw', rawFile());
+  app.all('/f/:id/raw', onlyGetAndHead);
 
   if (build) {
     app.all('*', createRequestHandler({ build, getLoadContext: (_req, res) => loadContextFor(res) }));
@@ -78,4 +79,15 @@ function refuseCrossSite(req: Request, res: Response): void {
   if (req.path.startsWith('/api/') || req.path.startsWith('/trpc')) return sendJsonError(res, error);
   // Fixed text: nothing from the request is echoed.
   sendStatusPage(res, 403, 'Request refused', 'This form was sent from another website, so it was not carried out. Nothing was changed.');
+}
+
+/**
+ * The raw link only serves content: another method is 405 with Allow (RFC 9110, 15.5.6), for
+ * any id, rather than the not-found page of a path that does not exist.
+ */
+function onlyGetAndHead(req: Request, res: Response, next: NextFunction): void {
+  // A GET or HEAD comes here when rawFile found no such file: the not-found page answers it.
+  if (req.method === 'GET' || req.method === 'HEAD') return next();
+  res.setHeader('Allow', 'GET, HEAD');
+  sendStatusPage(res, 405, 'Method not allowed', 'This link only downloads a file: nothing can be sent to it, changed or deleted here.');
 }

@@ -1,5 +1,5 @@
 // GET/HEAD /f/:id/raw served like a good static server: lengths, ranges, validators,
-// missing content (RFC 9110 §13–14).
+// missing content (RFC 9110 §13–14); any other method refused with 405.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -280,6 +280,23 @@ describe('GET /f/:id/raw — conditional requests', () => {
       expect(res.status, ifRange).toBe(200);
       expect(res.body.toString('utf8')).toBe(TEXT);
     }
+  });
+});
+
+describe('/f/:id/raw — methods other than GET and HEAD', () => {
+  it('when POST, PUT, PATCH, DELETE or OPTIONS is sent to a raw link, known or not, then 405 with Allow: GET, HEAD and an HTML page, and the file is unchanged', async () => {
+    for (const id of [text.file.id, 'AAAAAAAAAAAAAAAAAAAAAA']) {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+        // With the owner's cookie: even the owner cannot change or delete a file through it.
+        const res = await request(`${app.url}/f/${id}/raw`, { method, headers: { cookie: app.cookie } });
+        expect([method, id, res.status, res.headers.allow]).toEqual([method, id, 405, 'GET, HEAD']);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.body.toString('utf8')).toContain('<title>Method not allowed</title>');
+      }
+    }
+    const after = await request(text.rawUrl);
+    expect([after.status, after.body.toString('utf8')]).toEqual([200, TEXT]);
   });
 });
 
