@@ -14,12 +14,70 @@ export class CliError extends Error {}
 /** A wrong command line: exit code 2. */
 export class UsageError extends CliError {}
 
-/** The positionals and options of a command line; an unknown or malformed option is a UsageError naming it, then the usage. */
-export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, usage: string) {
+/** What `--help` says about a command, and what its usage errors point to. */
+export interface CommandHelp {
+  /** The npm script, and the built file dist/cli/<name>.js. */
+  name: string;
+  /** The forms of the command line, after the command itself; one line each. */
+  forms: string[];
+  /** What the command does, a line or two. */
+  summary: string[];
+  /** Each argument and option with what it means; one line each. */
+  entries: Array<[term: string, meaning: string]>;
+}
+
+/**
+ * The command as the admin runs it: `npm run <name> --` on a clone (the script runs the .ts
+ * source with tsx), `node dist/cli/<name>.js` otherwise (the container has no tsx nor cli/).
+ */
+function invocation(help: CommandHelp): string {
+  return process.argv[1]?.endsWith('.ts') ? `npm run ${help.name} --` : `node dist/cli/${help.name}.js`;
+}
+
+/**
+ * `--help` or `-h` among the options (those before a `--`): prints the usage on stdout and
+ * returns true, so that the command exits 0 before it reads the configuration or opens anything.
+ */
+export function printHelpIfAsked(argv: string[], help: CommandHelp): boolean {
+  const end = argv.indexOf('--');
+  const options = end < 0 ? argv : argv.slice(0, end);
+  if (!options.includes('--help') && !options.includes('-h')) return false;
+  const command = invocation(help);
+  const entries: CommandHelp['entries'] = [...help.entries, ['-h, --help', 'print this help']];
+  const width = Math.max(...entries.map(([term]) => term.length)) + 2;
+  process.stdout.write(
+    [
+      ...help.forms.map((form, i) => `${i === 0 ? 'Usage:' : '      '} ${command} ${form}`),
+      ...help.summary,
+      '',
+      ...entries.map(([term, meaning]) => `  ${term.padEnd(width)}${meaning}`),
+      '',
+    ].join('\n'),
+  );
+  return true;
+}
+
+/** A wrong command line: one line that says what is wrong and how to get the usage. */
+export function usageError(help: CommandHelp, problem: string): UsageError {
+  return new UsageError(`${problem}. For usage, run: ${invocation(help)} --help`);
+}
+
+/** For commands whose first word picks what they do: `command` is unknown, missing, or given the wrong arguments. */
+export function commandUsageError(help: CommandHelp, command: string | undefined): UsageError {
+  const namesOf = (form: string) => form.split(' ')[0].split('|');
+  const form = help.forms.find((candidate) => command !== undefined && namesOf(candidate).includes(command));
+  if (form) return usageError(help, `Expected ${form}`);
+  if (command === undefined) return usageError(help, `Missing the command (${help.forms.flatMap(namesOf).join(', ')})`);
+  return usageError(help, `Unknown command "${command}"`);
+}
+
+/** The positionals and options of a command line; an unknown or malformed option is a UsageError naming it. */
+export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, help: CommandHelp) {
   try {
     return parseArgs({ args: argv, allowPositionals: true, options });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${usage}`);
+    // Node's first sentence names the option ("Unknown option '--colour'"); its hint about "--" helps no command here.
+    throw usageError(help, (error as Error).message.split('\n')[0].split('. ')[0].replace(/\.$/, ''));
   }
 }
 

@@ -9,26 +9,37 @@ import { initOrm, type Orm } from '../server/db/orm';
 import { createDeps, type Deps } from '../server/deps';
 import { moveInstall, MoveVerificationError } from '../server/services/install-move';
 import { LocalDiskStore } from '../server/storage/local-disk-store';
+import { CliError, printHelpIfAsked, usageError, type CommandHelp } from './cli-support';
 
-const USAGE = 'Usage: npm run move-install -- --from-database file:/path/app.db --from-uploads /path/uploads';
-
-class CliError extends Error {}
+const HELP: CommandHelp = {
+  name: 'move-install',
+  forms: ['--from-database file:<path> --from-uploads <folder>'],
+  summary: [
+    'Copies a SQLite + local-folder install (stopped) into the database and store the environment configures',
+    '(DATABASE_URL, S3_*), then checks every user and file arrived. Safe to run again: it only fills what is missing.',
+  ],
+  entries: [
+    ['--from-database file:<path>', 'the old SQLite database, e.g. file:./data/app.db'],
+    ['--from-uploads <folder>', 'the old upload folder, e.g. ./data/uploads'],
+  ],
+};
 
 function option(argv: string[], name: string): string {
   const at = argv.indexOf(name);
   const value = at >= 0 ? argv[at + 1] : undefined;
-  if (!value || value.startsWith('--')) throw new CliError(`${name} is missing. ${USAGE}`);
+  if (!value || value.startsWith('--')) throw usageError(HELP, `${name} is missing`);
   return value;
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (printHelpIfAsked(argv, HELP)) return 0;
   const known = new Set(['--from-database', '--from-uploads']);
   const unknown = argv.filter((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(argv[i - 1]));
-  if (unknown.length) throw new CliError(`Unknown option ${unknown[0]}. ${USAGE}`);
+  if (unknown.length) throw usageError(HELP, `Unknown option '${unknown[0]}'`);
   const fromDatabase = option(argv, '--from-database');
   const fromUploads = path.resolve(option(argv, '--from-uploads'));
   const match = /^file:(.+)$/.exec(fromDatabase);
-  if (!match) throw new CliError(`--from-database must be a SQLite file as file:/path/app.db. ${USAGE}`);
+  if (!match) throw usageError(HELP, '--from-database must be a SQLite file as file:/path/app.db');
   const sourcePath = path.resolve(match[1]);
 
   const config = loadConfig();

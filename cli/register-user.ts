@@ -4,16 +4,29 @@
 import { loadConfig } from '../server/config';
 import { isAppError } from '../server/errors';
 import { registerUser } from '../server/services/users';
-import { CliError, failureLine, promptPassword, readFirstLine, withServiceContext } from './cli-support';
+import { CliError, failureLine, printHelpIfAsked, promptPassword, readFirstLine, usageError, withServiceContext, type CommandHelp } from './cli-support';
 
-const USAGE = 'Usage: npm run register-user -- <username> [--password-stdin]';
+const HELP: CommandHelp = {
+  name: 'register-user',
+  forms: ['<username> [--password-stdin]'],
+  summary: [
+    'Creates a user and prints the id. The password (8 characters to 72 bytes) is asked twice on a terminal.',
+    "Uses the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs.",
+  ],
+  entries: [
+    ['<username>', '1-64 characters of A-Z a-z 0-9 . _ -, unique whatever the case'],
+    ['--password-stdin', 'read the password from the first line of stdin instead (for scripts)'],
+  ],
+};
 
 async function main(argv: string[]): Promise<number> {
+  if (printHelpIfAsked(argv, HELP)) return 0;
   const passwordFromStdin = argv.includes('--password-stdin');
+  // Only "--" starts an option: "-x" is a username, refused by the service with its own message.
   const positional = argv.filter((arg) => !arg.startsWith('--'));
   const unknown = argv.filter((arg) => arg.startsWith('--') && arg !== '--password-stdin');
-  if (unknown.length) throw new CliError(`Unknown option ${unknown[0]}. ${USAGE}`);
-  if (positional.length !== 1) throw new CliError(USAGE);
+  if (unknown.length) throw usageError(HELP, `Unknown option '${unknown[0]}'`);
+  if (positional.length !== 1) throw usageError(HELP, positional.length ? `Expected one <username>, got ${positional.length}` : 'Missing the <username>');
   const [username] = positional;
 
   const config = loadConfig();

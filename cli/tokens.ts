@@ -6,13 +6,27 @@ import { loadConfig } from '../server/config';
 import type { ServiceContext } from '../server/context';
 import { issueApiToken, listApiTokensOf, revokeApiTokenOf, type ApiTokenDto } from '../server/services/api-tokens';
 import { findUserByUsername } from '../server/services/users';
-import { CliError, failureLine, parseCommandLine, UsageError, withServiceContext } from './cli-support';
+import { CliError, commandUsageError, failureLine, parseCommandLine, printHelpIfAsked, UsageError, withServiceContext, type CommandHelp } from './cli-support';
 
-const USAGE = [
-  'Usage: npm run tokens -- create <username> --name <name> [--expires-in-days <days>] [--json]',
-  '       npm run tokens -- list <username> [--json]',
-  '       npm run tokens -- revoke <username> <token-id> [--json]',
-].join('\n');
+const HELP: CommandHelp = {
+  name: 'tokens',
+  forms: [
+    'create <username> --name <name> [--expires-in-days <days>] [--json]',
+    'list <username> [--json]',
+    'revoke <username> <token-id> [--json]',
+  ],
+  summary: [
+    "Personal access tokens of any user, with the server's settings (DATA_DIR, DATABASE_URL, …).",
+    'create prints the token alone on stdout, for scripts to take; it is never shown again.',
+  ],
+  entries: [
+    ['<username>', 'whose tokens'],
+    ['<token-id>', 'the id that list shows'],
+    ['--name <name>', 'create: what the token is for'],
+    ['--expires-in-days <days>', 'create: 1 to 3650 (default: never expires)'],
+    ['--json', 'print JSON instead of lines for people'],
+  ],
+};
 
 interface Command {
   name: 'create' | 'list' | 'revoke';
@@ -27,17 +41,17 @@ function parseCommand(argv: string[]): Command {
   const parsed = parseCommandLine(
     argv,
     { name: { type: 'string' }, 'expires-in-days': { type: 'string' }, json: { type: 'boolean', default: false } },
-    USAGE,
+    HELP,
   );
   const [name, username, tokenId, ...rest] = parsed.positionals;
   const { values } = parsed;
-  if (!username || rest.length) throw new UsageError(USAGE);
+  if (!username || rest.length) throw commandUsageError(HELP, name);
   if (name === 'create' && values.name !== undefined && tokenId === undefined) {
     return { name, username, tokenName: values.name, expiresInDays: values['expires-in-days'], json: values.json };
   }
   if (name === 'list' && tokenId === undefined && values.name === undefined) return { name, username, json: values.json };
   if (name === 'revoke' && tokenId !== undefined && values.name === undefined) return { name, username, tokenId, json: values.json };
-  throw new UsageError(USAGE);
+  throw commandUsageError(HELP, name);
 }
 
 async function run(ctx: ServiceContext, command: Command): Promise<void> {
@@ -72,6 +86,7 @@ function describe(token: ApiTokenDto): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (printHelpIfAsked(argv, HELP)) return 0;
   const command = parseCommand(argv);
   await withServiceContext(loadConfig(), (ctx) => run(ctx, command));
   return 0;

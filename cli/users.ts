@@ -8,16 +8,27 @@ import type { ServiceContext } from '../server/context';
 import { isAppError } from '../server/errors';
 import { deleteUser, describeUser, listUsers, setUserDisabled, setUserPassword, setUserQuota, type UserSummary } from '../server/services/accounts';
 import { registerUser } from '../server/services/users';
-import { CliError, failureLine, parseCommandLine, promptPassword, readFirstLine, UsageError, withServiceContext } from './cli-support';
+import { CliError, commandUsageError, failureLine, parseCommandLine, printHelpIfAsked, promptPassword, readFirstLine, UsageError, withServiceContext, type CommandHelp } from './cli-support';
 
-const USAGE = [
-  'Usage: npm run users -- list [--json]',
-  '       npm run users -- add <username> [--password-stdin] [--json]',
-  '       npm run users -- passwd <username> [--password-stdin] [--json]',
-  '       npm run users -- disable|enable <username> [--json]',
-  '       npm run users -- delete <username> [--yes] [--json]',
-  '       npm run users -- quota <username> <size|none|default> [--json]   (size: 500MB, 2GiB, …)',
-].join('\n');
+const HELP: CommandHelp = {
+  name: 'users',
+  forms: [
+    'list [--json]',
+    'add <username> [--password-stdin] [--json]',
+    'passwd <username> [--password-stdin] [--json]',
+    'disable|enable <username> [--json]',
+    'delete <username> [--yes] [--json]',
+    'quota <username> <size|none|default> [--json]',
+  ],
+  summary: ["Administers accounts with the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs."],
+  entries: [
+    ['<username>', 'the account (add: a new one, 1-64 characters of A-Z a-z 0-9 . _ -)'],
+    ['<size>', 'the user\'s own quota: 500MB, 2GiB, …; none: unlimited; default: DEFAULT_QUOTA_BYTES'],
+    ['--password-stdin', 'add, passwd: read the password from the first line of stdin (otherwise asked twice on a terminal)'],
+    ['--yes', 'delete: no question (needed without a terminal); the user\'s files go too'],
+    ['--json', 'print JSON instead of a line for people'],
+  ],
+};
 
 const COMMANDS = ['list', 'add', 'passwd', 'disable', 'enable', 'delete', 'quota'] as const;
 type CommandName = (typeof COMMANDS)[number];
@@ -40,10 +51,10 @@ function parseCommand(argv: string[]): Command {
       yes: { type: 'boolean', default: false },
       'password-stdin': { type: 'boolean', default: false },
     },
-    USAGE,
+    HELP,
   );
   const [name, ...args] = parsed.positionals;
-  if (!COMMANDS.includes(name as CommandName) || args.length !== ARITY[name as CommandName]) throw new UsageError(USAGE);
+  if (!COMMANDS.includes(name as CommandName) || args.length !== ARITY[name as CommandName]) throw commandUsageError(HELP, name);
   const { json, yes } = parsed.values;
   return { name: name as CommandName, args, json, yes, passwordStdin: parsed.values['password-stdin'] };
 }
@@ -120,6 +131,7 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (printHelpIfAsked(argv, HELP)) return 0;
   const command = parseCommand(argv);
   const config = loadConfig();
   const password = command.name === 'add' || command.name === 'passwd' ? await readPassword(command) : null;
