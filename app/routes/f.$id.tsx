@@ -7,6 +7,7 @@ import { ShareLink } from '~/components/share-link';
 import { LocalTime } from '~/components/local-time';
 import { ShareSettingsFields } from '~/components/share-settings-fields';
 import { pageErrorFrom } from '~/utils/errors.server';
+import { readForm } from '~/utils/form.server';
 import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 
@@ -64,7 +65,7 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { ctx, services, http } = context;
   const id = params.id ?? '';
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get('intent');
   if (intent === 'unlock') {
     try {

@@ -4,6 +4,7 @@ import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/
 import { useEffect, useRef } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { pageErrorFrom } from '~/utils/errors.server';
+import { readForm } from '~/utils/form.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Log in · File sharing' }]);
@@ -24,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const redirectTo = safeRedirect(form.get('redirectTo'));
   const username = form.get('username');
   try {

@@ -7,6 +7,7 @@ import type { SettingsResult, SettingsSection } from '~/components/settings/form
 import { PasswordSection } from '~/components/settings/password-section';
 import { SessionsSection } from '~/components/settings/sessions-section';
 import { pageErrorFrom } from '~/utils/errors.server';
+import { readForm } from '~/utils/form.server';
 import { requireUserPage } from '~/utils/session.server';
 
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Settings · File sharing' }]);
@@ -29,7 +30,7 @@ const SECTION_OF_INTENT: Record<string, SettingsSection> = {
 export async function action({ request, context }: ActionFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, services } = context;
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get('intent') ?? '');
   const section = SECTION_OF_INTENT[intent];
   if (!section) return json<SettingsResult>({ section: 'tokens', error: 'Unknown form.', notice: null, created: null }, { status: 400 });

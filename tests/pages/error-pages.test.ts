@@ -63,6 +63,32 @@ describe('error pages after a form, logged in', () => {
   });
 });
 
+describe('a page posted without its form', () => {
+  // What a script (or a mistaken curl) sends: no body at all, or JSON. formData() fails on both.
+  const notAForm: Array<[string, RequestInit]> = [
+    ['no body', {}],
+    ['a JSON body', { headers: { 'content-type': 'application/json' }, body: '{"username":"alice"}' }],
+  ];
+  for (const [what, init] of notAForm) {
+    it(`when /login, the share page and /settings are posted with ${what}, then each is a 400 page saying the form was missing, not a 500`, async () => {
+      const file = await apiUpload(app, alice, { filename: `no-form-${what}.txt`, type: 'text/plain', content: 'x' });
+      for (const [path, cookie] of [['/login', undefined], [`/f/${file.id}`, undefined], [`/f/${file.id}`, alice], ['/settings', alice]] as const) {
+        const res = await fetch(`${app.url}${path}`, { method: 'POST', redirect: 'manual', ...init, headers: { ...(init.headers as object), ...(cookie ? { cookie } : {}) } });
+        expect(res.status, path).toBe(400);
+        const html = await res.text();
+        expect(visibleText(html), path).toContain('This request did not carry the form. Send it again from the page.');
+        expect(titlesOf(html), path).toEqual(['Bad request · File sharing']);
+      }
+    });
+  }
+
+  it('when the ShareX download is posted without its form, then 400 and no file', async () => {
+    const res = await fetch(`${app.url}/settings/sharex`, { method: 'POST', headers: { cookie: alice } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-disposition')).toBeNull();
+  });
+});
+
 describe('error pages, the other cases unchanged', () => {
   it('when a logged-in user opens an address that does not exist, then 404 under the logged-in header', async () => {
     const html = await (await getPage(app, '/no/such/page', alice)).text();
