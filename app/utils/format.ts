@@ -17,21 +17,27 @@ export function formatUtcDate(iso: string): string {
   return new Date(iso).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }
 
-/** When a link stops working, said relative to `now`: "expires in 3 days", "no expiry", "expired". */
+/**
+ * When a link stops working, said relative to `now`: "expires in 3 days", "no expiry", "expired".
+ * The count is rounded to the nearest unit, never cut down: a link set to expire in 1 day reads
+ * "in 1 day" on the page its upload leads to, not "in 23 hours" because a second has passed.
+ * The unit is the largest one the rounded time left reaches (59.5 minutes reads "1 hour").
+ */
 export function formatExpiry(expiresAt: string | null, now: number): string {
   if (expiresAt === null) return 'no expiry';
   const left = Date.parse(expiresAt) - now;
   if (left <= 0) return 'expired';
-  const units: Array<[number, string]> = [
-    [86400_000, 'day'],
-    [3600_000, 'hour'],
-    [60_000, 'minute'],
-  ];
-  for (const [size, name] of units) {
-    const count = Math.floor(left / size);
-    if (count >= 1) return `expires in ${count} ${name}${count === 1 ? '' : 's'}`;
-  }
-  return 'expires in less than a minute';
+  const minutes = Math.round(left / 60_000);
+  if (minutes < 1) return 'expires in less than a minute';
+  if (minutes < 60) return `expires in ${counted(minutes, 'minute')}`;
+  const hours = Math.round(left / 3600_000);
+  if (hours < 24) return `expires in ${counted(hours, 'hour')}`;
+  return `expires in ${counted(Math.round(left / 86400_000), 'day')}`;
+}
+
+/** "1 day", "2 days", "0 downloads": a count with its noun in the right number. */
+export function counted(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
 }
 
 /** "2 / 5" with a limit, "2" without. */

@@ -1,7 +1,7 @@
 // The share controls on the pages without JavaScript (issue 14): the upload form's link options,
 // the list's expiry, downloads and lock, and the owner's settings form on the file's page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import { startApp, TestClock, type TestApp } from '../helpers/app';
 import { getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 
 let app: TestApp;
@@ -104,6 +104,61 @@ describe('the files list', () => {
     expect(visibleText(rowHtml)).toContain('expires in 3 days');
     expect(visibleText(rowHtml)).toContain('2 / 5');
     expect(rowHtml).toContain('aria-label="Password-protected"');
+  });
+});
+
+describe('the time a link has left', () => {
+  // The service's clock, moved on by the test: "right away" is a few seconds after the upload.
+  const clock = new TestClock();
+  let timed: TestApp;
+  let dana: string;
+  beforeAll(async () => {
+    timed = await startApp({}, { clock });
+    await timed.createUser('dana');
+    dana = await timed.login('dana');
+  });
+  afterAll(() => timed?.close());
+
+  /** Uploads through the page's form with this expiry; the new file's id. */
+  async function uploadExpiring(expiresIn: string, filename: string): Promise<string> {
+    const res = await fetch(`${timed.url}/upload`, { method: 'POST', headers: { cookie: dana }, body: uploadForm({ expiresIn }, 'x', filename), redirect: 'manual' });
+    expect(res.status).toBe(302);
+    return res.headers.get('location')!.replace('/f/', '');
+  }
+
+  async function expiryShown(id: string): Promise<{ list: string; page: string; keep: string }> {
+    const listHtml = await (await getPage(timed, '/files', dana)).text();
+    const rowHtml = new RegExp(`<tr[^>]*data-file-id="${id}"[\\s\\S]*?</tr>`).exec(listHtml)![0];
+    const pageHtml = await (await getPage(timed, `/f/${id}`, dana)).text();
+    return {
+      list: visibleText(/<td class="expires">[\s\S]*?<\/td>/.exec(rowHtml)![0]),
+      page: visibleText(/<dd class="expiry">[\s\S]*?<\/dd>/.exec(pageHtml)![0]),
+      keep: optionsOf(pageHtml, 'expiresIn')[0],
+    };
+  }
+
+  it('when a file was just uploaded with a 1-day expiry, then the list, its page and the "keep" choice say "in 1 day", not "in 23 hours"', async () => {
+    const id = await uploadExpiring('86400', 'one-day.txt');
+    clock.advance(5_000);
+    expect(await expiryShown(id)).toEqual({ list: 'expires in 1 day', page: 'expires in 1 day', keep: 'Keep (expires in 1 day)' });
+  });
+
+  it('when a file was just uploaded with a 1-hour or a 7-day expiry, then it reads "in 1 hour" and "in 7 days"', async () => {
+    const hour = await uploadExpiring('3600', 'one-hour.txt');
+    const week = await uploadExpiring(String(7 * 86400), 'one-week.txt');
+    clock.advance(5_000);
+    expect((await expiryShown(hour)).list).toBe('expires in 1 hour');
+    expect((await expiryShown(week)).list).toBe('expires in 7 days');
+  });
+
+  it('when time passes, then the time left is rounded to the nearest unit: 12 h 40 min reads "13 hours", 50 s "1 minute", 20 s "less than a minute"', async () => {
+    const id = await uploadExpiring('86400', 'rounding.txt');
+    clock.advance(11 * 3600_000 + 20 * 60_000);
+    expect((await expiryShown(id)).list).toBe('expires in 13 hours');
+    clock.advance(12 * 3600_000 + 39 * 60_000 + 10_000);
+    expect((await expiryShown(id)).list).toBe('expires in 1 minute');
+    clock.advance(30_000);
+    expect((await expiryShown(id)).list).toBe('expires in less than a minute');
   });
 });
 
