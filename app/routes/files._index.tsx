@@ -6,7 +6,7 @@ import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
 import { StorageUsage } from '~/components/storage-usage';
 import { alreadyDeletedNotice, deletedNotice, deleteQuestion } from '~/utils/delete-messages';
-import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
+import { downloadsNoun, formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { trpc } from '~/utils/trpc';
 
@@ -111,7 +111,11 @@ export default function Files() {
                     <LocalTime iso={file.createdAt} />
                   </td>
                   <td className="expires">{formatExpiry(file.expiresAt, now)}</td>
-                  <td className="downloads">{formatDownloads(file.downloads, file.maxDownloads)}</td>
+                  <td className="downloads">
+                    {formatDownloads(file.downloads, file.maxDownloads)}
+                    {/* Shown only in the narrow layout, where no column header says what the number counts. */}
+                    <span className="count-noun">{` ${downloadsNoun(file.downloads, file.maxDownloads)}`}</span>
+                  </td>
                   <td>
                     {/* Without JavaScript it deletes and comes back here (ADR 0008); with it, the
                         browser's confirm dialog asks first and the delete is done in place. */}

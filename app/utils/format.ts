@@ -40,6 +40,14 @@ export function counted(count: number, singular: string, plural = `${singular}s`
   return `${count} ${count === 1 ? singular : plural}`;
 }
 
+/**
+ * The noun after a downloads count: "1 download", "0 downloads"; with a limit it follows the
+ * limit, as in "2 / 5 downloads" and "0 / 1 download" (read "0 of 1 download").
+ */
+export function downloadsNoun(downloads: number, maxDownloads: number | null): string {
+  return (maxDownloads ?? downloads) === 1 ? 'download' : 'downloads';
+}
+
 /** "2 / 5" with a limit, "2" without. */
 export function formatDownloads(downloads: number, maxDownloads: number | null): string {
   return maxDownloads === null ? String(downloads) : `${downloads} / ${maxDownloads}`;

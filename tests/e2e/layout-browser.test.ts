@@ -17,6 +17,8 @@ const STEP_TIMEOUT = 120_000;
 let app: TestApp;
 let browser: Browser;
 let cookie: string;
+/** A second user, whose files have download counts of every kind (the plural forms). */
+let countsCookie: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
@@ -32,6 +34,18 @@ beforeAll(async () => {
   });
   const uploaded = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });
   expect(uploaded.status).toBe(201);
+  await app.createUser('pablo');
+  countsCookie = await app.login('pablo');
+  const counted = async (filename: string, fields: Record<string, string>, downloads: number) => {
+    const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie: countsCookie }, body: fileForm('x', filename, 'text/plain', 'file', fields) });
+    const { file } = (await res.json()) as { file: { id: string } };
+    for (let i = 0; i < downloads; i++) await (await fetch(`${app.url}/f/${file.id}/raw`)).arrayBuffer();
+  };
+  await counted('none.txt', {}, 0);
+  await counted('once.txt', {}, 1);
+  await counted('twice.txt', {}, 2);
+  await counted('limit-one.txt', { maxDownloads: '1' }, 0);
+  await counted('limit-five.txt', { maxDownloads: '5' }, 1);
   // A token, so that /settings shows its tokens table too.
   const token = await postForm(app, '/settings', { intent: 'create-token', name: 'backup script', expiresInDays: '' }, { cookie });
   expect(token.status).toBe(201);
@@ -50,9 +64,9 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function loggedIn(js: boolean, width: number): Promise<BrowserContext> {
+async function loggedIn(js: boolean, width: number, as = cookie): Promise<BrowserContext> {
   const context = await browser.newContext({ javaScriptEnabled: js, viewport: { width, height: 800 } });
-  await context.addCookies([{ name: 'token', value: cookie.split('=')[1], url: app.url, httpOnly: true, sameSite: 'Lax' }]);
+  await context.addCookies([{ name: 'token', value: as.split('=')[1], url: app.url, httpOnly: true, sameSite: 'Lax' }]);
   return context;
 }
 
@@ -150,6 +164,47 @@ describe.skipIf(!hasChromium)(`the pages' layout in Chromium${SKIP_REASON}`, () 
           await snap(page, `settings-375-${js ? 'js' : 'nojs'}`);
         } finally {
           await context.close();
+        }
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      `when /files is opened ${mode} on a 375 px phone, then each downloads count reads with its noun in the right number ("1 download", "0 downloads"), and at desktop widths the number stands alone under its header`,
+      async () => {
+        const countsOf = async (page: Page) =>
+          Object.fromEntries(
+            await page.locator('table.files tbody tr').evaluateAll((rows) =>
+              rows.map((row) => {
+                // What a reader sees: the cell's rendered text and any text the stylesheet adds after it.
+                const cell = row.querySelector('td.downloads') as HTMLElement;
+                const after = getComputedStyle(cell, '::after').content;
+                const added = after && after !== 'none' && after !== 'normal' ? JSON.parse(after) : '';
+                return [row.querySelector('td.name a')!.textContent, `${cell.innerText}${added}`.trim()];
+              }),
+            ),
+          );
+        const phone = await loggedIn(js, 375, countsCookie);
+        try {
+          const page = await phone.newPage();
+          await open(page, '/files', js);
+          expect(await countsOf(page)).toEqual({
+            'none.txt': '0 downloads',
+            'once.txt': '1 download',
+            'twice.txt': '2 downloads',
+            'limit-one.txt': '0 / 1 download',
+            'limit-five.txt': '1 / 5 downloads',
+          });
+        } finally {
+          await phone.close();
+        }
+        const desktop = await loggedIn(js, 1280, countsCookie);
+        try {
+          const page = await desktop.newPage();
+          await open(page, '/files', js);
+          expect(await countsOf(page)).toMatchObject({ 'once.txt': '1', 'limit-five.txt': '1 / 5' });
+        } finally {
+          await desktop.close();
         }
       },
       STEP_TIMEOUT,
