@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { formatBytes } from '~/utils/format';
+import { tooLargeMessage, uploadErrorInWords } from '~/utils/form-errors';
 import { startResumableUpload, unfinishedUploads, type ResumableUpload } from '~/utils/resumable-upload.client';
 import { ShareSettingsFields, type ExpiryChoice } from './share-settings-fields';
 
@@ -29,9 +30,12 @@ function linkSettings(form: HTMLFormElement): Record<string, string> {
 export function UploadForm({
   serverError,
   expiry,
+  maxUploadBytes,
 }: {
   serverError: string | null;
   expiry: { choices: ExpiryChoice[]; defaultValue: string };
+  /** The server's MAX_UPLOAD_BYTES: said beside the file input, and checked before sending anything. */
+  maxUploadBytes: number;
 }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const uploadRef = useRef<ResumableUpload | null>(null);
@@ -47,7 +51,7 @@ export function UploadForm({
     if (!files?.length || !inputRef.current) return;
     inputRef.current.files = files;
     setChosen(files[0]);
-    setError(null);
+    setError(files[0].size > maxUploadBytes ? tooLargeMessage(maxUploadBytes) : null);
   };
 
   useEffect(() => {
@@ -67,6 +71,11 @@ export function UploadForm({
     const file = inputRef.current?.files?.[0];
     if (!file) {
       setError('Choose a file first.');
+      return;
+    }
+    // The server would refuse it (413) once the upload began: say so before sending a byte.
+    if (file.size > maxUploadBytes) {
+      setError(tooLargeMessage(maxUploadBytes));
       return;
     }
     setError(null);
@@ -99,7 +108,9 @@ export function UploadForm({
         setPhase('idle');
         setProgress(null);
         setNotice(null);
-        setError(status === null ? 'The connection was lost during the upload. Choose the file again to carry on.' : message);
+        setError(
+          status === null ? 'The connection was lost during the upload. Choose the file again to carry on.' : uploadErrorInWords(status, message, maxUploadBytes),
+        );
       },
     });
   };
@@ -146,6 +157,7 @@ export function UploadForm({
         onDrop={onDrop}
       >
         <span className="dropzone-title">Choose a file, or drop or paste one here</span>
+        <span className="muted upload-limit">{`Up to ${formatBytes(maxUploadBytes)}.`}</span>
         <input ref={inputRef} type="file" name="file" required disabled={busy} onChange={(e) => choose(e.currentTarget.files)} />
         {chosen ? (
           <span className="muted">

@@ -5,13 +5,15 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { UploadForm } from '~/components/upload-form';
 import { pageErrorFrom } from '~/utils/errors.server';
+import { uploadErrorInWords } from '~/utils/form-errors';
 import { requireUserPage } from '~/utils/session.server';
 
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Upload · File sharing' }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
-  return json({ expiry: context.services.shareSettings.expiryChoices(context.ctx.config) });
+  const { config } = context.ctx;
+  return json({ expiry: context.services.shareSettings.expiryChoices(config), maxUploadBytes: config.maxUploadBytes });
 }
 
 // Without JavaScript the form posts here: the body is streamed through busboy into the
@@ -30,17 +32,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(`/f/${file.id}`);
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
-    return json({ error: message }, { status });
+    return json({ error: uploadErrorInWords(status, message, ctx.config.maxUploadBytes) }, { status });
   }
 }
 
 export default function Upload() {
   const actionData = useActionData<typeof action>();
-  const { expiry } = useLoaderData<typeof loader>();
+  const { expiry, maxUploadBytes } = useLoaderData<typeof loader>();
   return (
     <main className="narrow">
       <h1>Upload a file</h1>
-      <UploadForm serverError={actionData?.error ?? null} expiry={expiry} />
+      <UploadForm serverError={actionData?.error ?? null} expiry={expiry} maxUploadBytes={maxUploadBytes} />
     </main>
   );
 }

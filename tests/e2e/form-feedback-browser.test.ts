@@ -1,0 +1,77 @@
+// What the forms say and do after a refusal, in a real browser (Debian's Chromium through
+// playwright-core), with JavaScript on: the parts of the QA pass of session 18 that only run in
+// a browser (ADR 0008). The same refusals without JavaScript are tested in tests/pages.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app';
+import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { waitForHydration } from '../helpers/pages-browser';
+
+const SKIP_REASON = hasChromium ? '' : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+if (!hasChromium) console.warn(`tests/e2e/form-feedback-browser.test.ts${SKIP_REASON}`);
+
+const STEP_TIMEOUT = 60_000;
+
+let app: TestApp;
+let browser: Browser;
+let cookie: string;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  // 1.5 KiB: a "large" file is a few kilobytes.
+  [app, browser] = await Promise.all([startApp({ MAX_UPLOAD_BYTES: '1536' }), launchBrowser()]);
+  await app.createUser('fiona');
+  cookie = await app.login('fiona');
+}, STEP_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+/**
+ * Runs `body` in a logged-in context with JavaScript on, closing it whatever happens; no page
+ * of it may throw, nor log an error beyond the browser's note of an answer the test expects.
+ */
+async function withPage(body: (page: Page) => Promise<void>, expectedStatuses = /status of (400|413)\b/): Promise<void> {
+  const context: BrowserContext = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  context.setDefaultTimeout(15_000);
+  await context.addCookies([{ name: 'token', value: cookie.split('=')[1], url: app.url, httpOnly: true, sameSite: 'Lax' }]);
+  const errors: string[] = [];
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expectedStatuses.test(message.text())) errors.push(`console: ${message.text()}`);
+  });
+  try {
+    await body(page);
+  } finally {
+    await context.close();
+  }
+  expect(errors).toEqual([]);
+}
+
+describe.skipIf(!hasChromium)(`the upload form with JavaScript${SKIP_REASON}`, () => {
+  it(
+    'when a file over the limit is chosen, then the form says the limit in human units at once, and Upload sends nothing',
+    async () => {
+      await withPage(async (page) => {
+        const requests: string[] = [];
+        page.on('request', (request) => {
+          if (request.method() !== 'GET') requests.push(`${request.method()} ${request.url()}`);
+        });
+        await page.goto(`${app.url}/upload`);
+        await waitForHydration(page, 'form[action="/upload"]');
+        await expect(page.locator('.upload-limit').innerText()).resolves.toBe('Up to 1.5 KB.');
+        await page.locator('input[type="file"]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(5000, 7) });
+        const alert = page.getByRole('alert');
+        await expect(alert.innerText()).resolves.toBe('This file is too large. Files on this server can be up to 1.5 KB.');
+        await page.getByRole('button', { name: 'Upload' }).click();
+        await expect(alert.innerText()).resolves.toBe('This file is too large. Files on this server can be up to 1.5 KB.');
+        expect(page.url()).toBe(`${app.url}/upload`);
+        expect(requests).toEqual([]);
+      });
+      expect(await app.rows('select id from files')).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+});
