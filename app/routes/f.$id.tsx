@@ -7,6 +7,7 @@ import { ShareLink } from '~/components/share-link';
 import { LocalTime } from '~/components/local-time';
 import { ShareSettingsFields } from '~/components/share-settings-fields';
 import { pageErrorFrom } from '~/utils/errors.server';
+import { inFormWords, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
 import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
@@ -89,7 +90,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       // In words for a person: the service's (and the API's) 403 says only "Forbidden".
       if (status === 403) throw json({ message: 'You can only change the link settings of your own files.' }, { status });
       if (status === 404 || status === 410) throw json({ message }, { status });
-      return json({ unlockError: null, settingsError: message, settingsSaved: false }, { status });
+      return json({ unlockError: null, settingsError: inFormWords(message, SHARE_SETTINGS_LABELS), settingsSaved: false }, { status });
     }
   }
   throw json({ message: 'Unknown form.' }, { status: 400 });

@@ -7,6 +7,7 @@ import type { SettingsResult, SettingsSection } from '~/components/settings/form
 import { PasswordSection } from '~/components/settings/password-section';
 import { SessionsSection } from '~/components/settings/sessions-section';
 import { pageErrorFrom } from '~/utils/errors.server';
+import { CHANGE_PASSWORD_LABELS, inFormWords, NEW_TOKEN_LABELS, type FieldLabels } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
 import { requireUserPage } from '~/utils/session.server';
 
@@ -25,6 +26,12 @@ const SECTION_OF_INTENT: Record<string, SettingsSection> = {
   'change-password': 'password',
   'revoke-session': 'sessions',
   'revoke-all-sessions': 'sessions',
+};
+
+/** The labels of each form, for its refusals (the services' messages name the fields). */
+const LABELS_OF_INTENT: Record<string, FieldLabels> = {
+  'create-token': NEW_TOKEN_LABELS,
+  'change-password': CHANGE_PASSWORD_LABELS,
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -70,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
-    return json<SettingsResult>({ section, error: message, notice: null, created: null }, { status });
+    return json<SettingsResult>({ section, error: inFormWords(message, LABELS_OF_INTENT[intent] ?? {}), notice: null, created: null }, { status });
   }
 }
 

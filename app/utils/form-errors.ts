@@ -1,7 +1,7 @@
 // What the pages' forms say when the server refuses them. The services' messages are written
 // for the API (CONTRACT.md §4: `{"error":"File too large"}`); a page says the same in the words
 // of the form a person sees. Pure: the upload form uses it in the browser too (tus answers).
-import { formatBytes } from './format';
+import { counted, formatBytes } from './format';
 
 /** The API's message for a file over MAX_UPLOAD_BYTES (CONTRACT.md §4, docs/api.md). */
 const API_FILE_TOO_LARGE = 'File too large';
@@ -11,8 +11,44 @@ export function tooLargeMessage(maxUploadBytes: number): string {
   return `This file is too large. Files on this server can be up to ${formatBytes(maxUploadBytes)}.`;
 }
 
-/** An upload's refusal, as the upload page says it. */
+/** The labels a form shows, by the field names the services' messages start with. */
+export type FieldLabels = Readonly<Record<string, string>>;
+
+/** The share settings, as the upload form and the owner's settings form label them. */
+export const SHARE_SETTINGS_LABELS: FieldLabels = {
+  expiresAt: 'Expires',
+  expiresIn: 'Expires',
+  maxDownloads: 'Maximum downloads',
+  password: 'Password',
+};
+
+/** The new-token form of /settings. */
+export const NEW_TOKEN_LABELS: FieldLabels = { name: 'Name', expiresInDays: 'Expires after' };
+
+/** The change-password form of /settings; "Password must…" is about the new one (the rules of any new password). */
+export const CHANGE_PASSWORD_LABELS: FieldLabels = {
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+  confirmPassword: 'New password again',
+  Password: 'New password',
+};
+
+/**
+ * A service's message in the words of the form: the field name it starts with ("maxDownloads
+ * must be at least 1") becomes the label the user sees ("Maximum downloads must be at least 1"),
+ * and what only an API client can send ("or null") is said as the form offers it.
+ */
+export function inFormWords(message: string, labels: FieldLabels): string {
+  const field = /^[A-Za-z]+(?= )/.exec(message)?.[0];
+  let words = field !== undefined && Object.hasOwn(labels, field) ? `${labels[field]}${message.slice(field.length)}` : message;
+  words = words.replace(/\bThe ([A-Za-z]+) field\b/, (found, name: string) => (Object.hasOwn(labels, name) ? `The “${labels[name]}” field` : found));
+  words = words.replace(/, or null for no expiry$/, ', or no expiry');
+  // "more than the 1 downloads so far": the count with its noun in the right number.
+  return words.replace(/\bthe (\d+) downloads so far\b/, (_, count: string) => `the ${counted(Number(count), 'download')} so far`);
+}
+
+/** An upload's refusal, as the upload page says it (without JavaScript, and with it from the resumable upload's answer). */
 export function uploadErrorInWords(status: number | null, message: string, maxUploadBytes: number): string {
   if (status === 413 && message === API_FILE_TOO_LARGE) return tooLargeMessage(maxUploadBytes);
-  return message;
+  return inFormWords(message, SHARE_SETTINGS_LABELS);
 }

@@ -74,4 +74,25 @@ describe.skipIf(!hasChromium)(`the upload form with JavaScript${SKIP_REASON}`, (
     },
     STEP_TIMEOUT,
   );
+
+  it(
+    'when the server refuses a link option of the upload, then the form names the field by its label, not by its internal name',
+    async () => {
+      await withPage(async (page) => {
+        await page.goto(`${app.url}/upload`);
+        await waitForHydration(page, 'form[action="/upload"]');
+        // No `max` on the field: the browser lets it through, the server says no (400).
+        await page.getByLabel('Maximum downloads').fill('2000000000');
+        await page.locator('input[type="file"]').setInputFiles({ name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from('small') });
+        const refused = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/uploads');
+        await page.getByRole('button', { name: 'Upload' }).click();
+        expect((await refused).status()).toBe(400);
+        const alert = page.getByRole('alert');
+        await alert.waitFor();
+        expect(await alert.innerText()).toBe('Maximum downloads must be at most 1000000000');
+      });
+      expect(await app.rows('select id from files')).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
 });

@@ -291,7 +291,7 @@ for (const js of [true, false]) {
           await form.getByRole('button', { name: 'Save settings' }).click();
           expect((await refused).status()).toBe(400);
           await form.getByRole('alert').waitFor();
-          expect(await form.getByRole('alert').textContent()).toBe('maxDownloads must be at least 1');
+          expect(await form.getByRole('alert').textContent()).toBe('Maximum downloads must be at least 1');
           expect(await fileRow(app, id)).toMatchObject({ max_downloads: null, expires_at: null });
 
           // At most 4 downloads, expiring an hour from now.

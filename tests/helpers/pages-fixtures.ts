@@ -105,6 +105,11 @@ export function visibleText(html: string): string {
     .trim();
 }
 
+/** The text of each alert (`role="alert"`: a form's refusal) of a page, as a reader sees it. */
+export function alertsOf(html: string): string[] {
+  return [...html.matchAll(/<(p|div)\b[^>]*\brole="alert"[^>]*>([\s\S]*?)<\/\1>/g)].map((match) => visibleText(match[2]));
+}
+
 /** The href of every link (<a>) of a page, entities decoded. */
 export function linkHrefs(html: string): string[] {
   return [...html.matchAll(/<a\b[^>]*\bhref="([^"]*)"/gi)].map((m) => m[1].replace(/&amp;/g, '&'));

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieFrom, DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
 import { claimsOf, tokenOf } from '../helpers/tokens';
-import { getPage, postForm, visibleText } from '../helpers/pages-fixtures';
+import { alertsOf, getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 
 let app: TestApp;
 let cookie: string;
@@ -54,7 +54,15 @@ describe('the settings page', () => {
   it('when the form has no name, then the page says so with status 400 and no token is made', async () => {
     const res = await postForm(app, '/settings', { intent: 'create-token', name: ' ', expiresInDays: '' }, { cookie });
     expect(res.status).toBe(400);
-    expect(visibleText(await res.text())).toContain('name is required');
+    expect(alertsOf(await res.text())).toEqual(['Name is required']);
+  });
+
+  it('when the token form is refused for a field, then the message names it by its label ("Name", "Expires after")', async () => {
+    const long = await postForm(app, '/settings', { intent: 'create-token', name: 'n'.repeat(101), expiresInDays: '' }, { cookie });
+    expect(alertsOf(await long.text())).toEqual(['Name must be at most 100 characters']);
+    const days = await postForm(app, '/settings', { intent: 'create-token', name: 'ok', expiresInDays: '9999' }, { cookie });
+    expect(days.status).toBe(400);
+    expect(alertsOf(await days.text())).toEqual(['Expires after must be a whole number from 1 to 3650, or no expiry']);
   });
 
   it('when the ShareX config is downloaded, then it is valid JSON whose request, headers and URL path make a real upload', async () => {
@@ -139,6 +147,16 @@ describe('the password and sessions sections', () => {
     expect(res.status).toBe(400);
     expect(visibleText(await res.text())).toContain('The new password and its confirmation do not match');
     await loginFrom(name, FIREFOX);
+  });
+
+  it('when the password form is refused for a field, then the message names it by its label ("Current password", "New password")', async () => {
+    const { cookie } = await loggedIn(FIREFOX);
+    const noCurrent = await postForm(app, '/settings', { intent: 'change-password', currentPassword: '', newPassword: 'new and long enough', confirmPassword: 'new and long enough' }, { cookie });
+    expect(noCurrent.status).toBe(400);
+    expect(alertsOf(await noCurrent.text())).toEqual(['Current password is required']);
+    const short = await postForm(app, '/settings', { intent: 'change-password', currentPassword: DEFAULT_PASSWORD, newPassword: 'short', confirmPassword: 'short' }, { cookie });
+    expect(short.status).toBe(400);
+    expect(alertsOf(await short.text())).toEqual(['New password must be at least 8 characters long']);
   });
 
   it('when another session is logged out with its button, then the page says so and that session stops working', async () => {

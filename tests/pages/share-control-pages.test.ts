@@ -2,7 +2,7 @@
 // the list's expiry, downloads and lock, and the owner's settings form on the file's page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, TestClock, type TestApp } from '../helpers/app';
-import { getPage, postForm, visibleText } from '../helpers/pages-fixtures';
+import { alertsOf, getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 
 let app: TestApp;
 let alice: string;
@@ -71,8 +71,32 @@ describe('the upload page', () => {
       redirect: 'manual',
     });
     expect(res.status).toBe(400);
-    expect(visibleText(await res.text())).toContain('maxDownloads must be at least 1');
+    expect(alertsOf(await res.text())).toEqual(['Maximum downloads must be at least 1']);
     expect(await app.storedFiles()).toEqual(before);
+  });
+
+  it('when the form is refused for a field, then the message names it by its label, never by its internal name', async () => {
+    const refusals: Array<[Record<string, string>, string]> = [
+      [{ maxDownloads: '2000000000' }, 'Maximum downloads must be at most 1000000000'],
+      [{ maxDownloads: '2.5' }, 'Maximum downloads must be a whole number'],
+      [{ password: 'é'.repeat(40) }, 'Password must be at most 72 bytes of UTF-8'],
+    ];
+    for (const [fields, message] of refusals) {
+      const res = await fetch(`${app.url}/upload`, { method: 'POST', headers: { cookie: alice }, body: uploadForm(fields), redirect: 'manual' });
+      expect(res.status, message).toBe(400);
+      const alerts = alertsOf(await res.text());
+      expect(alerts).toEqual([message]);
+      expect(alerts[0]).not.toMatch(/maxDownloads|expiresIn|password/);
+    }
+  });
+
+  it('when a link option comes after the file part, then the message names the field by its label', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['late'], { type: 'text/plain' }), 'late.txt');
+    form.append('password', 'too late');
+    const res = await fetch(`${app.url}/upload`, { method: 'POST', headers: { cookie: alice }, body: form, redirect: 'manual' });
+    expect(res.status).toBe(400);
+    expect(alertsOf(await res.text())).toEqual(['The “Password” field must come before the file part']);
   });
 
   it('when the server forces an expiry, then the upload page offers only the allowed presets, with the default chosen', async () => {
@@ -194,8 +218,26 @@ describe("the owner's view of a file", () => {
     const file = await aliceFile();
     const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '-1', password: 'ab' }, { cookie: alice });
     expect(res.status).toBe(400);
-    expect(visibleText(await res.text())).toContain('maxDownloads must be at least 1');
+    expect(alertsOf(await res.text())).toEqual(['Maximum downloads must be at least 1']);
     expect(await row(file.id)).toMatchObject({ max_downloads: null, password_hash: null });
+  });
+
+  it('when the owner sets a limit not above the downloads so far, then the message names the field by its label and counts in the right number', async () => {
+    const file = await aliceFile();
+    await (await fetch(`${app.url}/f/${file.id}/raw`)).arrayBuffer();
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' }, { cookie: alice });
+    expect(res.status).toBe(400);
+    expect(alertsOf(await res.text())).toEqual(['Maximum downloads must be more than the 1 download so far']);
+    await (await fetch(`${app.url}/f/${file.id}/raw`)).arrayBuffer();
+    const twice = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '2' }, { cookie: alice });
+    expect(alertsOf(await twice.text())).toEqual(['Maximum downloads must be more than the 2 downloads so far']);
+  });
+
+  it('when the owner sets a password too long, then the message names the password field, not "password"', async () => {
+    const file = await aliceFile();
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '', password: 'x'.repeat(73) }, { cookie: alice });
+    expect(res.status).toBe(400);
+    expect(alertsOf(await res.text())).toEqual(['Password must be at most 72 bytes of UTF-8']);
   });
 
   it("when another user posts the settings form, then 403 and nothing changes; without a session it asks to log in", async () => {
