@@ -1,3 +1,5 @@
+import type { SentShareSettings } from '~/utils/form-errors';
+
 export interface ExpiryChoice {
   value: string;
   label: string;
@@ -21,19 +23,24 @@ export function ShareSettingsFields({
   defaultValue,
   current,
   expiryText,
+  sent,
 }: {
   choices: ExpiryChoice[];
   defaultValue: string;
   current?: CurrentShareSettings;
   /** How the current expiry reads ("in 3 days"), for the "keep" choice. */
   expiryText?: string;
+  /** What a refused form had (never its password): shown again instead of the defaults. */
+  sent?: SentShareSettings;
 }) {
+  const expiryDefault = sent?.expiresIn ?? (current ? '' : defaultValue);
+  const maxDownloadsDefault = sent?.maxDownloads ?? current?.maxDownloads ?? '';
   return (
     <fieldset className="share-settings">
       <legend>{current ? 'Link settings' : 'Link options'}</legend>
       <label>
         <span>Expires</span>
-        <select name="expiresIn" defaultValue={current ? '' : defaultValue}>
+        <select name="expiresIn" defaultValue={expiryDefault}>
           {current ? <option value="">{`Keep (${expiryText ?? 'never'})`}</option> : null}
           {choices.map((choice) => (
             <option key={choice.value} value={choice.value}>
@@ -51,7 +58,7 @@ export function ShareSettingsFields({
           step={1}
           inputMode="numeric"
           placeholder="No limit"
-          defaultValue={current?.maxDownloads ?? ''}
+          defaultValue={maxDownloadsDefault}
         />
       </label>
       <label>
@@ -66,7 +73,7 @@ export function ShareSettingsFields({
       </label>
       {current?.hasPassword ? (
         <label className="checkbox">
-          <input type="checkbox" name="removePassword" value="1" />
+          <input type="checkbox" name="removePassword" value="1" defaultChecked={sent?.removePassword ?? false} />
           <span>Remove the password</span>
         </label>
       ) : null}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { formatBytes } from '~/utils/format';
-import { tooLargeMessage, uploadErrorInWords } from '~/utils/form-errors';
+import { tooLargeMessage, uploadErrorInWords, type SentShareSettings } from '~/utils/form-errors';
 import { startResumableUpload, unfinishedUploads, type ResumableUpload } from '~/utils/resumable-upload.client';
 import { ShareSettingsFields, type ExpiryChoice } from './share-settings-fields';
 
@@ -29,10 +29,13 @@ function linkSettings(form: HTMLFormElement): Record<string, string> {
  */
 export function UploadForm({
   serverError,
+  sent,
   expiry,
   maxUploadBytes,
 }: {
   serverError: string | null;
+  /** The link options of a form the server refused (without JavaScript): shown again. */
+  sent: SentShareSettings | null;
   expiry: { choices: ExpiryChoice[]; defaultValue: string };
   /** The server's MAX_UPLOAD_BYTES: said beside the file input, and checked before sending anything. */
   maxUploadBytes: number;
@@ -146,7 +149,12 @@ export function UploadForm({
           Unfinished upload{unfinished.length > 1 ? 's' : ''}: {unfinished.join(', ')}. Choose the same file again to carry on where it stopped.
         </p>
       ) : null}
-      <ShareSettingsFields choices={expiry.choices} defaultValue={expiry.defaultValue} />
+      <ShareSettingsFields choices={expiry.choices} defaultValue={expiry.defaultValue} sent={sent ?? undefined} />
+      {error && sent ? (
+        <p className="muted">
+          {sent.passwordTyped ? 'Choose the file again. Type the password again too: it is never sent back to the page.' : 'Choose the file again.'}
+        </p>
+      ) : null}
       <label
         className={`dropzone${dragging ? ' dragging' : ''}`}
         onDragOver={(e) => {

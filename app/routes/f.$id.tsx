@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json, redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { ShareLink } from '~/components/share-link';
 import { LocalTime } from '~/components/local-time';
 import { ShareSettingsFields } from '~/components/share-settings-fields';
 import { pageErrorFrom } from '~/utils/errors.server';
-import { inFormWords, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
+import { inFormWords, sentShareSettings, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
 import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
@@ -77,20 +77,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (status === 404 || status === 410) throw json({ message }, { status });
       const headers: HeadersInit = {};
       if (http.isAppError(error) && error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
-      return json({ unlockError: message, settingsError: null, settingsSaved: false }, { status, headers });
+      return json({ unlockError: message, settingsError: null, settingsSaved: false, sent: null }, { status, headers });
     }
   }
   if (intent === 'settings') {
     requireUserPage(context, request);
     try {
       await services.files.updateShareSettings(ctx, id, settingsFromForm(form));
-      return json({ unlockError: null, settingsError: null, settingsSaved: true });
+      return json({ unlockError: null, settingsError: null, settingsSaved: true, sent: null });
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
       // In words for a person: the service's (and the API's) 403 says only "Forbidden".
       if (status === 403) throw json({ message: 'You can only change the link settings of your own files.' }, { status });
       if (status === 404 || status === 410) throw json({ message }, { status });
-      return json({ unlockError: null, settingsError: inFormWords(message, SHARE_SETTINGS_LABELS), settingsSaved: false }, { status });
+      // The form comes back with what was typed (a page without JavaScript is drawn anew), its password aside.
+      const sent = sentShareSettings((name) => form.get(name));
+      return json({ unlockError: null, settingsError: inFormWords(message, SHARE_SETTINGS_LABELS), settingsSaved: false, sent }, { status });
     }
   }
   throw json({ message: 'Unknown form.' }, { status: 400 });
@@ -162,6 +164,10 @@ export default function FileView() {
   useEffect(() => {
     if (actionData?.settingsSaved) settingsForm.current?.reset();
   }, [actionData]);
+  // With JavaScript a refused form stays as it was, its password typed in; without it the page
+  // is drawn anew and the password (never sent back) must be typed again.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   if (data.locked) return <UnlockForm error={actionData?.unlockError ?? null} />;
   const { file, preview, previewOff, textPreview, shareUrl, rawPath, settings, downloadsLeft, now } = data;
   return (
@@ -262,11 +268,13 @@ export default function FileView() {
               Settings saved.
             </p>
           ) : null}
+          {actionData?.sent?.passwordTyped && !hydrated ? <p className="muted">Type the new password again: it is never sent back to the page.</p> : null}
           <ShareSettingsFields
             choices={settings.expiry.choices}
             defaultValue={settings.expiry.defaultValue}
             current={settings.current}
             expiryText={formatExpiry(settings.current.expiresAt, now)}
+            sent={actionData?.sent ?? undefined}
           />
           <button type="submit">Save settings</button>
         </Form>

@@ -77,7 +77,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
-    return json<SettingsResult>({ section, error: inFormWords(message, LABELS_OF_INTENT[intent] ?? {}), notice: null, created: null }, { status });
+    // The new-token form comes back as it was typed; the password forms never carry a password back.
+    const typed = (name: string) => String(form.get(name) ?? '').slice(0, 200);
+    const sentToken = intent === 'create-token' ? { name: typed('name'), expiresInDays: typed('expiresInDays') } : null;
+    return json<SettingsResult>({ section, error: inFormWords(message, LABELS_OF_INTENT[intent] ?? {}), notice: null, created: null, sentToken }, { status });
   }
 }
 

@@ -5,7 +5,7 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { UploadForm } from '~/components/upload-form';
 import { pageErrorFrom } from '~/utils/errors.server';
-import { uploadErrorInWords } from '~/utils/form-errors';
+import { sentShareSettings, uploadErrorInWords, type SentShareSettings } from '~/utils/form-errors';
 import { requireUserPage } from '~/utils/session.server';
 
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Upload · File sharing' }]);
@@ -21,18 +21,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, http, services } = context;
-  if (!request.body) return json({ error: 'No file uploaded' }, { status: 400 });
+  if (!request.body) return json({ error: 'No file uploaded', sent: null }, { status: 400 });
+  // The link options as the parser handed them over, so that a refused form comes back with
+  // them (a refusal before the file part, or before the body is read, has none to give).
+  const typed: { sent: SentShareSettings | null } = { sent: null };
   try {
     const file = await http.withFirstUploadedFile(
       Object.fromEntries(request.headers),
       Readable.fromWeb(request.body as import('node:stream/web').ReadableStream),
       { maxFileBytes: ctx.config.maxUploadBytes, fieldsBeforeFile: http.SHARE_SETTING_FIELDS },
-      (upload) => services.files.uploadFile(ctx, upload),
+      (upload) => {
+        typed.sent = sentShareSettings((name) => upload.settings?.[name]);
+        return services.files.uploadFile(ctx, upload);
+      },
     );
     return redirect(`/f/${file.id}`);
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
-    return json({ error: uploadErrorInWords(status, message, ctx.config.maxUploadBytes) }, { status });
+    return json({ error: uploadErrorInWords(status, message, ctx.config.maxUploadBytes), sent: typed.sent }, { status });
   }
 }
 
@@ -42,7 +48,7 @@ export default function Upload() {
   return (
     <main className="narrow">
       <h1>Upload a file</h1>
-      <UploadForm serverError={actionData?.error ?? null} expiry={expiry} maxUploadBytes={maxUploadBytes} />
+      <UploadForm serverError={actionData?.error ?? null} sent={actionData?.sent ?? null} expiry={expiry} maxUploadBytes={maxUploadBytes} />
     </main>
   );
 }

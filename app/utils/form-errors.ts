@@ -52,3 +52,32 @@ export function uploadErrorInWords(status: number | null, message: string, maxUp
   if (status === 413 && message === API_FILE_TOO_LARGE) return tooLargeMessage(maxUploadBytes);
   return inFormWords(message, SHARE_SETTINGS_LABELS);
 }
+
+/**
+ * What a refused form had in its share-settings fields, to show them again (a form refused
+ * without JavaScript comes back as a new page). Never the password: a page does not carry one
+ * back; it says only that one was typed. Values are cut short: they are shown, not trusted.
+ */
+export interface SentShareSettings {
+  expiresIn?: string;
+  maxDownloads?: string;
+  removePassword?: boolean;
+  /** A password was typed: the form asks for it again. */
+  passwordTyped: boolean;
+}
+
+const SENT_VALUE_MAX = 64;
+
+export function sentShareSettings(value: (name: string) => unknown): SentShareSettings {
+  const text = (name: string) => {
+    const found = value(name);
+    return typeof found === 'string' ? found.slice(0, SENT_VALUE_MAX) : undefined;
+  };
+  const password = value('password');
+  return {
+    expiresIn: text('expiresIn'),
+    maxDownloads: text('maxDownloads'),
+    removePassword: Boolean(value('removePassword')),
+    passwordTyped: typeof password === 'string' && password !== '',
+  };
+}

@@ -1,6 +1,6 @@
 // What the forms say and do after a refusal, in a real browser (Debian's Chromium through
-// playwright-core), with JavaScript on: the parts of the QA pass of session 18 that only run in
-// a browser (ADR 0008). The same refusals without JavaScript are tested in tests/pages.
+// playwright-core): the parts of the QA pass of session 18 that run in a browser (ADR 0008),
+// mostly with JavaScript on. What the pages answer without it is tested in tests/pages.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
@@ -32,8 +32,8 @@ afterAll(async () => {
  * Runs `body` in a logged-in context with JavaScript on, closing it whatever happens; no page
  * of it may throw, nor log an error beyond the browser's note of an answer the test expects.
  */
-async function withPage(body: (page: Page) => Promise<void>, expectedStatuses = /status of (400|413)\b/): Promise<void> {
-  const context: BrowserContext = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+async function withPage(body: (page: Page) => Promise<void>, { js = true, expectedStatuses = /status of (400|413)\b/ } = {}): Promise<void> {
+  const context: BrowserContext = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1100, height: 800 } });
   context.setDefaultTimeout(15_000);
   await context.addCookies([{ name: 'token', value: cookie.split('=')[1], url: app.url, httpOnly: true, sameSite: 'Lax' }]);
   const errors: string[] = [];
@@ -92,6 +92,33 @@ describe.skipIf(!hasChromium)(`the upload form with JavaScript${SKIP_REASON}`, (
         expect(await alert.innerText()).toBe('Maximum downloads must be at most 1000000000');
       });
       expect(await app.rows('select id from files')).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+describe.skipIf(!hasChromium)(`the upload form without JavaScript${SKIP_REASON}`, () => {
+  it(
+    'when the server refuses the form, then the page comes back with the link options as typed and an empty password field',
+    async () => {
+      await withPage(
+        async (page) => {
+          await page.goto(`${app.url}/upload`);
+          await page.getByLabel('Expires').selectOption({ label: '1 hour' });
+          await page.getByLabel('Maximum downloads').fill('2000000000');
+          await page.getByLabel('Password', { exact: true }).fill('typed secret');
+          await page.locator('input[type="file"]').setInputFiles({ name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from('small') });
+          const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Upload' }).click()]);
+          expect(answer.status()).toBe(400);
+          await page.waitForLoadState();
+          expect(await page.getByRole('alert').innerText()).toBe('Maximum downloads must be at most 1000000000');
+          expect(await page.getByLabel('Expires').inputValue()).toBe('3600');
+          expect(await page.getByLabel('Maximum downloads').inputValue()).toBe('2000000000');
+          expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+          expect(await page.content()).not.toContain('typed secret');
+        },
+        { js: false },
+      );
     },
     STEP_TIMEOUT,
   );

@@ -149,6 +149,26 @@ describe('the password and sessions sections', () => {
     await loginFrom(name, FIREFOX);
   });
 
+  it('when the token form is refused without JavaScript, then it comes back with the name and lifetime as typed', async () => {
+    const name = `${'n'.repeat(100)}<b>`;
+    const res = await postForm(app, '/settings', { intent: 'create-token', name, expiresInDays: '365' }, { cookie });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    const form = /<form[^>]*class="token-form"[\s\S]*?<\/form>/.exec(html)![0];
+    expect(/<input[^>]*name="name"[^>]*value="([^"]*)"/.exec(form)?.[1]).toBe(`${'n'.repeat(100)}&lt;b&gt;`);
+    expect(form).toMatch(/<option value="365" selected="">1 year<\/option>/);
+    expect(html).not.toContain('<b>');
+  });
+
+  it('when the password form is refused, then no password comes back in its fields', async () => {
+    const { cookie } = await loggedIn(FIREFOX);
+    const fields = { intent: 'change-password', currentPassword: 'typed current one', newPassword: 'typed new one', confirmPassword: 'typed other one' };
+    const res = await postForm(app, '/settings', fields, { cookie });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).not.toMatch(/typed (current|new|other) one/);
+  });
+
   it('when the password form is refused for a field, then the message names it by its label ("Current password", "New password")', async () => {
     const { cookie } = await loggedIn(FIREFOX);
     const noCurrent = await postForm(app, '/settings', { intent: 'change-password', currentPassword: '', newPassword: 'new and long enough', confirmPassword: 'new and long enough' }, { cookie });

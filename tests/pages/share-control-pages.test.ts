@@ -30,6 +30,16 @@ async function row(id: string) {
   return found;
 }
 
+/** The value a field of the page shows: an input's value attribute, a select's selected option, a checkbox's checked state. */
+function fieldValue(html: string, name: string): string | boolean | null {
+  const select = new RegExp(`<select[^>]*name="${name}"[^>]*>([\\s\\S]*?)</select>`).exec(html);
+  if (select) return /<option[^>]*value="([^"]*)"[^>]*selected=""/.exec(select[1])?.[1] ?? null;
+  const input = new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0];
+  if (!input) return null;
+  if (/type="checkbox"/.test(input)) return /\bchecked=""/.test(input);
+  return /\bvalue="([^"]*)"/.exec(input)?.[1] ?? null;
+}
+
 function optionsOf(html: string, name: string): string[] {
   const select = new RegExp(`<select[^>]*name="${name}"[^>]*>([\\s\\S]*?)</select>`).exec(html)?.[1] ?? '';
   return [...select.matchAll(/<option[^>]*>([^<]*)<\/option>/g)].map((match) => match[1]);
@@ -97,6 +107,35 @@ describe('the upload page', () => {
     const res = await fetch(`${app.url}/upload`, { method: 'POST', headers: { cookie: alice }, body: form, redirect: 'manual' });
     expect(res.status).toBe(400);
     expect(alertsOf(await res.text())).toEqual(['The “Password” field must come before the file part']);
+  });
+
+  it('when the form is refused without JavaScript, then it comes back with the link options as typed, and the password is never sent back', async () => {
+    const res = await fetch(`${app.url}/upload`, {
+      method: 'POST',
+      headers: { cookie: alice },
+      body: uploadForm({ expiresIn: '3600', maxDownloads: '0', password: 'typed secret' }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(fieldValue(html, 'expiresIn')).toBe('3600');
+    expect(fieldValue(html, 'maxDownloads')).toBe('0');
+    expect(fieldValue(html, 'password')).toBeNull();
+    expect(html).not.toContain('typed secret');
+    expect(visibleText(html)).toContain('Choose the file again. Type the password again too: it is never sent back to the page.');
+  });
+
+  it('when a refused form had markup in a field, then it comes back as text, never as markup', async () => {
+    const res = await fetch(`${app.url}/upload`, {
+      method: 'POST',
+      headers: { cookie: alice },
+      body: uploadForm({ maxDownloads: '"><script>alert(1)</script>' }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).not.toContain('<script>alert(1)');
+    expect(fieldValue(html, 'maxDownloads')).toBe('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
   it('when the server forces an expiry, then the upload page offers only the allowed presets, with the default chosen', async () => {
@@ -220,6 +259,29 @@ describe("the owner's view of a file", () => {
     expect(res.status).toBe(400);
     expect(alertsOf(await res.text())).toEqual(['Maximum downloads must be at least 1']);
     expect(await row(file.id)).toMatchObject({ max_downloads: null, password_hash: null });
+  });
+
+  it('when the settings form is refused without JavaScript, then it comes back with what was typed, the password aside', async () => {
+    const file = await aliceFile({ password: 'first one' });
+    const fields = { intent: 'settings', expiresIn: '86400', maxDownloads: '-1', password: 'typed secret', removePassword: '1' };
+    const res = await postForm(app, `/f/${file.id}`, fields, { cookie: alice });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    const form = /<form[^>]*aria-label="Link settings"[\s\S]*?<\/form>/.exec(html)![0];
+    expect(fieldValue(form, 'expiresIn')).toBe('86400');
+    expect(fieldValue(form, 'maxDownloads')).toBe('-1');
+    expect(fieldValue(form, 'removePassword')).toBe(true);
+    expect(fieldValue(form, 'password')).toBeNull();
+    expect(html).not.toContain('typed secret');
+    expect(visibleText(form)).toContain('Type the new password again: it is never sent back to the page.');
+
+    // A limit emptied on purpose comes back empty, not as the current one.
+    await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '7' }, { cookie: alice });
+    const emptied = await postForm(app, `/f/${file.id}`, { intent: 'settings', expiresIn: 'soon', maxDownloads: '' }, { cookie: alice });
+    expect(emptied.status).toBe(400);
+    const again = await emptied.text();
+    expect(fieldValue(again, 'maxDownloads')).toBe('');
+    expect(visibleText(again)).not.toContain('Type the new password again');
   });
 
   it('when the owner sets a limit not above the downloads so far, then the message names the field by its label and counts in the right number', async () => {

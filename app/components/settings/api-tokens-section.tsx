@@ -16,6 +16,7 @@ const TOKEN_LIFETIMES = [
 /** Personal access tokens: created (shown once), listed by their first characters, revoked. */
 export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[]; now: number; result: SettingsResult | undefined }) {
   const created = result?.section === 'tokens' ? result.created : null;
+  const sent = result?.section === 'tokens' ? result.sentToken : null;
   return (
     <section className="card stack" aria-labelledby="tokens-heading">
       <h2 id="tokens-heading">API tokens</h2>
@@ -42,11 +43,11 @@ export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[
         <input type="hidden" name="intent" value="create-token" />
         <label>
           <span>Name</span>
-          <input name="name" required maxLength={100} placeholder="e.g. ShareX on my laptop" />
+          <input name="name" required maxLength={100} placeholder="e.g. ShareX on my laptop" defaultValue={sent?.name ?? ''} />
         </label>
         <label>
           <span>Expires after</span>
-          <select name="expiresInDays" defaultValue="90">
+          <select name="expiresInDays" defaultValue={sent?.expiresInDays ?? '90'}>
             {TOKEN_LIFETIMES.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}

@@ -6,6 +6,8 @@ export interface SettingsResult {
   error: string | null;
   notice: string | null;
   created: { token: string; name: string } | null;
+  /** What a refused new-token form had, shown again (a page without JavaScript is drawn anew). */
+  sentToken?: { name: string; expiresInDays: string } | null;
 }
 
 /** The error or notice of the last form sent, in the section it belongs to. */
