@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
 import { StorageUsage } from '~/components/storage-usage';
@@ -42,16 +42,44 @@ export default function Files() {
   });
   const files = list.data ?? initialFiles;
 
+  // Keyboard focus was on the Delete button of a row that goes away: once it has, focus moves to
+  // the Delete button of the row that took its place (the next one, else the one before), or to
+  // the heading when the list is empty, never to <body> (which starts the page over for a
+  // keyboard or screen-reader user).
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [focusAfterDelete, setFocusAfterDelete] = useState<{ deleted: string; next: string | null } | null>(null);
+  useEffect(() => {
+    if (!focusAfterDelete || files.some((file) => file.id === focusAfterDelete.deleted)) return;
+    setFocusAfterDelete(null);
+    // Only when focus was lost with the row: the user may have moved on meanwhile.
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const rows = Array.from(document.querySelectorAll<HTMLTableRowElement>('tr[data-file-id]'));
+    // The chosen neighbour may have gone too (deleted elsewhere): then the heading.
+    const next = rows.find((row) => row.dataset.fileId === focusAfterDelete.next)?.querySelector<HTMLButtonElement>('form button');
+    (next ?? headingRef.current)?.focus();
+  }, [files, focusAfterDelete]);
+
   const onDelete = (event: FormEvent<HTMLFormElement>, id: string, name: string) => {
     event.preventDefault();
     if (!window.confirm(deleteQuestion(name))) return;
     setError(null);
     setNotice(null);
+    const index = files.findIndex((file) => file.id === id);
+    const neighbour = files[index + 1] ?? files[index - 1] ?? null;
     remove.mutate(
       { id },
       {
-        onSuccess: () => setNotice(deletedNotice(name)),
-        onError: (e) => setError(e.data?.code === 'NOT_FOUND' ? alreadyDeletedNotice(name) : e.message),
+        onSuccess: () => {
+          setNotice(deletedNotice(name));
+          setFocusAfterDelete({ deleted: id, next: neighbour?.id ?? null });
+        },
+        onError: (e) => {
+          const gone = e.data?.code === 'NOT_FOUND';
+          setError(gone ? alreadyDeletedNotice(name) : e.message);
+          // Deleted elsewhere: its row goes too. Otherwise it stays, and so does the focus.
+          if (gone) setFocusAfterDelete({ deleted: id, next: neighbour?.id ?? null });
+        },
       },
     );
   };
@@ -59,7 +87,9 @@ export default function Files() {
   return (
     <main className="wide">
       <div className="heading-row">
-        <h1>My files</h1>
+        <h1 ref={headingRef} tabIndex={-1}>
+          My files
+        </h1>
         <Link to="/upload" className="button">
           Upload a file
         </Link>

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
 import { waitForHydration } from '../helpers/pages-browser';
+import { apiUpload } from '../helpers/pages-fixtures';
 
 const SKIP_REASON = hasChromium ? '' : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 if (!hasChromium) console.warn(`tests/e2e/form-feedback-browser.test.ts${SKIP_REASON}`);
@@ -118,6 +119,71 @@ describe.skipIf(!hasChromium)(`the upload form without JavaScript${SKIP_REASON}`
           expect(await page.content()).not.toContain('typed secret');
         },
         { js: false },
+      );
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_REASON}`, () => {
+  /** What has keyboard focus: a button by its accessible name, the heading by its text, else the tag. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return 'body';
+      return el.getAttribute('aria-label') ?? `${el.tagName.toLowerCase()}: ${el.textContent?.trim()}`;
+    });
+
+  /** Deletes with the keyboard: focus on the row's Delete button, Enter, the confirm dialog accepted. */
+  async function deleteWithKeyboard(page: Page, name: string): Promise<void> {
+    page.once('dialog', (dialog) => void dialog.accept());
+    const button = page.getByRole('button', { name: `Delete ${name}` });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: `“${name}” was deleted.` }).waitFor();
+    await button.waitFor({ state: 'detached' });
+  }
+
+  it(
+    'when a file is deleted with the keyboard, then focus moves to the next row\'s Delete button (the one before for the last row), and to the heading once the list is empty',
+    async () => {
+      // Newest first on the list: c, b, a.
+      for (const name of ['a.txt', 'b.txt', 'c.txt']) await apiUpload(app, cookie, { filename: name, type: 'text/plain', content: name });
+      await withPage(async (page) => {
+        await page.goto(`${app.url}/files`);
+        await waitForHydration(page);
+        await deleteWithKeyboard(page, 'b.txt');
+        await expect.poll(() => focused(page)).toBe('Delete a.txt');
+        await deleteWithKeyboard(page, 'a.txt');
+        await expect.poll(() => focused(page)).toBe('Delete c.txt');
+        await deleteWithKeyboard(page, 'c.txt');
+        await expect.poll(() => focused(page)).toBe('h1: My files');
+      });
+      expect(await app.rows('select id from files')).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'when the file was already deleted elsewhere, then its row goes and focus moves to the next row\'s Delete button too',
+    async () => {
+      const gone = await apiUpload(app, cookie, { filename: 'gone.txt', type: 'text/plain', content: 'x' });
+      await apiUpload(app, cookie, { filename: 'newer.txt', type: 'text/plain', content: 'x' });
+      await withPage(
+        async (page) => {
+          await page.goto(`${app.url}/files`);
+          await waitForHydration(page);
+          // Deleted behind the page's back (another tab, the API).
+          expect((await fetch(`${app.url}/api/v1/files/${gone.id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
+          page.once('dialog', (dialog) => void dialog.accept());
+          const button = page.getByRole('button', { name: 'Delete gone.txt' });
+          await button.focus();
+          await page.keyboard.press('Enter');
+          await page.getByRole('alert').filter({ hasText: '“gone.txt” was already deleted.' }).waitFor();
+          await button.waitFor({ state: 'detached' });
+          await expect.poll(() => focused(page)).toBe('Delete newer.txt');
+        },
+        { expectedStatuses: /status of 404\b/ },
       );
     },
     STEP_TIMEOUT,
