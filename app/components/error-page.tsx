@@ -37,9 +37,10 @@ export function errorMeta(error: unknown): MetaDescriptor[] {
  * throws, Remix runs only the loaders *above* the boundary that catches it. Caught by the
  * root, that left no root loader data, so a 403/404/400 after a form showed the page as
  * logged out; caught by the route's own boundary, the root loader runs and the header shows
- * the signed-in user.
+ * the signed-in user. `filesLink` words the link to /files where a route has a better one
+ * ("Go to your newest files" after a page of files that is gone).
  */
-export function ErrorPage() {
+export function ErrorPage({ filesLink = 'Go to my files' }: { filesLink?: string } = {}) {
   const error = useRouteError();
   // Missing when the root loader itself failed: then only the home link is offered.
   const user = useRouteLoaderData<typeof rootLoader>('root')?.user;
@@ -57,7 +58,7 @@ export function ErrorPage() {
       <p>{message}</p>
       <p className="actions">
         <Link to="/">Go to the home page</Link>
-        {user ? <Link to="/files">Go to my files</Link> : null}
+        {user ? <Link to="/files">{filesLink}</Link> : null}
       </p>
     </main>
   );

@@ -1,46 +1,66 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { json } from '@remix-run/node';
-import { Link, useLoaderData, useRevalidator } from '@remix-run/react';
+import { isRouteErrorResponse, Link, useLoaderData, useLocation, useRevalidator, useRouteError } from '@remix-run/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ErrorPage, errorMeta } from '~/components/error-page';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
 import { StorageUsage } from '~/components/storage-usage';
 import { alreadyDeletedNotice, deletedNotice, deleteQuestion } from '~/utils/delete-messages';
-import { downloadsNoun, formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
+import { throwPageError } from '~/utils/errors.server';
+import { counted, downloadsNoun, formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { trpc } from '~/utils/trpc';
 
-export const meta: MetaFunction = () => [{ title: 'My files · File sharing' }];
+export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'My files · File sharing' }]);
+
+/**
+ * Files per page (ADR 0008, "Pages of files"): a page of 100 rows is about 120 KB of HTML and
+ * page data, where a ShareX user's whole list was megabytes.
+ */
+const FILES_PER_PAGE = 100;
+
+/** A cursor that is not one of ours (cut short, edited, from an older version): the 400 page says this. */
+const PAGE_GONE = 'This page of your files does not exist any more.';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, services } = context;
-  const files = await services.files.listFiles(ctx);
+  // The API's keyset pages (`listFilesPage`, docs/api.md): each costs the same however far in.
+  // The cursor only ever moves within the caller's own files: the service's query is theirs.
+  const cursor = new URL(request.url).searchParams.get('cursor') || undefined;
+  let page: Awaited<ReturnType<typeof services.files.listFilesPage>>;
+  try {
+    page = await services.files.listFilesPage(ctx, { limit: FILES_PER_PAGE, cursor });
+  } catch (error) {
+    throwPageError(context, error, { 400: PAGE_GONE });
+  }
+  // The count of files comes with the space used (one query either way): no count of its own.
   const { usage, quota } = await services.quotas.myStorage(ctx);
-  // Expiry is shown relative to this moment, the same on the server and in the browser.
-  return json({ files: files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })), now: ctx.clock.now(), usage, quota });
+  return json({
+    files: page.files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })),
+    nextCursor: page.nextCursor,
+    olderPage: cursor !== undefined,
+    // Expiry is shown relative to this moment, the same on the server and in the browser.
+    now: ctx.clock.now(),
+    usage,
+    quota,
+  });
 }
 
 export default function Files() {
-  const { files: initialFiles, now, usage, quota } = useLoaderData<typeof loader>();
-  // With JavaScript the list lives in the tRPC query cache, so deleting needs no reload.
-  // The cache lives only while this page is shown (gcTime 0): the next visit starts again
-  // from its loader's fresh list, never from what a previous session saw in this tab.
-  const utils = trpc.useUtils();
-  const list = trpc.files.list.useQuery(undefined, { initialData: initialFiles, staleTime: 30_000, gcTime: 0 });
+  const { files, nextCursor, olderPage, now, usage, quota } = useLoaderData<typeof loader>();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  // Success or not, the list is fetched again: a file deleted meanwhile (another tab, the API)
-  // disappears from it too.
-  // The loader runs again too, so the space used follows the list.
+  // With JavaScript a delete needs no reload: success or not, the loader runs again for this
+  // same page (its cursor kept), so the row goes, a file deleted meanwhile (another tab, the
+  // API) goes too, the next older file moves up into a full page, and the space used follows.
+  // (The list is the loader's page, not the tRPC list of every file, which is megabytes for a
+  // ShareX user.)
   const revalidator = useRevalidator();
   const remove = trpc.files.delete.useMutation({
-    onSettled: () => {
-      void utils.files.list.invalidate();
-      revalidator.revalidate();
-    },
+    onSettled: () => revalidator.revalidate(),
   });
-  const files = list.data ?? initialFiles;
 
   // Keyboard focus was on the Delete button of a row that goes away: once it has, focus moves to
   // the Delete button of the row that took its place (the next one, else the one before), or to
@@ -59,6 +79,20 @@ export default function Files() {
     const next = rows.find((row) => row.dataset.fileId === focusAfterDelete.next)?.querySelector<HTMLButtonElement>('form button');
     (next ?? headingRef.current)?.focus();
   }, [files, focusAfterDelete]);
+
+  // Another page of files (the links below, with JavaScript: no reload): what was said on the
+  // page before goes, and focus starts at the heading, as on a page loaded afresh, rather than
+  // staying on a link at the bottom of rows that are gone.
+  const cursorParam = new URLSearchParams(useLocation().search).get('cursor') ?? '';
+  const shownCursor = useRef(cursorParam);
+  useEffect(() => {
+    if (cursorParam === shownCursor.current) return;
+    shownCursor.current = cursorParam;
+    setError(null);
+    setNotice(null);
+    setFocusAfterDelete(null);
+    headingRef.current?.focus();
+  }, [cursorParam]);
 
   const onDelete = (event: FormEvent<HTMLFormElement>, id: string, name: string) => {
     event.preventDefault();
@@ -103,7 +137,17 @@ export default function Files() {
       <p className="notice" role="status" hidden={!notice}>
         {notice}
       </p>
-      {files.length === 0 ? (
+      {files.length > 0 && (olderPage || nextCursor) ? (
+        <p className="muted page-summary">
+          {olderPage
+            ? `Showing ${counted(files.length, 'older file')} of your ${usage.files}.`
+            : `Showing your ${files.length} newest files of ${usage.files}.`}
+        </p>
+      ) : null}
+      {files.length === 0 && olderPage ? (
+        // A later page with nothing left on it (its files deleted meanwhile): the user has files.
+        <p className="card empty">No older files.</p>
+      ) : files.length === 0 ? (
         <p className="card empty">
           No files yet. <Link to="/upload">Upload your first file</Link>.
         </p>
@@ -161,6 +205,24 @@ export default function Files() {
           </table>
         </div>
       )}
+      {olderPage || nextCursor ? (
+        // Plain links, so paging works without JavaScript (ADR 0008, "Pages of files").
+        <nav className="pager actions" aria-label="Pages of your files">
+          {olderPage ? <Link to="/files">Newest files</Link> : null}
+          {nextCursor ? (
+            <Link to={`/files?cursor=${encodeURIComponent(nextCursor)}`} rel="next">
+              Older files
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </main>
   );
+}
+
+// A cursor that is not one of ours answers 400 in words, with the way back to the first page.
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const pageGone = isRouteErrorResponse(error) && error.status === 400;
+  return <ErrorPage filesLink={pageGone ? 'Go to your newest files' : undefined} />;
 }

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
 import { snap, waitForHydration } from '../helpers/pages-browser';
-import { makePng } from '../helpers/pages-fixtures';
+import { apiUpload, makePng } from '../helpers/pages-fixtures';
 
 const SKIP_REASON = `skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 if (!hasChromium) console.warn(`tests/e2e/pages.test.ts ${SKIP_REASON}`);
@@ -25,6 +25,7 @@ beforeAll(async () => {
   await app.createUser('frank');
   await app.createUser('gina');
   await app.createUser('hana');
+  await app.createUser('ivy');
 }, STEP_TIMEOUT);
 
 afterAll(async () => {
@@ -299,6 +300,69 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
 
       await page.goto(`${app.url}/files`);
       expect(page.url()).toBe(`${app.url}/login?redirectTo=%2Ffiles`);
+    }, STEP_TIMEOUT);
+  });
+
+  describe('a long list, a page at a time, with JavaScript on', () => {
+    let context: BrowserContext;
+    let page: Page;
+
+    beforeAll(async () => {
+      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(60_000);
+    });
+    afterAll(() => context?.close());
+
+    it('when they follow "Older files" and "Newest files", then the pages change without a reload, focus starts at the heading, and a delete there keeps them on that page', async () => {
+      // 101 files: the 100 newest on the first page, the oldest alone on the second.
+      const cookie = await app.login('ivy');
+      const oldest = await apiUpload(app, cookie, { filename: 'oldest.txt', type: 'text/plain', content: 'first' });
+      for (let i = 0; i < 100; i += 10) {
+        await Promise.all(
+          Array.from({ length: 10 }, (_, j) => apiUpload(app, cookie, { filename: `shot-${i + j}.png`, type: 'image/png', content: `${i + j}` })),
+        );
+      }
+      await page.goto(`${app.url}/login`);
+      await fillLogin(page, 'ivy', DEFAULT_PASSWORD);
+      await page.waitForURL(`${app.url}/files`);
+      // The URL can change before the list is on screen (and the login form also matches 'main form').
+      await page.getByText('Showing your 100 newest files of 101.').waitFor();
+      await waitForHydration(page, 'main form');
+      const rows = page.locator('tbody tr');
+      expect(await rows.count()).toBe(100);
+      expect(await page.locator(`tr[data-file-id="${oldest.id}"]`).count()).toBe(0);
+      expect(await page.getByText('Showing your 100 newest files of 101.').isVisible()).toBe(true);
+      // A marker on window survives only if the page is not reloaded.
+      await page.evaluate(() => ((window as unknown as { pagesTestMarker: string }).pagesTestMarker = 'still here'));
+
+      await page.getByRole('link', { name: 'Older files' }).click();
+      await page.waitForURL(/\/files\?cursor=[A-Za-z0-9_-]+$/);
+      await page.locator(`tr[data-file-id="${oldest.id}"]`).waitFor();
+      expect(await rows.count()).toBe(1);
+      expect(await page.getByRole('link', { name: 'Older files' }).count()).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { pagesTestMarker?: string }).pagesTestMarker)).toBe('still here');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('My files');
+      const secondPage = page.url();
+      await snap(page, 'files-older-page');
+
+      // Deleting here keeps them here: the page is loaded again with its cursor.
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Delete oldest.txt' }).click();
+      await page.locator(`tr[data-file-id="${oldest.id}"]`).waitFor({ state: 'detached' });
+      await page.getByText('No older files.').waitFor();
+      expect(page.url()).toBe(secondPage);
+      expect(await page.getByRole('status').textContent()).toBe('“oldest.txt” was deleted.');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('My files');
+
+      await page.getByRole('link', { name: 'Newest files' }).click();
+      await page.waitForURL(`${app.url}/files`);
+      await expect.poll(() => rows.count()).toBe(100);
+      expect(await page.getByRole('link', { name: 'Older files' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Newest files' }).count()).toBe(0);
+      // What was said on the other page stays there.
+      expect(await page.getByText('“oldest.txt” was deleted.').count()).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { pagesTestMarker?: string }).pagesTestMarker)).toBe('still here');
     }, STEP_TIMEOUT);
   });
 
