@@ -103,6 +103,7 @@ export interface OpenedContent {
   /**
    * Sends the whole stream into `destination` and ends it, as `pipeline` does (each store may
    * do it its own faster way); rejects when either side fails or the destination closes early.
+   * Content small enough to be read whole may resolve once it is handed to the destination.
    */
   pipeTo(destination: Writable): Promise<void>;
 }
