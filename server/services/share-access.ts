@@ -177,10 +177,12 @@ export async function admitDownload(ctx: ServiceContext, share: OpenShare, asked
 /**
  * Counts one download of a link, atomically: null when the link still had one to give (then it
  * is counted), or why it has none any more (expired or used up meanwhile). One statement, so N
- * parallel downloads of a link allowing N all get one, and the next ones none.
+ * parallel downloads of a link allowing N all get one, and the next ones none. The one that takes
+ * the last download notes when: the sweep keeps the file while its resume grant lasts.
  */
 const COUNT_DOWNLOAD =
-  'update "files" set "downloads" = "downloads" + 1 where "id" = ? ' +
+  'update "files" set "downloads" = "downloads" + 1, ' +
+  '"used_up_at" = case when "downloads" + 1 >= "max_downloads" then ? else "used_up_at" end where "id" = ? ' +
   'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)';
 
 async function claimDownload(ctx: ServiceContext, file: Pick<FileDto, 'id' | 'expiresAt' | 'maxDownloads'>): Promise<GoneReason | null> {
@@ -190,7 +192,7 @@ async function claimDownload(ctx: ServiceContext, file: Pick<FileDto, 'id' | 'ex
     return null;
   }
   const now = ctx.clock.now();
-  const counted = await ctx.sql.change(COUNT_DOWNLOAD, [file.id, new Date(now)]);
+  const counted = await ctx.sql.change(COUNT_DOWNLOAD, [new Date(now), file.id, new Date(now)]);
   if (counted === 1) return null;
   return file.expiresAt !== null && Date.parse(file.expiresAt) <= now ? 'expired' : 'used-up';
 }
