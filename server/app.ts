@@ -7,6 +7,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { AppDeps } from './context';
 import { crossSiteGuard } from './http/cross-site-guard';
 import { healthCheck } from './http/health';
+import { lingerAfterEarlyAnswers } from './http/lingering-close';
 import { rawFile } from './http/raw-file';
 import { withFastPaths } from './http/fast-paths';
 import { requestContext } from './http/request-context';
@@ -55,7 +56,7 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.all('/f/:id/raw', onlyGetAndHead);
 
   if (build) {
-    app.all('*', createRequestHandler({ build, getLoadContext: (_req, res) => loadContextFor(res) }));
+    app.all('*', lingerAfterEarlyAnswers(), createRequestHandler({ build, getLoadContext: (_req, res) => loadContextFor(res) }));
   } else {
     app.use((_req, res) => res.status(404).type('text/plain').send('Not found'));
   }

@@ -152,8 +152,8 @@ describe('POST /upload over the size limit', () => {
     expect((await small.storedFiles())).toHaveLength(1);
   });
 
-  // Last of these: the page door answers this one before reading the body, without the API's
-  // lingering close, and the client's next request on the same connection can then be reset.
+  // Answered before the body is read, with the API's lingering close (ADR 0021): the connection
+  // closes once the body is in (tests/hardening/page-refused-bodies.test.ts).
   it('when the body declares a length far past the limit (refused before it is read), then the page says the limit too', async () => {
     const { body, contentType } = multipartBody({ filename: 'huge.bin', content: Buffer.alloc(1200 * 1024, 7) });
     const res = await fetch(`${small.url}/upload`, {
