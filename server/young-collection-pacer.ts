@@ -13,8 +13,8 @@
 // of a millisecond and frees those buffers before they count.
 //
 // The bytes are counted over all requests together: concurrent uploads share one pace, not one
-// each. Without --expose-gc (the tests, a server started without SERVER_NODE_FLAGS) there is no
-// `gc` and this does nothing.
+// each. Without --expose-gc (a server started without SERVER_NODE_FLAGS; the tests run with
+// them, vitest.config.ts) there is no `gc` and this does nothing.
 
 /** Body bytes between two requested young-generation collections (a quarter of the ~8 MB of room). */
 export const YOUNG_COLLECTION_EVERY_BYTES = 2 * 1024 * 1024;

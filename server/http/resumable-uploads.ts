@@ -80,6 +80,11 @@ function protocolRefusal(req: IncomingMessage): ProtocolRefusal | null {
   // Core protocol: a version the server does not speak is 412 with Tus-Version (tus: 400 for a
   // wrong one, and 412 without Tus-Version for none).
   if (req.headers['tus-resumable'] !== TUS_RESUMABLE) return { status: 412, error: `This server speaks tus ${TUS_RESUMABLE}: send Tus-Resumable: ${TUS_RESUMABLE}` };
+  // Nor concatenation (not in Tus-Extension either): each upload is one stream and one file. A
+  // client's mistake too, so 400 (tus: 501 for a partial upload, or the length's 400 for a final one).
+  if (req.method === 'POST' && req.headers['upload-concat'] !== undefined) {
+    return { status: 400, error: 'Upload-Concat is not supported: send each file as one upload' };
+  }
   // We do not offer creation-defer-length (not in Tus-Extension): the length is needed at
   // creation to refuse sizes and hold quota. The client's mistake, so 400 (tus: 501).
   if (req.method === 'POST' && (req.headers['upload-length'] === undefined || req.headers['upload-defer-length'] !== undefined)) {

@@ -409,6 +409,20 @@ describe('a resumable upload', () => {
     expect((await tus.head(location)).headers.get('upload-offset')).toBe('0');
   });
 
+  it('when a creation asks for concatenation (Upload-Concat, not among the extensions), partial or final, then 400 that says so and nothing is made', async () => {
+    const { cookie, name } = await newUser();
+    const asked: Record<string, string>[] = [
+      { 'Upload-Concat': 'partial', 'Upload-Length': '10' },
+      { 'Upload-Concat': 'final;/api/v1/uploads/a /api/v1/uploads/b' },
+    ];
+    for (const headers of asked) {
+      const res = await fetch(`${app.url}/api/v1/uploads`, { method: 'POST', headers: { ...TUS, cookie, ...headers } });
+      expect([headers, res.status]).toEqual([headers, 400]);
+      expect(await res.json()).toEqual({ error: 'Upload-Concat is not supported: send each file as one upload' });
+    }
+    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toEqual([]);
+  });
+
   it('when OPTIONS is asked, then the server names tus 1.0.0, its extensions and its largest size', async () => {
     const res = await fetch(`${app.url}/api/v1/uploads`, { method: 'OPTIONS' });
     expect(res.status).toBe(204);
