@@ -1,4 +1,4 @@
-// The ONE place that issues and clears the session cookie (and the share links' cookies) (ADR 0002).
+// The ONE place that issues and clears the session cookie (and the share-password cookies) (ADR 0002).
 // The page login and the API login both call it.
 import { parse, serialize } from 'cookie';
 import type { Config } from '../config';
@@ -37,37 +37,11 @@ function shareGrantCookieName(fileId: string): string {
 }
 
 export function readShareGrant(cookieHeader: string | undefined, fileId: string): string | null {
-  return readShareCookies(cookieHeader, fileId).grant;
-}
-
-/**
- * A file's resume grant (ADR 0014, "Resuming a download"): sent back only to its raw link, the
- * one address that serves the rest of a download.
- */
-export function resumeGrantCookie(config: CookieConfig, fileId: string, token: string, maxAgeSeconds: number): string {
-  return serialize(resumeGrantCookieName(fileId), token, {
-    httpOnly: true,
-    path: `/f/${fileId}/raw`,
-    sameSite: 'lax',
-    secure: config.secureCookies,
-    maxAge: maxAgeSeconds,
-  });
-}
-
-function resumeGrantCookieName(fileId: string): string {
-  return `resume_${fileId}`;
-}
-
-const NO_SHARE_COOKIES = Object.freeze({ grant: null, resume: null });
-
-/** A file's password proof and resume grant, from one reading of the Cookie header (the raw link reads it on every request). */
-export function readShareCookies(cookieHeader: string | undefined, fileId: string): { grant: string | null; resume: string | null } {
-  if (!cookieHeader) return NO_SHARE_COOKIES;
+  if (!cookieHeader) return null;
   try {
-    const cookies = parse(cookieHeader);
-    return { grant: cookies[shareGrantCookieName(fileId)] || null, resume: cookies[resumeGrantCookieName(fileId)] || null };
+    return parse(cookieHeader)[shareGrantCookieName(fileId)] || null;
   } catch {
-    return NO_SHARE_COOKIES;
+    return null;
   }
 }
 

@@ -2,16 +2,16 @@
 // single byte ranges, conditional requests, and never active content inline.
 // Share controls (ADR 0014): an expired or used-up link is 410, a protected one 401 without
 // its password (X-Share-Password, or the cookie the share page sets), and a GET from byte 0
-// by anyone but the owner uses up one download. On a limited link that GET also sets a resume
-// grant, which lets the rest of that download be fetched once the link is used up.
+// by anyone but the owner uses up one download.
 import contentDisposition from 'content-disposition';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { readShareCookies, resumeGrantCookie } from '../auth/cookie';
+import { readShareGrant } from '../auth/cookie';
 import type { ServiceContext } from '../context';
 import { isAppError } from '../errors';
 import { isInlineSafe } from '../services/content-policy';
-import { admitDownload, openShare, PASSWORD_REQUIRED, type ContentFetch } from '../services/share-access';
+import { claimDownload, openShare, PASSWORD_REQUIRED } from '../services/share-access';
+import { GONE_MESSAGES } from '../services/share-settings';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
 import { evaluatePreconditions, ifRangeHolds, parseRange } from './conditional-requests';
 import { sendStatusPage } from './status-page';
@@ -42,16 +42,17 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
   let content: OpenedContent | undefined;
   try {
     // The content is not looked up first: opening it tells (one request to the store less).
-    const proof = { password: request.password, ...readShareCookies(req.headers.cookie, request.fileId) };
+    const proof = { password: request.password, grant: readShareGrant(req.headers.cookie, request.fileId) };
     const shared = await openShare(ctx, request.fileId, proof, { checkContent: false });
     if (shared.kind === 'missing') return shared;
     if (shared.kind === 'gone') return { kind: 'gone', message: shared.message };
     if (shared.kind === 'locked') return shared;
-    const { file, size, etag } = shared;
+    const { file, size } = shared;
     // Whoever may count downloads or know the password: no shared cache may keep a copy.
     const privateCopy = file.maxDownloads !== null || file.hasPassword;
 
     const inline = isInlineSafe(file.mimeType) && !request.asDownload;
+    const etag = `"${file.id}-${size.toString(36)}"`;
     // HTTP dates have whole seconds: compare at that precision.
     const lastModifiedMs = Math.floor(new Date(file.createdAt).getTime() / 1000) * 1000;
 
@@ -91,13 +92,12 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
     }
 
     // A download starts at byte 0; a range further on continues one and is not counted again.
-    const asked: ContentFetch =
-      req.method !== 'GET' || (status !== 200 && status !== 206) ? 'other' : status === 200 || (range as ByteRange).start === 0 ? 'start' : 'rest';
-    const admission = await admitDownload(ctx, shared, asked);
-    if (admission.kind === 'gone') {
+    const startsDownload = req.method === 'GET' && (status === 200 || (status === 206 && (range as ByteRange).start === 0));
+    const gone = startsDownload && !shared.isOwner ? await claimDownload(ctx, file) : null;
+    if (gone) {
       content?.stream.destroy();
       content = undefined;
-      return { kind: 'gone', message: admission.message };
+      return { kind: 'gone', message: GONE_MESSAGES[gone] };
     }
 
     res.statusCode = status;
@@ -119,9 +119,6 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
     // Downloads get an opaque origin and no script, should a browser render them anyway.
     res.setHeader('Content-Security-Policy', inline ? INLINE_CSP : 'sandbox');
     if (contentRange) res.setHeader('Content-Range', contentRange);
-    if (admission.resumeGrant) {
-      res.appendHeader('Set-Cookie', resumeGrantCookie(ctx.config, file.id, admission.resumeGrant.token, admission.resumeGrant.maxAgeSeconds));
-    }
 
     if (status === 304) {
       res.end();

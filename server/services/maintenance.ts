@@ -7,7 +7,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
-import { RESUME_GRANT_TTL_SECONDS } from '../auth/resume-grant';
 import { FileSchema } from '../db/entities/file.entity';
 import { LoginAttemptSchema } from '../db/entities/login-attempt.entity';
 import { SessionSchema } from '../db/entities/session.entity';
@@ -47,21 +46,15 @@ export async function reconcileStorage(deps: { em: EntityManager; store: Content
 const EXPIRED_BATCH = 200;
 
 /**
- * Removes every file whose link has expired, or used up its downloads a resume grant ago (ADR
- * 0014): the row first, then the content, as a delete does. Safe beside other instances: a row
- * goes only through the one DELETE that removes it, and only that caller removes the content.
+ * Removes every file whose link has expired or used up its downloads (ADR 0014): the row first,
+ * then the content, as a delete does. Safe beside other instances: a row goes only through the
+ * one DELETE that removes it, and only that caller removes the content.
  */
 export async function removeExpiredFiles(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }) {
   const { em, store, log, clock } = deps;
   const now = new Date(clock.now());
-  // The last download's resume grant lets its rest be fetched until then (null: used up before
-  // the column was there).
-  const lastGrantEnded = new Date(clock.now() - RESUME_GRANT_TTL_SECONDS * 1000);
   // Two conditions, each read through its own index.
-  const conditions = [
-    { expiresAt: { $lte: now } },
-    { maxDownloads: { $ne: null }, downloads: { $gte: raw('max_downloads') }, $or: [{ usedUpAt: null }, { usedUpAt: { $lte: lastGrantEnded } }] },
-  ];
+  const conditions = [{ expiresAt: { $lte: now } }, { maxDownloads: { $ne: null }, downloads: { $gte: raw('max_downloads') } }];
   let removed = 0;
   for (const gone of conditions) {
     for (;;) {

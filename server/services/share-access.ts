@@ -1,9 +1,7 @@
 // Who may open a share link, and when (ADR 0014): a link that has expired or used up its
 // downloads is gone (410) until the sweeper removes it (then 404); a password-protected one
 // opens with the password or the proof a right password left in a cookie; the owner, logged
-// in, is never asked and never uses up a download. A visitor counted a download of a limited
-// link may fetch the rest of it with the resume grant it got, even once the link is used up.
-import { RESUME_GRANT_TTL_SECONDS, signResumeGrant, verifyResumeGrant } from '../auth/resume-grant';
+// in, is never asked and never uses up a download.
 import { signShareGrant, SHARE_GRANT_TTL_SECONDS, verifyShareGrant } from '../auth/share-grant';
 import { verifyPassword } from '../auth/passwords';
 import type { ServiceContext } from '../context';
@@ -32,13 +30,6 @@ export interface OpenShare {
   /** The logged-in owner: never asked for the password, their downloads never count. */
   isOwner: boolean;
   size: number;
-  /** The content's entity tag (the raw link's ETag, and what a resume grant names). */
-  etag: string;
-  /**
-   * Opened only by a resume grant, the link being used up: the rest of the download that grant
-   * was given for may be sent (admitDownload), nothing else.
-   */
-  resumeOnly: boolean;
   /**
    * Whether the share page may show it inline: not when the link counts downloads for a
    * visitor (every look would use one up, or a text preview would be a download not counted).
@@ -63,8 +54,6 @@ export interface ShareProof {
   password?: string | null;
   /** The share-grant cookie a right password left. */
   grant?: string | null;
-  /** The resume-grant cookie a counted download of a limited link left (the raw link's). */
-  resume?: string | null;
 }
 
 /**
@@ -75,11 +64,7 @@ export async function openShare(ctx: ServiceContext, fileId: string, proof: Shar
   const file = await findSharedFile(ctx, fileId);
   if (!file) return { kind: 'missing' };
   const gone = goneReason(file, ctx.clock.now());
-  const etag = contentEtag(file);
-  // Used up only (an expired link gives nothing): the rest of a download counted before.
-  const resumeOnly =
-    gone === 'used-up' && !!proof.resume && (await verifyResumeGrant(proof.resume, file.id, etag, ctx.config.sessionSecret, nowSeconds(ctx)));
-  if (gone && !resumeOnly) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
+  if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
   const isOwner = ctx.user?.id === file.userId;
   if (file.passwordHash && !isOwner) {
     const granted = proof.grant ? await verifyShareGrant(proof.grant, file.id, file.passwordHash, ctx.config.sessionSecret, nowSeconds(ctx)) : false;
@@ -101,8 +86,6 @@ export async function openShare(ctx: ServiceContext, fileId: string, proof: Shar
     isOwner,
     // The record's: content is written whole before its record, and never changes.
     size: file.size,
-    etag,
-    resumeOnly,
     previewable: isOwner || file.maxDownloads === null,
     open: async (range) => {
       try {
@@ -138,61 +121,23 @@ async function checkSharePassword(ctx: ServiceContext, file: StoredFile, passwor
   if (!right) throw new AppError('UNAUTHORIZED', WRONG_PASSWORD);
 }
 
-/** The content never changes once stored: its file and size name it. */
-function contentEtag(file: Pick<StoredFile, 'id' | 'size'>): string {
-  return `"${file.id}-${file.size.toString(36)}"`;
-}
-
-/**
- * What a GET or HEAD of the content is, for counting (ADR 0014): a new download (a GET answered
- * from byte 0), the rest of one (a GET of a range further in), or neither (HEAD, 304, 412, 416).
- */
-export type ContentFetch = 'start' | 'rest' | 'other';
-
-export type DownloadAdmission =
-  | { kind: 'gone'; reason: GoneReason; message: string }
-  /** `resumeGrant`: for the cookie that lets this visitor fetch the rest of the download later. */
-  | { kind: 'admitted'; resumeGrant: { token: string; maxAgeSeconds: number } | null };
-
-const ADMITTED: DownloadAdmission = Object.freeze({ kind: 'admitted', resumeGrant: null });
-const USED_UP: DownloadAdmission = Object.freeze({ kind: 'gone', reason: 'used-up', message: GONE_MESSAGES['used-up'] });
-
-/**
- * Whether the content of an open share may be sent for what the request asks, counting a new
- * download by anyone but the owner. A visitor counted on a limited link gets a resume grant; a
- * share opened by one (its link used up) sends the rest of a download and nothing else: a new
- * download from byte 0 is refused as it would be without the grant.
- */
-export async function admitDownload(ctx: ServiceContext, share: OpenShare, asked: ContentFetch): Promise<DownloadAdmission> {
-  if (share.resumeOnly) return asked === 'rest' ? ADMITTED : USED_UP;
-  if (asked !== 'start' || share.isOwner) return ADMITTED;
-  const gone = await claimDownload(ctx, share.file);
-  if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
-  // Only a limited link can be used up before the download ends: nothing to sign for the others.
-  if (share.file.maxDownloads === null) return ADMITTED;
-  const token = await signResumeGrant(share.file.id, share.etag, ctx.config.sessionSecret, nowSeconds(ctx));
-  return { kind: 'admitted', resumeGrant: { token, maxAgeSeconds: RESUME_GRANT_TTL_SECONDS } };
-}
-
 /**
  * Counts one download of a link, atomically: null when the link still had one to give (then it
  * is counted), or why it has none any more (expired or used up meanwhile). One statement, so N
- * parallel downloads of a link allowing N all get one, and the next ones none. The one that takes
- * the last download notes when: the sweep keeps the file while its resume grant lasts.
+ * parallel downloads of a link allowing N all get one, and the next ones none.
  */
 const COUNT_DOWNLOAD =
-  'update "files" set "downloads" = "downloads" + 1, ' +
-  '"used_up_at" = case when "downloads" + 1 >= "max_downloads" then ? else "used_up_at" end where "id" = ? ' +
+  'update "files" set "downloads" = "downloads" + 1 where "id" = ? ' +
   'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)';
 
-async function claimDownload(ctx: ServiceContext, file: Pick<FileDto, 'id' | 'expiresAt' | 'maxDownloads'>): Promise<GoneReason | null> {
+export async function claimDownload(ctx: ServiceContext, file: Pick<FileDto, 'id' | 'expiresAt' | 'maxDownloads'>): Promise<GoneReason | null> {
   // Nothing to run out of: counted in memory, written once a second (download-tally.ts).
   if (file.maxDownloads === null) {
     ctx.downloads.add(file.id);
     return null;
   }
   const now = ctx.clock.now();
-  const counted = await ctx.sql.change(COUNT_DOWNLOAD, [new Date(now), file.id, new Date(now)]);
+  const counted = await ctx.sql.change(COUNT_DOWNLOAD, [file.id, new Date(now)]);
   if (counted === 1) return null;
   return file.expiresAt !== null && Date.parse(file.expiresAt) <= now ? 'expired' : 'used-up';
 }

@@ -19,12 +19,6 @@ export interface StoredFile {
   downloads: number;
   /** bcrypt hash of the share password; null: no password. */
   passwordHash: string | null;
-  /**
-   * When a limited link gave its last download (null: not used up, or before this column): the
-   * sweep keeps the file for that download's resume grant (ADR 0014). Only the count and the
-   * sweep write and read it, so the statements written out (FILE_COLUMNS) leave it out.
-   */
-  usedUpAt?: Date | null;
 }
 
 export const FileSchema = new EntitySchema<StoredFile>({
@@ -47,6 +41,5 @@ export const FileSchema = new EntitySchema<StoredFile>({
     maxDownloads: { type: 'integer', nullable: true, index: 'files_max_downloads_index' },
     downloads: { type: 'integer', default: 0 },
     passwordHash: { type: 'string', nullable: true },
-    usedUpAt: { type: 'Date', nullable: true },
   },
 });

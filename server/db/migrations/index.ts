@@ -8,7 +8,6 @@ import { Migration20261124100000ApiTokens as PostgresApiTokens } from './postgre
 import { Migration20261125000000SessionDetails as PostgresSessionDetails } from './postgresql/Migration20261125000000SessionDetails';
 import { Migration20261126000000AccountsAndQuotas as PostgresAccountsAndQuotas } from './postgresql/Migration20261126000000AccountsAndQuotas';
 import { Migration20261127000000ResumableUploads as PostgresResumableUploads } from './postgresql/Migration20261127000000ResumableUploads';
-import { Migration20261128000000UsedUpAt as PostgresUsedUpAt } from './postgresql/Migration20261128000000UsedUpAt';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -17,7 +16,6 @@ import { Migration20261124100000ApiTokens } from './sqlite/Migration202611241000
 import { Migration20261125000000SessionDetails } from './sqlite/Migration20261125000000SessionDetails';
 import { Migration20261126000000AccountsAndQuotas } from './sqlite/Migration20261126000000AccountsAndQuotas';
 import { Migration20261127000000ResumableUploads } from './sqlite/Migration20261127000000ResumableUploads';
-import { Migration20261128000000UsedUpAt } from './sqlite/Migration20261128000000UsedUpAt';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -29,7 +27,6 @@ const sqliteMigrations = [
   { name: 'Migration20261125000000SessionDetails', class: Migration20261125000000SessionDetails },
   { name: 'Migration20261126000000AccountsAndQuotas', class: Migration20261126000000AccountsAndQuotas },
   { name: 'Migration20261127000000ResumableUploads', class: Migration20261127000000ResumableUploads },
-  { name: 'Migration20261128000000UsedUpAt', class: Migration20261128000000UsedUpAt },
 ];
 
 const postgresqlMigrations = [
@@ -39,7 +36,6 @@ const postgresqlMigrations = [
   { name: 'Migration20261125000000SessionDetails', class: PostgresSessionDetails },
   { name: 'Migration20261126000000AccountsAndQuotas', class: PostgresAccountsAndQuotas },
   { name: 'Migration20261127000000ResumableUploads', class: PostgresResumableUploads },
-  { name: 'Migration20261128000000UsedUpAt', class: PostgresUsedUpAt },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
