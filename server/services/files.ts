@@ -178,20 +178,13 @@ const INSERT_FILE =
   'insert into "files" ("id", "user_id", "original_name", "mime_type", "size", "stored_name", "created_at", "expires_at", ' +
   '"max_downloads", "downloads", "password_hash") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
-/** The caller's files, newest first. */
-export async function listFiles(ctx: ServiceContext): Promise<FileDto[]> {
-  const owner = requireUser(ctx);
-  const rows = await ctx.sql.select<StoredFile>(`${FILES_OF_USER} ${NEWEST_FIRST}`, [owner.id]);
-  return rows.map(toFileDto);
-}
-
 /**
  * The caller's files, newest first, as the JSON text of the API's `files` array, written by the
  * database itself (PostgreSQL: the whole array; SQLite: each file's object, joined here), not
  * 10,000 rows turned into objects and then into text (which, with its garbage, cost twice the
  * bare SELECT + JSON; ADR 0020).
- * Same objects as `listFiles` (toFileDto): the suite reads both and checks them against the
- * OpenAPI document.
+ * Same objects as toFileDto makes (tests/api/pagination.test.ts compares them with each file's
+ * upload and page).
  */
 export async function listFilesJson(ctx: ServiceContext): Promise<string> {
   const owner = requireUser(ctx);

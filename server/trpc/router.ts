@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { deleteFile, listFiles, shareUrl, updateShareSettings } from '../services/files';
+import { deleteFile, shareUrl, updateShareSettings } from '../services/files';
 import { publicProcedure, router } from './trpc';
 
 // Procedures call the same services as the REST API; the services check the session.
 export const appRouter = router({
   files: router({
-    list: publicProcedure.query(async ({ ctx }) =>
-      (await listFiles(ctx)).map((file) => ({ ...file, url: shareUrl(ctx, file.id) })),
-    ),
+    // No list: /files reads its page of files in its loader (a list of every file was megabytes
+    // for a ShareX user), and a delete or change runs that loader again.
     // The settings are checked by the service, with the same rules and messages as the API's PATCH.
     updateShare: publicProcedure
       .input(z.object({ id: z.string().max(64), settings: z.record(z.unknown()) }))

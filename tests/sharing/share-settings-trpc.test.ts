@@ -21,8 +21,8 @@ function updateShare(id: string, settings: Record<string, unknown>, cookie = app
   });
 }
 
-describe('tRPC files.updateShare and files.list', () => {
-  it('when the owner changes the settings, then the result and the list carry them, never the password', async () => {
+describe('tRPC files.updateShare', () => {
+  it('when the owner changes the settings, then the result and the API list carry them, never the password', async () => {
     const { file } = await app.upload('trpc', 'trpc.txt', 'text/plain');
     const res = await updateShare(file.id, { expiresIn: 7200, maxDownloads: 2, password: 'trpc secret' });
     expect(res.status).toBe(200);
@@ -32,7 +32,7 @@ describe('tRPC files.updateShare and files.list', () => {
     expect(updated).toMatchObject({ id: file.id, maxDownloads: 2, downloads: 0, hasPassword: true, url: `${app.url}/f/${file.id}` });
     expect(Date.parse(updated.expiresAt)).toBeGreaterThan(Date.now() + 7200_000 - 60_000);
 
-    const list = (await (await fetch(`${app.url}/trpc/files.list`, { headers: { cookie: app.cookie } })).json()).result.data;
+    const list = (await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie: app.cookie } })).json()).files;
     expect(list.find((f: { id: string }) => f.id === file.id)).toMatchObject({ maxDownloads: 2, hasPassword: true });
   });
 
