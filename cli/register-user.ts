@@ -21,10 +21,13 @@ const HELP: CommandHelp = {
 
 async function main(argv: string[]): Promise<number> {
   if (printHelpIfAsked(argv, HELP)) return 0;
-  const passwordFromStdin = argv.includes('--password-stdin');
   // Only "--" starts an option: "-x" is a username, refused by the service with its own message.
-  const positional = argv.filter((arg) => !arg.startsWith('--'));
-  const unknown = argv.filter((arg) => arg.startsWith('--') && arg !== '--password-stdin');
+  // A lone "--" ends the options, as for every command (printHelpIfAsked, parseArgs).
+  const end = argv.indexOf('--');
+  const [options, rest] = end < 0 ? [argv, []] : [argv.slice(0, end), argv.slice(end + 1)];
+  const passwordFromStdin = options.includes('--password-stdin');
+  const positional = [...options.filter((arg) => !arg.startsWith('--')), ...rest];
+  const unknown = options.filter((arg) => arg.startsWith('--') && arg !== '--password-stdin');
   if (unknown.length) throw usageError(HELP, `Unknown option '${unknown[0]}'`);
   if (positional.length !== 1) throw usageError(HELP, positional.length ? `Expected one <username>, got ${positional.length}` : 'Missing the <username>');
   const [username] = positional;

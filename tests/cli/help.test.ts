@@ -104,6 +104,18 @@ describe('a wrong command line', () => {
   });
 });
 
+describe('the end of the options', () => {
+  it('when register-user is given a name after --, then it is the username (judged by its own rule), not an unknown option, as for the other commands', async () => {
+    const dataDir = freshDataDir();
+    const result = await runNode(CLI_JS, ['--password-stdin', '--', '--x'], { env: { DATA_DIR: dataDir }, input: `${PASSWORD}\n` });
+    expect(result.code).not.toBe(0);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/Username must start with a letter, a digit or "_"/);
+    expect(lines[0]).not.toMatch(/Unknown option/);
+  });
+});
+
 describe('on a clone, through npm (README)', () => {
   /** `npm run -s <script> -- <args>` in the checkout, as the README shows it. */
   function npmRun(script: string, args: string[], env: Record<string, string>): Promise<RunResult> {
