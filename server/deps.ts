@@ -34,7 +34,7 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
 
 export async function createContentStore(config: Config, log: Logger): Promise<ContentStore> {
   const { storage } = config;
-  if (storage.kind === 'disk') return new LocalDiskStore(storage.dir);
+  if (storage.kind === 'disk') return new LocalDiskStore(storage.dir, { log });
   // Loaded only when configured: the AWS SDK is about 20 MB of a disk-only server's memory.
   const { S3Store } = await import('./storage/s3-store');
   return new S3Store(storage, log);

@@ -12,6 +12,7 @@ import { ByteCounter } from './byte-counter';
 import { asStorageError } from './disk-errors';
 import { LocalDiskPartials } from './local-disk-partials';
 import { sendContent } from './send-content';
+import { SmallContentReads, type SmallContentReadsOptions } from './small-content-reads';
 import {
   ContentNotFoundError,
   PARTIAL_CONTENT_LIFETIME_MS,
@@ -33,8 +34,13 @@ const WRITEBACK_EVERY_BYTES = 32 * 1024 * 1024;
 export class LocalDiskStore implements ContentStore {
   private readonly incompleteDir: string;
   readonly partial: LocalDiskPartials;
+  private readonly smallReads: SmallContentReads;
 
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    options: SmallContentReadsOptions = {},
+  ) {
+    this.smallReads = new SmallContentReads(options);
     this.incompleteDir = path.join(root, INCOMPLETE_DIR);
     makeDirectories(this.incompleteDir);
     this.partial = new LocalDiskPartials(root);
@@ -66,7 +72,7 @@ export class LocalDiskStore implements ContentStore {
   }
 
   async open(key: string, range?: ByteRange): Promise<OpenedContent> {
-    if (range && range.end - range.start + 1 <= SMALL_CONTENT_BYTES) return openSmallContent(this.pathOf(key), key, range);
+    if (range && range.end - range.start + 1 <= SMALL_CONTENT_BYTES) return openSmallContent(this.smallReads, this.pathOf(key), key, range);
     const highWaterMark = Math.max(16 * 1024, Math.min(range ? range.end - range.start + 1 : MAX_CHUNK_BYTES, MAX_CHUNK_BYTES));
     const stream = new FileChunkStream(this.pathOf(key), range?.start ?? 0, range?.end ?? Infinity, highWaterMark);
     try {
@@ -215,13 +221,14 @@ class EarlyWriteback {
 
 /**
  * A byte range small enough for one read (an image host's thumbnails and screenshots): read
- * whole into one buffer before any header is sent (a missing file, or a folder in its place,
- * is a ContentNotFoundError), then sent with a single `end`. A stream, with its async iterator
- * and its events, cost more than the read itself. `stream` serves other readers (the share
- * page's text preview).
+ * whole into one buffer before any header is sent, on the event loop while the disk answers
+ * from its cache (small-content-reads.ts; a missing file, or a folder in its place, is a
+ * ContentNotFoundError), then sent with a single `end`. A stream, with its async iterator and
+ * its events, cost more than the read itself. `stream` serves other readers (the share page's
+ * text preview).
  */
-async function openSmallContent(file: string, key: string, range: ByteRange): Promise<OpenedContent> {
-  const bytes = await readRange(file, range).catch((error: NodeJS.ErrnoException) => {
+async function openSmallContent(reads: SmallContentReads, file: string, key: string, range: ByteRange): Promise<OpenedContent> {
+  const bytes = await reads.read(file, range).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'EISDIR') throw new ContentNotFoundError(`No content under ${key}`);
     throw error;
   });
@@ -239,34 +246,6 @@ async function openSmallContent(file: string, key: string, range: ByteRange): Pr
       destination.end(bytes);
     },
   };
-}
-
-/**
- * The bytes of a range of a file: one open, one read, one close. The close is synchronous: a
- * read-only descriptor has nothing to flush, so close(2) returns at once, while handing it to
- * the thread pool costs the main thread more than the call itself (waking a pool thread and
- * taking its completion: ~40 us a download on this machine's profile; docs/performance.md).
- */
-function readRange(file: string, range: ByteRange): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    fs.open(file, 'r', (openError, fd) => {
-      if (openError) return reject(openError);
-      const buffer = Buffer.allocUnsafe(range.end - range.start + 1);
-      fs.read(fd, buffer, 0, buffer.length, range.start, (readError, bytesRead) => {
-        closeReadOnly(fd);
-        if (readError) reject(readError);
-        else resolve(buffer.subarray(0, bytesRead));
-      });
-    });
-  });
-}
-
-function closeReadOnly(fd: number): void {
-  try {
-    fs.closeSync(fd);
-  } catch {
-    // Nothing was written through it: there is nothing a failed close could lose.
-  }
 }
 
 /** How many handed-back buffers a FileChunkStream keeps for its next reads. */
