@@ -1,12 +1,11 @@
 // `--help` on every admin command (found by QA): the built CLI in a child process, named as the
 // container runs it (`node dist/cli/<name>.js`), and once through npm as on a clone. Help reads no
 // settings and opens nothing; a wrong command line is one line on stderr that points to it.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { ROOT, tempDir } from '../helpers/app';
-import { CLI_JS, cleanEnv, MOVE_INSTALL_JS, runNode, TOKENS_JS, USERS_JS, type RunResult } from '../helpers/process';
+import { CLI_JS, MOVE_INSTALL_JS, runCommand, runNode, TOKENS_JS, USERS_JS, type RunResult } from '../helpers/process';
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -119,19 +118,7 @@ describe('the end of the options', () => {
 describe('on a clone, through npm (README)', () => {
   /** `npm run -s <script> -- <args>` in the checkout, as the README shows it. */
   function npmRun(script: string, args: string[], env: Record<string, string>): Promise<RunResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('npm', ['run', '-s', script, '--', ...args], {
-        cwd: ROOT,
-        env: cleanEnv({ ...env, npm_config_update_notifier: 'false' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    });
+    return runCommand('npm', ['run', '-s', script, '--', ...args], { env: { ...env, npm_config_update_notifier: 'false' }, timeoutMs: 80_000 });
   }
 
   it('when `npm run users -- --help` is run, then the usage names the command that way, and an unknown option points to it', async () => {

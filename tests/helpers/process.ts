@@ -40,8 +40,18 @@ export function runNode(
   options: { env: Record<string, string | undefined>; input?: string | Buffer; timeoutMs?: number },
 ): Promise<RunResult> {
   requireBuilt(script);
+  return runCommand(process.execPath, [script, ...args], options);
+}
+
+/** Runs a command in the checkout to its end, in cleanEnv(env), feeding `input` on stdin. */
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { env: Record<string, string | undefined>; input?: string | Buffer; timeoutMs?: number },
+): Promise<RunResult> {
+  const timeoutMs = options.timeoutMs ?? 25_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
+    const child = spawn(command, args, {
       cwd: ROOT,
       env: cleanEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -52,8 +62,9 @@ export function runNode(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${path.basename(script)} did not finish within ${options.timeoutMs ?? 25_000} ms\n${stdout}\n${stderr}`));
-    }, options.timeoutMs ?? 25_000);
+      const name = command === process.execPath ? path.basename(args[0]) : [command, ...args].join(' ');
+      reject(new Error(`${name} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
