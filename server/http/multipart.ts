@@ -85,10 +85,9 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
   }
 
-  const state: { handling: Promise<T> | null; failed: boolean; extraFile: boolean; lateField: string | null; overLimit: AppError | null } = {
+  const state: { handling: Promise<T> | null; failed: boolean; lateField: string | null; overLimit: AppError | null } = {
     handling: null,
     failed: false,
-    extraFile: false,
     lateField: null,
     overLimit: null,
   };
@@ -97,15 +96,20 @@ export async function withFirstUploadedFile<T>(
   let refuse: (error: AppError) => void = () => {};
   const refused = new Promise<AppError>((resolve) => (refuse = resolve));
   // busboy skips the parts past a limit without a word: a share setting there would be lost, or
-  // the file itself ("No file uploaded"), or a second file stored as if alone. Past a limit the
-  // whole upload is refused. Before the file, at once: the file would only be read to be dropped;
-  // a file under way hears it from `bodyAccepted`, so it is not recorded.
+  // the file itself ("No file uploaded"). Past a limit the whole upload is refused. Before the
+  // file, at once: the file would only be read to be dropped; a file under way hears it from
+  // `bodyAccepted`, so it is not recorded.
   const overLimit = (message: string) => () => {
     state.overLimit ??= new AppError('BAD_REQUEST', message);
     if (!state.handling) refuse(state.overLimit);
   };
   parser.on('fieldsLimit', overLimit(`Too many form fields: at most ${MAX_FIELDS} besides the file`));
-  parser.on('filesLimit', overLimit(`Too many file parts: at most ${MAX_FILE_PARTS}, and only one with a file`));
+  // File parts past the limit only matter while the file is still to come: once it is under way,
+  // later file parts are dropped anyway (ADR 0026).
+  const tooManyFileParts = overLimit(`Too many file parts: at most ${MAX_FILE_PARTS} before the file`);
+  parser.on('filesLimit', () => {
+    if (!state.handling) tooManyFileParts();
+  });
   parser.on('field', (name, value) => {
     if (!options.fieldsBeforeFile?.includes(name)) return;
     if (state.handling) state.lateField ??= name;
@@ -128,12 +132,9 @@ export async function withFirstUploadedFile<T>(
       parser.destroy(new Error('Part after the closing boundary'));
       return;
     }
-    // One file per request: a second named file makes the whole upload a 400 (the first one
-    // is then not recorded, see `bodyAccepted`).
-    if (state.handling && info.filename) state.extraFile = true;
-    // Only the first named file is handled; later ones, empty file inputs (what a browser
-    // sends for an input left empty) and anything after a parse error or past a limit are read
-    // and dropped.
+    // Only the first named file is handled (CONTRACT.md: "the first part that carries a file";
+    // ADR 0026); later ones, empty file inputs (what a browser sends for an input left empty)
+    // and anything after a parse error or past a limit are read and dropped.
     if (state.failed || parser.destroyed || state.handling || state.overLimit || !info.filename) {
       fileStream.resume();
       return;
@@ -163,13 +164,13 @@ export async function withFirstUploadedFile<T>(
   // Started before any 'file' event can fire (they come from this data).
   const parsing = feed(body, parser);
   /**
-   * Resolves once the rest of the body was read and holds no second file; rejects with an
-   * AppError when it does, or when the client went away before the end. Trailing junk after
-   * a complete file does not reject: that file is stored.
+   * Resolves once the rest of the body was read (later file parts dropped); rejects with an
+   * AppError when a share setting came after the file, the body went past a limit, or the client
+   * went away before the end. Trailing junk after a complete file does not reject: that file is
+   * stored.
    */
   const bodyAccepted = async (): Promise<void> => {
     const [outcome] = await Promise.allSettled([parsing]);
-    if (state.extraFile) throw new AppError('BAD_REQUEST', 'Only one file per request: send each file in its own upload');
     if (state.lateField) throw new AppError('BAD_REQUEST', `The ${state.lateField} field must come before the file part`);
     if (state.overLimit) throw state.overLimit;
     if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');

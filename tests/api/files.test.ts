@@ -172,22 +172,25 @@ describe('POST /api/v1/files', () => {
     expect(file.storedName).toBe(`${file.id}.pdf`);
   });
 
-  it('when the body has a text field, then two files, then 400 "Only one file per request" and neither file is stored or recorded', async () => {
+  it('when the body has a text field, then two files, then 201 with the first file, and only its bytes are stored (CONTRACT: "the first part that carries a file")', async () => {
     const form = new FormData();
     form.append('note', 'not a file');
     form.append('file', new Blob(['first']), 'first.txt');
     form.append('file', new Blob(['second']), 'second.txt');
-    const filesBefore = (await app.storedFiles());
+    const filesBefore = await app.storedFiles();
     const [{ n: rowsBefore }] = await app.rows('select count(*) as n from files');
 
     const res = await upload(alice, form);
 
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'Only one file per request: send each file in its own upload' });
-    expect((await app.storedFiles())).toEqual(filesBefore);
-    expect((await app.incompleteFiles())).toEqual([]);
+    expect(res.status).toBe(201);
+    const { file, url } = await res.json();
+    expect(file).toMatchObject({ originalName: 'first.txt', size: 5 });
+    expect(url).toBe(`${app.url}/f/${file.id}`);
+    expect((await app.storedFiles()).sort()).toEqual([...filesBefore, file.storedName].sort());
+    expect((await app.readStored(file.storedName))?.toString()).toBe('first');
+    expect(await app.incompleteFiles()).toEqual([]);
     const [{ n: rowsAfter }] = await app.rows('select count(*) as n from files');
-    expect(Number(rowsAfter)).toBe(Number(rowsBefore));
+    expect(Number(rowsAfter)).toBe(Number(rowsBefore) + 1);
   });
 
   it('when a file is followed by an empty file input (a browser form left empty), then 201 with that file', async () => {

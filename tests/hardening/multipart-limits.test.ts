@@ -3,9 +3,9 @@
 //
 // What multipart.ts does (read, then asserted here): busboy with limits parts 30, fields 20,
 // files 5, fieldSize 64 KiB, headerPairs 50. busboy skips the parts past a limit; multipart.ts
-// refuses the whole upload then (400 "Too many form fields" / "Too many file parts"), since a
-// share setting, the file or a second file could be among them. Only one named file is taken
-// (a second is a 400). A part header over 16 KiB is malformed (400); request headers over Node's
+// refuses the whole upload then (400 "Too many form fields" / "Too many file parts" before the
+// file), since a share setting or the file could be among them. The first named file is taken;
+// file parts after it are read and dropped (ADR 0026). A part header over 16 KiB is malformed (400); request headers over Node's
 // 16 KiB are answered 431 by Node itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
@@ -119,22 +119,37 @@ describe('many parts', () => {
     await expectRefused(() => post(rawMultipart(BOUNDARY, [...manyFields(20), fieldPart('password', 'pony pony'), filePart('secret.txt')]), undefined, {}, path), 400, TOO_MANY_FIELDS);
   });
 
-  it.each(BOTH_ROUTES)('when a request carries two files, plainly or with the second hidden past a limit, then %s answers 400 and keeps neither', async (_route, path) => {
-    // What a browser sends for a file input left empty: no name, no bytes, application/octet-stream.
-    const emptyInput = (): RawPart => ({ headers: ['Content-Disposition: form-data; name="other"; filename=""', 'Content-Type: application/octet-stream'], content: '' });
-    const bodies: Array<[RawPart[], string]> = [
-      [[filePart('one.txt', 'one'), filePart('two.txt', 'two')], 'Only one file per request: send each file in its own upload'],
-      // Past the fields limit: busboy never shows the second file (this was a 201 with the first).
-      [[filePart('one.txt', 'one'), ...manyFields(30), filePart('two.txt', 'two')], TOO_MANY_FIELDS],
-      // The sixth file part, after four empty file inputs: past the files limit (this was a 201 with the first).
-      [[filePart('one.txt', 'one'), emptyInput(), emptyInput(), emptyInput(), emptyInput(), filePart('two.txt', 'two')], 'Too many file parts: at most 5, and only one with a file'],
+  // What a browser sends for a file input left empty: no name, no bytes, application/octet-stream.
+  const emptyInput = (): RawPart => ({ headers: ['Content-Disposition: form-data; name="other"; filename=""', 'Content-Type: application/octet-stream'], content: '' });
+
+  it.each(BOTH_ROUTES)('when a request carries two files, plainly or past the files limit, then %s stores the first alone (CONTRACT: "the first part that carries a file")', async (_route, path) => {
+    const bodies: RawPart[][] = [
+      [filePart('one.txt', 'one'), filePart('two.txt', 'two')],
+      // The sixth file part, after four empty file inputs: past busboy's files limit, which only
+      // matters before the file.
+      [filePart('one.txt', 'one'), emptyInput(), emptyInput(), emptyInput(), emptyInput(), filePart('two.txt', 'two')],
     ];
-    for (const [parts, error] of bodies) await expectRefused(() => post(rawMultipart(BOUNDARY, parts), undefined, {}, path), 400, error);
+    for (const parts of bodies) {
+      const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, parts), undefined, {}, path));
+      expect(file).toMatchObject({ originalName: 'one.txt', size: 3 });
+      expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('one');
+    }
   });
 
-  it('when one request carries 10 files, then 400 "Only one file per request" and nothing is stored', async () => {
+  it.each(BOTH_ROUTES)('when a second file hides past the fields limit, then %s answers 400 "Too many form fields" and keeps neither', async (_route, path) => {
+    await expectRefused(() => post(rawMultipart(BOUNDARY, [filePart('one.txt', 'one'), ...manyFields(30), filePart('two.txt', 'two')]), undefined, {}, path), 400, TOO_MANY_FIELDS);
+  });
+
+  it.each(BOTH_ROUTES)('when five empty file inputs come before the file (past the files limit), then %s answers 400 "Too many file parts", not "No file uploaded"', async (_route, path) => {
+    const parts = [emptyInput(), emptyInput(), emptyInput(), emptyInput(), emptyInput(), filePart('late.txt', 'late')];
+    await expectRefused(() => post(rawMultipart(BOUNDARY, parts), undefined, {}, path), 400, 'Too many file parts: at most 5 before the file');
+  });
+
+  it('when one request carries 10 files, then 201 with the first, and only the first is stored', async () => {
     const parts = Array.from({ length: 10 }, (_, i) => filePart(`file-${i}.txt`, `content of file ${i}`));
-    await expectRefused(() => post(rawMultipart(BOUNDARY, parts)), 400, /only one file per request/i);
+    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, parts)));
+    expect(file).toMatchObject({ originalName: 'file-0.txt', size: 'content of file 0'.length });
+    expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('content of file 0');
   });
 });
 
