@@ -76,8 +76,11 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
   try {
     return parseArgs({ args: argv, allowPositionals: true, options });
   } catch (error) {
-    // Node's first sentence names the option ("Unknown option '--colour'"); its hint about "--" helps no command here.
-    throw usageError(help, (error as Error).message.split('\n')[0].split('. ')[0].replace(/\.$/, ''));
+    // Node's first sentence names the option ("Unknown option '--colour'"). Its hint is kept short
+    // for a single dash: that is how a username such as "-bot" (ADR 0027) looks.
+    const problem = (error as Error).message.split('\n')[0].split('. ')[0].replace(/\.$/, '');
+    const dashName = /^Unknown option '-[^-]/.test(problem) ? ' (a name that starts with "-" goes after a lone --)' : '';
+    throw usageError(help, problem + dashName);
   }
 }
 

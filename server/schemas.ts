@@ -9,9 +9,9 @@ extendZodWithOpenApi(z);
 
 export const usernameSchema = z
   .string({ required_error: 'Username is required', invalid_type_error: 'Username must be a string' })
-  .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Username must be 1-64 characters of letters, digits, ".", "_" or "-"')
-  // ".", ".." and "-x" read as paths and options in shells, URLs and logs.
-  .regex(/^[A-Za-z0-9_]/, 'Username must start with a letter, a digit or "_"');
+  // CONTRACT.md's alphabet, in any order (ADR 0027): a name is never a path nor part of a URL
+  // here, and the CLI takes one that starts with "-" after a lone "--".
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Username must be 1-64 characters of letters, digits, ".", "_" or "-"');
 
 /** Spaces of every kind, and the invisible characters that look like nothing at all. */
 const BLANK_LOOKING = /^[\s\p{Cc}\p{Cf}\u2800\u3164\uFFA0\u115F\u1160]*$/u;

@@ -151,6 +151,33 @@ describe('the password limits, checked by logging in', () => {
   });
 });
 
+describe("the contract's alphabet (CONTRACT.md §2: 1-64 characters of A-Z a-z 0-9 . _ -)", () => {
+  let app: TestApp | undefined;
+  afterAll(() => app?.close());
+
+  it('when a username starts with ".", "-" or "_", or is only dots, then the user is made and logs in with it', async () => {
+    const dir = tempDir('fs-cli-');
+    const names = ['.hidden', '..', '-dash', '_under', 'a.b-c_d', 'x'.repeat(64)];
+    for (const name of names) {
+      const result = await registerUserCli([name, '--password-stdin'], { env: { DATA_DIR: dir }, input: `${PASSWORD}\n` });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.trim()).toMatch(UUID);
+    }
+    expect((await usersIn(dir)).map((user) => user.username)).toEqual([...names].sort());
+
+    app = await startApp({ DATA_DIR: dir });
+    for (const name of names) {
+      const res = await fetch(`${app.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: name, password: PASSWORD }),
+      });
+      expect(res.status, name).toBe(200);
+      expect((await res.json()).user.username).toBe(name);
+    }
+  });
+});
+
 describe('where it runs', () => {
   it('when DATA_DIR does not exist yet, then it creates it with the schema and the user', async () => {
     const fresh = path.join(tempDir('fs-cli-'), 'not', 'yet', 'there');
@@ -216,10 +243,11 @@ describe('what it refuses (issue 12)', () => {
     expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain('blankpass');
   });
 
-  it.each(['.', '..', '-x', '.hidden', '-'])('when the username is %j, then it fails with one line and no user is made', async (username) => {
+  it.each(['', 'a b', 'élan', 'a/b', 'x'.repeat(65)])('when the username is %j (outside 1-64 of A-Z a-z 0-9 . _ -), then it fails with one line and no user is made', async (username) => {
+    const before = await usersIn(dataDir);
     const result = await register(username, PASSWORD);
-    expectOneLineFailure(result, /Username must start with a letter, a digit or "_"/);
-    expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain(username);
+    expectOneLineFailure(result, /Username must be 1-64 characters of letters, digits, "\.", "_" or "-"/);
+    expect(await usersIn(dataDir)).toEqual(before);
   });
 
   it('when DATA_DIR is a path that can never exist (/proc/nope), then it exits non-zero at once with one line naming DATA_DIR', async () => {

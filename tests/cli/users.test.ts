@@ -52,6 +52,16 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     expect(again.stderr).toBe('users: Username is already taken\n');
   });
 
+  it('when an admin adds a username that starts with "-" after a lone --, then it is made and logs in (CONTRACT.md: any of A-Z a-z 0-9 . _ -)', async () => {
+    const added = await users(['add', '--password-stdin', '--', '-bot'], `${PASSWORD}\n`);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/^Created -bot \(id [0-9a-f-]{36}\)\n$/);
+    expect((await login('-bot')).status).toBe(200);
+    const disabled = await users(['disable', '--', '-bot']);
+    expect(disabled.code, disabled.stderr).toBe(0);
+    expect((await login('-bot')).status).toBe(403);
+  });
+
   it('when an admin sets a quota, then sizes, none and default are understood and a bad size is one line', async () => {
     await users(['add', 'dave', '--password-stdin'], `${PASSWORD}\n`);
     const cases: Array<[string, number | null, 'own' | 'default']> = [
@@ -150,6 +160,7 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
       [['list', '--colour'], 2, "users: Unknown option '--colour'. For usage, run: node dist/cli/users.js --help\n"],
       [['disable', 'nobody-here'], 1, 'users: No user named "nobody-here"\n'],
       [['quota', 'nobody-here', '1GB'], 1, 'users: No user named "nobody-here"\n'],
+      [['add', '-bot', '--password-stdin'], 2, `users: Unknown option '-b' (a name that starts with "-" goes after a lone --). For usage, run: node dist/cli/users.js --help\n`],
     ];
     for (const [args, code, line] of cases) {
       const result = await users(args);
