@@ -8,7 +8,10 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
     const base = 'http://local.invalid';
     const url = new URL(to, base);
     if (url.origin !== base) return fallback;
-    return url.pathname + url.search + url.hash;
+    const local = url.pathname + url.search + url.hash;
+    // Dot segments collapse: "/.//evil.com" resolves to the path "//evil.com", which a browser
+    // reads as another host. Judge what is sent, not what was given.
+    return local.startsWith('//') ? fallback : local;
   } catch {
     return fallback;
   }

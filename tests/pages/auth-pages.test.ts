@@ -102,6 +102,12 @@ describe('POST /login', () => {
     ['http:/evil.com', '/files'],
     ['/\t/evil.com', '/files'],
     ['/%2F%2Fevil.com', '/%2F%2Fevil.com'],
+    // Dot segments that collapse into "//evil.com" once resolved (found by the session-20 audit).
+    ['/.//evil.com', '/files'],
+    ['/..//evil.com', '/files'],
+    ['/a/..//evil.com/x?y#z', '/files'],
+    ['/%2e%2e//evil.com', '/files'],
+    ['/%2e//evil.com', '/files'],
   ])('when redirectTo is %j, then login lands on %j of this site, never elsewhere', async (redirectTo, expected) => {
     const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD, redirectTo });
     expect([302, 303]).toContain(res.status);
@@ -111,8 +117,8 @@ describe('POST /login', () => {
     expect(new URL(location, app.url).origin).toBe(app.url);
   });
 
-  it('when the login page is opened with a hostile redirectTo and the user is already logged in, then it stays on this site', async () => {
-    const res = await getPage(app, `/login?redirectTo=${encodeURIComponent('//evil.com/x')}`, alice);
+  it.each(['//evil.com/x', '/.//evil.com/x'])('when the login page is opened with the hostile redirectTo %j and the user is already logged in, then it stays on this site', async (redirectTo) => {
+    const res = await getPage(app, `/login?redirectTo=${encodeURIComponent(redirectTo)}`, alice);
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/files');
   });
