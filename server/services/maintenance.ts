@@ -3,7 +3,8 @@
 // stopped half-way). Records are never removed here: content is written before its record.
 // Only what the service itself made is touched (issue 12): names in the exact stored-name
 // format, and nothing written in the last hour, which may be another instance's upload between
-// its content and its record.
+// its content and its record. A start on SQLite is the exception: one process owns that data, and
+// before it serves nothing of it is under way, so every leftover goes at once (ADR 0028).
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
@@ -17,13 +18,14 @@ import { isStoredName } from './files';
 import { removeStaleReservations } from './quotas';
 import { removeExpiredResumableUploads, unfinishedUploadKeys } from './resumable-uploads';
 
-const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
+/** How old a leftover must be before a round removes it (another instance may be mid-upload). */
+export const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
 /** Stored names looked up per query. */
 const LOOKUP_BATCH = 500;
 
-export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }) {
+export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }, options: { minAgeMs?: number } = {}) {
   const { em, store, log, clock } = deps;
-  const modifiedBefore = new Date(clock.now() - SWEEP_MIN_AGE_MS);
+  const modifiedBefore = new Date(clock.now() - (options.minAgeMs ?? SWEEP_MIN_AGE_MS));
   // Resumable uploads under way keep their multipart uploads open for up to a day (ADR 0019).
   const incomplete = await store.sweepIncomplete({ modifiedBefore, keep: await unfinishedUploadKeys(em) });
   const candidates = (await store.list({ modifiedBefore })).filter(isStoredName);
