@@ -56,3 +56,28 @@ describe('logout revokes the session server-side', () => {
     await expectServerAnswers(app.url);
   });
 });
+
+describe('logout always succeeds (CONTRACT.md §3)', () => {
+  it.each([
+    ['an API token that does not exist', 'Bearer fsk_not-a-real-token'],
+    ['a malformed Authorization header', 'Bearer'],
+    ['a Basic Authorization header', 'Basic bGVha3k6cGFzc3dvcmQ='],
+  ])('when the API logout also carries %s, then 200 {"ok":true}, the cookie is cleared and its session is revoked', async (_label, authorization) => {
+    const cookie = await app.login('leaky');
+    expect(await apiStatus(cookie)).toBe(200);
+
+    const out = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie, authorization } });
+
+    expect(out.status).toBe(200);
+    expect(await out.json()).toEqual({ ok: true });
+    expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
+    expect(await apiStatus(cookie)).toBe(401);
+  });
+
+  it('when the API logout carries a bad API token and no cookie, then 200 {"ok":true} and a cleared cookie', async () => {
+    const out = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { authorization: 'Bearer fsk_garbage' } });
+    expect(out.status).toBe(200);
+    expect(await out.json()).toEqual({ ok: true });
+    expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
+  });
+});
