@@ -13,12 +13,20 @@ export const usernameSchema = z
   // here, and the CLI takes one that starts with "-" after a lone "--".
   .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Username must be 1-64 characters of letters, digits, ".", "_" or "-"');
 
+/** The number of Unicode code points: what CONTRACT.md's "characters" count. */
+export function countCharacters(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 /** Spaces of every kind, and the invisible characters that look like nothing at all. */
 const BLANK_LOOKING = /^[\s\p{Cc}\p{Cf}\u2800\u3164\uFFA0\u115F\u1160]*$/u;
 
 export const newPasswordSchema = z
   .string({ required_error: 'Password is required', invalid_type_error: 'Password must be a string' })
-  .min(8, 'Password must be at least 8 characters long')
+  // Characters as a person counts them (code points), not UTF-16 units: "😀😀😀😀" is 4, not 8.
+  .refine((password) => countCharacters(password) >= 8, { message: 'Password must be at least 8 characters long' })
   .refine((password) => !BLANK_LOOKING.test(password), { message: 'Password must not be only spaces or invisible characters' })
   .refine((password) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES, {
     message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes of UTF-8`,
@@ -87,7 +95,9 @@ const isoDateTime = z.string().datetime({ offset: true });
 
 export const sharePasswordSchema = z
   .string({ invalid_type_error: 'password must be a string or null' })
-  .min(MIN_SHARE_PASSWORD_LENGTH, `password must be at least ${MIN_SHARE_PASSWORD_LENGTH} characters long`)
+  .refine((password) => countCharacters(password) >= MIN_SHARE_PASSWORD_LENGTH, {
+    message: `password must be at least ${MIN_SHARE_PASSWORD_LENGTH} characters long`,
+  })
   .refine((password) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES, {
     message: `password must be at most ${MAX_PASSWORD_BYTES} bytes of UTF-8`,
   });

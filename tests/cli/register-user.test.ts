@@ -243,6 +243,21 @@ describe('what it refuses (issue 12)', () => {
     expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain('blankpass');
   });
 
+  it.each([
+    ['six letters and an emoji (7 characters, 8 UTF-16 units)', 'abcdef😀'],
+    ['four emoji (4 characters, 8 UTF-16 units)', '😀😀😀😀'],
+  ])('when the password is %s, then it fails as shorter than 8 characters and no user is made', async (_label, password) => {
+    const result = await register('shortemoji', password);
+    expectOneLineFailure(result, /Password must be at least 8 characters long/);
+    expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain('shortemoji');
+  });
+
+  it('when the password is eight emoji (8 characters, 32 bytes), then the user is made', async () => {
+    const result = await register('eightemoji', '😀'.repeat(8));
+    expect(result.code, result.stderr).toBe(0);
+    expect((await usersIn(dataDir)).map((user) => user.username)).toContain('eightemoji');
+  });
+
   it.each(['', 'a b', 'élan', 'a/b', 'x'.repeat(65)])('when the username is %j (outside 1-64 of A-Z a-z 0-9 . _ -), then it fails with one line and no user is made', async (username) => {
     const before = await usersIn(dataDir);
     const result = await register(username, PASSWORD);
