@@ -102,13 +102,7 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
 
     res.statusCode = status;
     res.setHeader('Content-Type', inline ? contentTypeOf(file.mimeType) : 'application/octet-stream');
-    res.setHeader(
-      'Content-Disposition',
-      contentDisposition(downloadName(file.originalName), {
-        type: inline ? 'inline' : 'attachment',
-        fallback: asciiFallback(downloadName(file.originalName)),
-      }),
-    );
+    res.setHeader('Content-Disposition', dispositionHeader(inline ? 'inline' : 'attachment', downloadName(file.originalName)));
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // A shared file may be deleted at any time: caches must check back (cheap, thanks to the ETag).
     res.setHeader('Cache-Control', privateCopy ? 'private, no-store' : 'no-cache');
@@ -176,6 +170,20 @@ function contentTypeOf(mimeType: string): string {
  */
 function downloadName(name: string): string {
   return name.split(/[/\\]/).filter((segment) => segment.trim() !== '').pop() ?? 'download';
+}
+
+/**
+ * `filename=` (an ASCII fallback, quoted by the library) and always `filename*=UTF-8''…` with the
+ * exact name, as CONTRACT.md §5 asks, even when the two read the same (the library would then
+ * send the fallback alone).
+ */
+export function dispositionHeader(type: 'inline' | 'attachment', name: string): string {
+  return `${contentDisposition(asciiFallback(name), { type })}; filename*=UTF-8''${encodeExtValue(name)}`;
+}
+
+/** RFC 8187 value-chars: percent-encoded UTF-8 except ALPHA DIGIT and !#$&+-.^_`|~ . */
+function encodeExtValue(text: string): string {
+  return encodeURIComponent(text).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /**
