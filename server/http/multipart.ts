@@ -85,9 +85,11 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
   }
 
-  const state: { handling: Promise<T> | null; failed: boolean; lateField: string | null; overLimit: AppError | null } = {
+  const state: { handling: Promise<T> | null; failed: boolean; closed: boolean; lateField: string | null; overLimit: AppError | null } = {
     handling: null,
     failed: false,
+    // The closing boundary was read: what follows is the epilogue, which MIME says to ignore.
+    closed: false,
     lateField: null,
     overLimit: null,
   };
@@ -129,6 +131,7 @@ export async function withFirstUploadedFile<T>(
     // would never be answered. Parts after the end make the body malformed.
     if ((parser as unknown as { _complete?: boolean })._complete) {
       state.failed = true;
+      state.closed = true;
       parser.destroy(new Error('Part after the closing boundary'));
       return;
     }
@@ -165,15 +168,17 @@ export async function withFirstUploadedFile<T>(
   const parsing = feed(body, parser);
   /**
    * Resolves once the rest of the body was read (later file parts dropped); rejects with an
-   * AppError when a share setting came after the file, the body went past a limit, or the client
-   * went away before the end. Trailing junk after a complete file does not reject: that file is
-   * stored.
+   * AppError when a share setting came after the file, the body went past a limit, the client
+   * went away before the end, or the body broke before its closing boundary (CONTRACT.md §4:
+   * malformed multipart is a 400 and keeps nothing, even after a complete file part). An epilogue
+   * after the closing boundary is ignored, as MIME says: that file is stored.
    */
   const bodyAccepted = async (): Promise<void> => {
     const [outcome] = await Promise.allSettled([parsing]);
     if (state.lateField) throw new AppError('BAD_REQUEST', `The ${state.lateField} field must come before the file part`);
     if (state.overLimit) throw state.overLimit;
     if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
+    if (outcome.status === 'rejected' && !state.closed) throw new AppError('BAD_REQUEST', 'Malformed multipart body');
   };
   // A refusal is answered at once, not once the rest of the body has been read and dropped (a
   // file over the quota could be gigabytes): the caller answers and closes the connection
@@ -184,7 +189,7 @@ export async function withFirstUploadedFile<T>(
     throw early;
   }
   const [parsed] = await Promise.allSettled([parsing]);
-  // The handler's outcome wins when it had one: a complete file followed by trailing junk is stored.
+  // The handler's outcome wins when it had one: it heard of a malformed body from `bodyAccepted`.
   if (state.handling) {
     const [handled] = await Promise.allSettled([state.handling]);
     if (handled.status === 'fulfilled') return handled.value;

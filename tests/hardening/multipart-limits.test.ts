@@ -214,6 +214,22 @@ describe('malformed bodies', () => {
     expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('real content');
   });
 
+  it.each(BOTH_ROUTES)('when a complete file part is followed by a body that breaks before its closing boundary, then %s answers 400 "Malformed multipart body" and keeps nothing (CONTRACT.md §4)', async (_route, path) => {
+    const file = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="whole.txt"\r\nContent-Type: text/plain\r\n\r\nwhole content`;
+    const endings = [
+      // A delimiter, and then nothing: no "--" to close the body.
+      `\r\n--${BOUNDARY}`,
+      `\r\n--${BOUNDARY}\r\n`,
+      // A second part whose header line has no colon.
+      `\r\n--${BOUNDARY}\r\nthis is not a header\r\n\r\nx\r\n--${BOUNDARY}--\r\n`,
+      // A second part that never ends.
+      `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nnever closed`,
+    ];
+    for (const ending of endings) {
+      await expectRefused(() => post(Buffer.from(file + ending), undefined, {}, path), 400, 'Malformed multipart body');
+    }
+  });
+
   it('when the body stops before the closing boundary (the request itself complete), then 400 and nothing stored', async () => {
     const body = rawMultipart(BOUNDARY, [filePart('cut.txt', 'cut short')]);
     await expectRefused(() => post(body.subarray(0, body.length - `--${BOUNDARY}--\r\n`.length - 2)), 400, /malformed/i);
