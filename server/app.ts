@@ -39,13 +39,14 @@ function createExpressApp(options: CreateAppOptions): Express {
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
 
   app.use(securityHeaders(config));
-  // Fingerprinted browser assets: immutable, served before any per-request work.
+  // Every request gets its id and its log line (CONTRACT.md §7), the assets too.
+  app.use(requestContext(options));
+  // Fingerprinted browser assets: immutable, served before the session and the routes.
   if (build && options.assetsDir) {
     app.use('/build', express.static(options.assetsDir, { immutable: true, maxAge: '1y', index: false }));
   }
   // Browsers ask for it whatever the page says; we have none, and a 404 shows as an error in their console.
   app.get('/favicon.ico', (_req, res) => res.status(204).setHeader('Cache-Control', 'public, max-age=86400').end());
-  app.use(requestContext(options));
   app.get('/healthz', healthCheck(options));
   app.use(crossSiteGuard(config, refuseCrossSite));
   app.use(sessionRecognition());

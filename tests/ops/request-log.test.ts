@@ -64,4 +64,32 @@ describe('the request log', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('when a browser fetches a built asset and /favicon.ico, then each request is logged once too', async () => {
+    const dataDir = tempDir('fs-request-log-');
+    const server = await startServer({ env: { DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'info' } });
+    try {
+      const home = await (await fetch(`${server.url}/`)).text();
+      const asset = /src="(\/build\/[^"]+\.js)"/.exec(home)?.[1] ?? /href="(\/build\/[^"]+)"/.exec(home)?.[1];
+      expect(asset, 'the home page links a built asset').toBeDefined();
+      expect((await fetch(`${server.url}${asset}`)).status).toBe(200);
+      expect((await fetch(`${server.url}/favicon.ico`)).status).toBe(204);
+
+      server.child.kill('SIGTERM');
+      expect(await exitWithin(server, 10_000)).toBe(0);
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as RequestLine)
+        .filter((entry) => entry.msg === 'request');
+      const logged = lines.map(({ method, path, status }) => ({ method, path, status }));
+      expect(logged.filter((line) => line.path === asset)).toEqual([{ method: 'GET', path: asset, status: 200 }]);
+      expect(logged.filter((line) => line.path === '/favicon.ico')).toEqual([{ method: 'GET', path: '/favicon.ico', status: 204 }]);
+      expect(lines.find((line) => line.path === asset)?.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      killIfRunning(server);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
