@@ -348,9 +348,11 @@ export function isStoredName(name: string): boolean {
 /**
  * The extension kept in the stored name: a dot followed by ASCII letters and digits only
  * (case kept); anything else is dropped, so a name can never climb out of the upload dir.
+ * A dot that begins the name (".bashrc", "dir/.env") starts a hidden file's name, not an
+ * extension, as for Node's `path.extname` and Python's `splitext`.
  */
 export function storedExtension(originalName: string): string {
-  const match = /\.([A-Za-z0-9]+)$/.exec(originalName);
+  const match = /[^/\\]\.([A-Za-z0-9]+)$/.exec(originalName);
   return match ? `.${match[1]}` : '';
 }
 

@@ -118,6 +118,8 @@ describe('POST /api/v1/files', () => {
     ['../../etc/passwd', ''],
     ['..\\..\\win.ini', '.ini'],
     ['report.pdf.exe', '.exe'],
+    ['.bashrc', ''],
+    ['.hidden.txt', '.txt'],
   ])('when the original name is %j, then storedName is the id followed by %j and the name is kept as sent', async (name, extension) => {
     const res = await upload(alice, fileForm('content', name));
     expect(res.status).toBe(201);

@@ -11,12 +11,17 @@ describe('storedExtension', () => {
     ['video.mp4', '.mp4'],
     ['x.7z', '.7z'],
     ['report.pdf.exe', '.exe'],
+    ['.hidden.txt', '.txt'],
+    ['dir/.config.json', '.json'],
   ])('when the original name is %j, then the extension kept is %j (case kept)', (name, extension) => {
     expect(storedExtension(name)).toBe(extension);
   });
 
   it.each([
     'noext',
+    '.bashrc',
+    'dir/.env',
+    'dir\\.env',
     'evil.p/hp',
     'x.ph p',
     '..',
