@@ -2,6 +2,7 @@
 // user out from elsewhere. The policy and why it holds are in ADR 0009; in short:
 // - (username, address) pair: 5 failures in 15 minutes, then that pair is refused (429);
 // - address: 30 failures in 15 minutes (many usernames: credential stuffing), then refused;
+//   from its 11th failure each one is answered 50 ms later per failure past 10 (up to 1 s);
 // - username, from anywhere: never refused; past 20 failures it is "under attack": every
 //   attempt on it waits a second before its password is checked, and each address gets only
 //   2 failures for it instead of 5.
@@ -30,6 +31,9 @@ const UNDER_ATTACK_DELAY_MS = 1000;
 const SLOW_DOWN_AFTER = 2;
 const SLOW_DOWN_STEP_MS = 250;
 const MAX_SLOW_DOWN_MS = 1000;
+/** The same for an address across usernames (CONTRACT.md §7: slowed, then 429), in smaller steps. */
+const ADDRESS_SLOW_DOWN_AFTER = 10;
+const ADDRESS_SLOW_DOWN_STEP_MS = 50;
 /** How long an attempt queues behind others of its pair or address before it is refused. */
 const MAX_QUEUE_MS = 10_000;
 const QUEUE_POLL_MS = 50;
@@ -88,9 +92,10 @@ export async function admitLoginAttempt(
 
   const queuedUntil = ctx.clock.now() + MAX_QUEUE_MS;
   let pair: Counter;
+  let byAddress: Counter;
   for (;;) {
     pair = await counters.reserve(keys.pair);
-    const byAddress = await counters.reserve(keys.address);
+    byAddress = await counters.reserve(keys.address);
     const usedUp = pair.failures >= pairLimit ? pair : byAddress.failures >= MAX_FAILURES_PER_ADDRESS ? byAddress : null;
     const full = pair.failures + pair.pending > pairLimit || byAddress.failures + byAddress.pending > MAX_FAILURES_PER_ADDRESS;
     if (!usedUp && !full) break;
@@ -104,13 +109,16 @@ export async function admitLoginAttempt(
   if (underAttack) await sleep(UNDER_ATTACK_DELAY_MS);
 
   const pairFailuresBefore = pair.failures;
+  const addressFailuresBefore = byAddress.failures;
   return {
     async failed() {
       await counters.fail(keys.pair);
       await counters.fail(keys.address);
       await counters.fail(keys.username, { pending: false });
-      const failures = pairFailuresBefore + 1;
-      if (failures > SLOW_DOWN_AFTER) await sleep(Math.min(MAX_SLOW_DOWN_MS, (failures - SLOW_DOWN_AFTER) * SLOW_DOWN_STEP_MS));
+      const byPair = (pairFailuresBefore + 1 - SLOW_DOWN_AFTER) * SLOW_DOWN_STEP_MS;
+      const fromAddress = (addressFailuresBefore + 1 - ADDRESS_SLOW_DOWN_AFTER) * ADDRESS_SLOW_DOWN_STEP_MS;
+      const slowDown = Math.min(MAX_SLOW_DOWN_MS, Math.max(byPair, fromAddress));
+      if (slowDown > 0) await sleep(slowDown);
     },
     async succeeded() {
       // The username's count runs out with its window: a success does not lift "under attack".
