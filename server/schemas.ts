@@ -25,7 +25,9 @@ const BLANK_LOOKING = /^[\s\p{Cc}\p{Cf}\u2800\u3164\uFFA0\u115F\u1160]*$/u;
 
 export const newPasswordSchema = z
   .string({ required_error: 'Password is required', invalid_type_error: 'Password must be a string' })
-  // Characters as a person counts them (code points), not UTF-16 units: "😀😀😀😀" is 4, not 8.
+  .min(8, 'Password must be at least 8 characters long')
+  // `min` counts UTF-16 units (and gives the OpenAPI document its minLength); characters as a
+  // person counts them are code points: "😀😀😀😀" is 4, not 8.
   .refine((password) => countCharacters(password) >= 8, { message: 'Password must be at least 8 characters long' })
   .refine((password) => !BLANK_LOOKING.test(password), { message: 'Password must not be only spaces or invisible characters' })
   .refine((password) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES, {
@@ -95,6 +97,7 @@ const isoDateTime = z.string().datetime({ offset: true });
 
 export const sharePasswordSchema = z
   .string({ invalid_type_error: 'password must be a string or null' })
+  .min(MIN_SHARE_PASSWORD_LENGTH, `password must be at least ${MIN_SHARE_PASSWORD_LENGTH} characters long`)
   .refine((password) => countCharacters(password) >= MIN_SHARE_PASSWORD_LENGTH, {
     message: `password must be at least ${MIN_SHARE_PASSWORD_LENGTH} characters long`,
   })
