@@ -1,5 +1,5 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { readForm } from '~/utils/form.server';
 
@@ -25,6 +25,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export function loader() {
-  throw json({ message: 'Page not found.' }, { status: 404 });
+/**
+ * A GET of this address (the download reloaded, retried from the browser's downloads list, a
+ * bookmark) cannot make the file: the token it holds is shown only once, and only the POST
+ * carries it. It leads to where a config is made, the settings page (its token form), or to
+ * log in first. Not a 404 page: this route must stay a resource route for the POST to answer
+ * the .sxcu file itself, and a resource route's thrown 404 went out as bare JSON
+ * (`{"message":"Page not found."}`) instead of the not-found page.
+ */
+export function loader({ context }: LoaderFunctionArgs) {
+  if (!context.ctx.user) throw redirect(`/login?redirectTo=${encodeURIComponent('/settings')}`);
+  throw redirect('/settings');
 }

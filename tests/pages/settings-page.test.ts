@@ -88,6 +88,21 @@ describe('the settings page', () => {
     expect((await fetch(answer[jsonPath])).status).toBe(200);
   });
 
+  it('when the ShareX download address is opened with a GET while logged in, then it leads to the settings page, where a config is made, not to a bare JSON 404', async () => {
+    const res = await getPage(app, '/settings/sharex', cookie);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/settings');
+    expect(res.headers.get('content-type') ?? '').not.toMatch(/json/);
+    expect(await res.text()).not.toContain('Page not found.');
+  });
+
+  it('when the ShareX download address is opened with a GET without a session, then it sends to log in, and back to the settings page after', async () => {
+    const res = await getPage(app, '/settings/sharex');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/login?redirectTo=%2Fsettings');
+    expect(res.headers.get('content-type') ?? '').not.toMatch(/json/);
+  });
+
   it("when the ShareX config is asked for with a token that is not the user's, then 400 and no file", async () => {
     await app.createUser('stranger');
     const strangerCookie = await app.login('stranger');
