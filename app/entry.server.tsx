@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from '@remix-run/node';
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
-import { RemixServer } from '@remix-run/react';
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { NonceContext } from '~/utils/nonce';
 
@@ -26,6 +26,25 @@ function markPrivate(headers: Headers, loadContext: AppLoadContext): void {
 export const handleDataRequest: HandleDataRequestFunction = (response, { context }) => {
   markPrivate(response.headers, context);
   return response;
+};
+
+/**
+ * What Remix reports goes to our JSON log, one line each (CONTRACT.md §7, "Logs"): its default
+ * printed each error's stack to the console, a dozen plain-text lines among the JSON ones. A
+ * refusal by Remix's router is the client's mistake, not a fault (405: a form posted to a page
+ * that takes none, an OPTIONS): the request's own line already has its status, so it adds at
+ * most a debug line, without a stack. As Remix's default, an aborted request logs nothing.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  const path = new URL(request.url).pathname;
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    context.ctx.log.debug({ status: error.status, path, reason: error.data }, 'request refused by the router');
+    return;
+  }
+  // An error response Remix made of a fault carries the fault itself, with its stack (kept inside the JSON line).
+  const fault = isRouteErrorResponse(error) ? ((error as { error?: unknown }).error ?? error) : error;
+  context.ctx.log.error({ err: fault, path }, 'request failed');
 };
 
 // Pages are rendered whole before sending (onAllReady): they must work without JavaScript.

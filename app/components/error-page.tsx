@@ -7,6 +7,7 @@ const TITLES: Record<number, string> = {
   401: 'Please log in',
   403: 'Not allowed',
   404: 'Not found',
+  405: 'Wrong kind of request',
   410: 'Link gone',
   413: 'File too large',
   429: 'Too many attempts',
@@ -19,6 +20,16 @@ function statusOf(error: unknown): number {
 function headingOf(status: number): string {
   return TITLES[status] ?? 'Something went wrong';
 }
+
+/**
+ * What a page says when its error carries no message of ours. A 405 is Remix's answer to a
+ * request a page does not take (a form posted to a page without one, an OPTIONS): the client's
+ * mistake, so it says that, not that we failed.
+ */
+const MESSAGES: Record<number, string> = {
+  404: 'Page not found.',
+  405: 'This address does not take that request: it is a page to open, not one to send a form to.',
+};
 
 /**
  * The document title of an error page. A route whose module exports the ErrorBoundary (and a
@@ -48,9 +59,7 @@ export function ErrorPage({ filesLink = 'Go to my files' }: { filesLink?: string
   const message =
     isRouteErrorResponse(error) && typeof error.data?.message === 'string'
       ? error.data.message
-      : status === 404
-        ? 'Page not found.'
-        : 'Something went wrong on our side. Please try again.';
+      : (MESSAGES[status] ?? 'Something went wrong on our side. Please try again.');
   return (
     <main className="narrow error-page">
       <p className="status">{status}</p>

@@ -92,4 +92,35 @@ describe('the request log', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('when pages are sent requests they do not take (POST /, POST /files, OPTIONS /), then each is one JSON request line with its 405, and nothing else is printed: no stack', async () => {
+    const dataDir = tempDir('fs-request-log-');
+    const env = { DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'info' };
+    const server = await startServer({ env });
+    try {
+      const asked: Array<[string, string]> = [
+        ['POST', '/'],
+        ['POST', '/files'],
+        ['OPTIONS', '/'],
+      ];
+      for (const [method, path] of asked) {
+        const res = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: method === 'POST' ? 'a=1' : undefined });
+        expect([method, path, res.status]).toEqual([method, path, 405]);
+        expect(await res.text()).not.toMatch(/ {4}at /);
+      }
+
+      server.child.kill('SIGTERM');
+      expect(await exitWithin(server, 10_000)).toBe(0);
+      const printed = server.output().split('\n').filter((line) => line !== '');
+      // Every line is one JSON object: a stack printed among them would be lines of plain text.
+      expect(printed.filter((line) => !line.startsWith('{'))).toEqual([]);
+      const entries = printed.map((line) => JSON.parse(line) as RequestLine & { level: number });
+      expect(entries.filter((entry) => entry.level >= 40)).toEqual([]);
+      const lines = entries.filter((entry) => entry.msg === 'request');
+      expect(lines.map(({ method, path, status }) => ({ method, path, status }))).toEqual(asked.map(([method, path]) => ({ method, path, status: 405 })));
+    } finally {
+      killIfRunning(server);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -89,6 +89,31 @@ describe('a page posted without its form', () => {
   });
 });
 
+describe('a request that a page does not take', () => {
+  it('when a form is posted to a page that has none (/, /files) or OPTIONS is sent to a page, then 405 with a page saying the request was the wrong kind, not that the server failed', async () => {
+    const asked: Array<[string, string, string | undefined]> = [
+      ['POST', '/', undefined],
+      ['POST', '/files', alice],
+      ['OPTIONS', '/', undefined],
+    ];
+    for (const [method, path, cookie] of asked) {
+      const res = await fetch(`${app.url}${path}`, {
+        method,
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+        body: method === 'POST' ? 'anything=1' : undefined,
+      });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('content-type'), `${method} ${path}`).toMatch(/^text\/html/);
+      const html = await res.text();
+      const text = visibleText(html);
+      expect(text, `${method} ${path}`).toContain('This address does not take that request: it is a page to open, not one to send a form to.');
+      expect(text, `${method} ${path}`).not.toContain('Something went wrong');
+      expect(titlesOf(html), `${method} ${path}`).toEqual(['Wrong kind of request · File sharing']);
+    }
+  });
+});
+
 describe('error pages, the other cases unchanged', () => {
   it('when a logged-in user opens an address that does not exist, then 404 under the logged-in header', async () => {
     const html = await (await getPage(app, '/no/such/page', alice)).text();
