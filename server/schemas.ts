@@ -55,8 +55,14 @@ export const changePasswordSchema = z
 
 /** Login takes any strings: a malformed guess is just a wrong one. Lengths are capped to keep bcrypt bounded. */
 export const loginSchema = z.object({
-  username: z.string({ required_error: 'Username is required' }).min(1, 'Username is required').max(256),
-  password: z.string({ required_error: 'Password is required' }).min(1, 'Password is required').max(1024),
+  username: z
+    .string({ required_error: 'Username is required', invalid_type_error: 'Username must be a string' })
+    .min(1, 'Username is required')
+    .max(256, 'Username must be at most 256 characters'),
+  password: z
+    .string({ required_error: 'Password is required', invalid_type_error: 'Password must be a string' })
+    .min(1, 'Password is required')
+    .max(1024, 'Password must be at most 1024 characters'),
 });
 
 /** File ids are URL-safe tokens; anything else cannot be a file. */

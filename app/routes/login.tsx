@@ -4,6 +4,7 @@ import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/
 import { useEffect, useRef } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { pageErrorFrom } from '~/utils/errors.server';
+import { loginErrorInWords } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
 import { safeRedirect } from '~/utils/safe-redirect';
 
@@ -39,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined) {
       headers['Retry-After'] = String(error.retryAfterSeconds);
     }
-    return json({ error: message, username: typeof username === 'string' ? username : '' }, { status, headers });
+    return json({ error: loginErrorInWords(status, message), username: typeof username === 'string' ? username : '' }, { status, headers });
   }
 }
 

@@ -47,6 +47,16 @@ export function inFormWords(message: string, labels: FieldLabels): string {
   return words.replace(/\bthe (\d+) downloads so far\b/, (_, count: string) => `the ${counted(Number(count), 'download')} so far`);
 }
 
+/**
+ * The login form's refusal. A field left out or blank (the service's "Password is required", or
+ * "… must be a string" for a form sent without the field: null) asks for both, as the form has
+ * only those two; the others (a wrong password, a throttle, a name over the length) are words already.
+ */
+export function loginErrorInWords(status: number, message: string): string {
+  if (status === 400 && /^(Username|Password) (is required|must be a string)$/.test(message)) return 'Enter your username and password.';
+  return message;
+}
+
 /** An upload's refusal, as the upload page says it (without JavaScript, and with it from the resumable upload's answer). */
 export function uploadErrorInWords(status: number | null, message: string, maxUploadBytes: number): string {
   if (status === 413 && message === API_FILE_TOO_LARGE) return tooLargeMessage(maxUploadBytes);

@@ -92,6 +92,18 @@ describe('POST /api/v1/auth/login', () => {
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
+  it.each([
+    ['a password that is null', { username: 'Alice', password: null }, 'Password must be a string'],
+    ['a username that is a number', { username: 42, password: 'pw' }, 'Username must be a string'],
+    ['a username over 256 characters', { username: 'u'.repeat(257), password: 'pw' }, 'Username must be at most 256 characters'],
+    ['a password over 1024 characters', { username: 'Alice', password: 'p'.repeat(1025) }, 'Password must be at most 1024 characters'],
+  ])('when the body has %s, then 400 names the field in words, not the validator\'s', async (_what, body, message) => {
+    const res = await postLogin(json(body));
+
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: message });
+  });
+
   it('when a login succeeds, then a session row is recorded for the user', async () => {
     const before = await app.rows('select count(*) as n from sessions where user_id = ?', [aliceId]);
     await postLogin(json({ username: 'Alice', password: DEFAULT_PASSWORD }));

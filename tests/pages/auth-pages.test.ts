@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
 import {
+  alertsOf,
   cookieAttributes,
   getPage,
   linkHrefs,
@@ -136,6 +137,29 @@ describe('POST /login', () => {
     expect(visibleText(html)).toContain('Invalid username or password');
     expect(html).toMatch(/<input[^>]*name="password"/);
     expect(html).toMatch(/<input[^>]*name="username"[^>]*value="mallory"/);
+  });
+
+  it('when the form comes without a password, or without a username, then 400 with the form again asking for both in words, not the validator\'s "Expected string, received null"', async () => {
+    const sent: Array<Record<string, string>> = [{ username: 'mallory' }, { password: 'not the password' }, { username: '', password: '' }];
+    for (const fields of sent) {
+      const res = await pageLogin(fields);
+      expect(res.status, JSON.stringify(fields)).toBe(400);
+      expect(sessionSetCookie(res)).toBeUndefined();
+      const html = await res.text();
+      expect(alertsOf(html), JSON.stringify(fields)).toEqual(['Enter your username and password.']);
+      expect(visibleText(html)).not.toMatch(/Expected|received/);
+      expect(html).toMatch(/<input[^>]*name="password"/);
+    }
+    // The username typed is kept.
+    expect(await (await pageLogin({ username: 'mallory' })).text()).toMatch(/<input[^>]*name="username"[^>]*value="mallory"/);
+  });
+
+  it('when the username is over 256 characters, then 400 with the form again and the limit in words, not the validator\'s "String must contain at most 256 character(s)"', async () => {
+    const res = await pageLogin({ username: 'u'.repeat(257), password: 'not the password' });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(alertsOf(html)).toEqual(['Username must be at most 256 characters']);
+    expect(html).toMatch(/<input[^>]*name="password"/);
   });
 
   it('when the username is unknown, then the answer is the same 401 page as for a wrong password', async () => {
