@@ -1,6 +1,10 @@
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+/**
+ * Binary multiples, so their binary names (IEC): the default upload limit, 1073741824 bytes, is
+ * exactly "1 GiB", where "1 GB" would say 10^9 bytes. The CLI says sizes the same way (cli/users.ts).
+ */
+const UNITS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
 
-/** 1536 → "1.5 KB" (binary multiples, one decimal where it helps). */
+/** 1536 → "1.5 KiB" (binary multiples, one decimal where it helps). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
   let value = bytes;

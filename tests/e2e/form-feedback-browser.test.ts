@@ -62,12 +62,12 @@ describe.skipIf(!hasChromium)(`the upload form with JavaScript${SKIP_REASON}`, (
         });
         await page.goto(`${app.url}/upload`);
         await waitForHydration(page, 'form[action="/upload"]');
-        await expect(page.locator('.upload-limit').innerText()).resolves.toBe('Up to 1.5 KB.');
+        await expect(page.locator('.upload-limit').innerText()).resolves.toBe('Up to 1.5 KiB.');
         await page.locator('input[type="file"]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(5000, 7) });
         const alert = page.getByRole('alert');
-        await expect(alert.innerText()).resolves.toBe('This file is too large. Files on this server can be up to 1.5 KB.');
+        await expect(alert.innerText()).resolves.toBe('This file is too large. Files on this server can be up to 1.5 KiB.');
         await page.getByRole('button', { name: 'Upload' }).click();
-        await expect(alert.innerText()).resolves.toBe('This file is too large. Files on this server can be up to 1.5 KB.');
+        await expect(alert.innerText()).resolves.toBe('This file is too large. Files on this server can be up to 1.5 KiB.');
         expect(page.url()).toBe(`${app.url}/upload`);
         expect(requests).toEqual([]);
       });

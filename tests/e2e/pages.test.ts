@@ -107,7 +107,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       await snap(page, 'upload');
 
       await page.locator('input[type=file]').setInputFiles({ name: 'holiday-video.bin', mimeType: 'application/octet-stream', buffer: big });
-      expect(await page.getByText('holiday-video.bin · 3 MB').isVisible()).toBe(true);
+      expect(await page.getByText('holiday-video.bin · 3 MiB').isVisible()).toBe(true);
 
       // Slow the upload down (about 1 MB/s) so the progress can be seen.
       const cdp = await context.newCDPSession(page);
@@ -139,7 +139,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
 
       bigId = fileIdFrom(page.url());
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('holiday-video.bin');
-      expect(await page.getByText('3 MB', { exact: true }).isVisible()).toBe(true);
+      expect(await page.getByText('3 MiB', { exact: true }).isVisible()).toBe(true);
       expect(await page.getByText('No preview for this type of file').isVisible()).toBe(true);
       const [row] = await app.rows('select size, stored_name from files where id = ?', [bigId]);
       expect(row).toEqual({ size: big.length, stored_name: `${bigId}.bin` });

@@ -27,14 +27,14 @@ describe('storage use on the files page', () => {
   it('when the user has a quota, then the page shows the bytes used against it with a bar', async () => {
     const cookie = await userWithFile(limited, 'metered', 262_144);
     const html = await (await getPage(limited, '/files', cookie)).text();
-    expect(visibleText(html)).toContain('256 KB of 1 MB used (25%) by 1 file');
+    expect(visibleText(html)).toContain('256 KiB of 1 MiB used (25%) by 1 file');
     expect(html).toMatch(/<progress[^>]*value="262144"[^>]*max="1048576"/);
   });
 
   it('when no quota applies, then the page shows the bytes used and says there is no quota, without a bar', async () => {
     const cookie = await userWithFile(unlimited, 'free', 2048);
     const html = await (await getPage(unlimited, '/files', cookie)).text();
-    expect(visibleText(html)).toContain('2 KB used by 1 file · no storage quota');
+    expect(visibleText(html)).toContain('2 KiB used by 1 file · no storage quota');
     expect(html).not.toContain('<progress');
   });
 });

@@ -123,7 +123,7 @@ describe('POST /upload over the size limit', () => {
   let small: TestApp;
   let carol: string;
   beforeAll(async () => {
-    // 1.5 KiB: said "1.5 KB" on the pages, as 1 GiB is said "1 GB".
+    // 1.5 KiB: said "1.5 KiB" on the pages, as the default 1 GiB is said "1 GiB".
     small = await startApp({ MAX_UPLOAD_BYTES: '1536' });
     await small.createUser('carol');
     carol = await small.login('carol');
@@ -134,7 +134,7 @@ describe('POST /upload over the size limit', () => {
     const res = await postUpload(small, carol, { filename: 'big.bin', content: Buffer.alloc(5000, 7) });
     expect(res.status).toBe(413);
     const html = await res.text();
-    expect(visibleText(/<p class="alert"[^>]*>[\s\S]*?<\/p>/.exec(html)?.[0] ?? '')).toBe('This file is too large. Files on this server can be up to 1.5 KB.');
+    expect(visibleText(/<p class="alert"[^>]*>[\s\S]*?<\/p>/.exec(html)?.[0] ?? '')).toBe('This file is too large. Files on this server can be up to 1.5 KiB.');
     expect(html).toMatch(/<input[^>]*type="file"/);
     expect((await small.storedFiles())).toEqual([]);
     expect((await small.incompleteFiles())).toEqual([]);
@@ -143,7 +143,13 @@ describe('POST /upload over the size limit', () => {
 
   it('when the upload page is shown, then it says the largest file it takes before anything is sent', async () => {
     const html = await (await getPage(small, '/upload', carol)).text();
-    expect(visibleText(html)).toContain('Up to 1.5 KB.');
+    expect(visibleText(html)).toContain('Up to 1.5 KiB.');
+  });
+
+  it('when the upload page is shown with the default limit of 1073741824 bytes, then it says "Up to 1 GiB.", the unit that is exact, not "1 GB"', async () => {
+    const text = visibleText(await (await getPage(app, '/upload', alice)).text());
+    expect(text).toContain('Up to 1 GiB.');
+    expect(text).not.toContain('GB');
   });
 
   it('when a file is exactly MAX_UPLOAD_BYTES, then it is accepted', async () => {
@@ -163,7 +169,7 @@ describe('POST /upload over the size limit', () => {
       body,
     });
     expect(res.status).toBe(413);
-    expect(visibleText(await res.text())).toContain('Files on this server can be up to 1.5 KB.');
+    expect(visibleText(await res.text())).toContain('Files on this server can be up to 1.5 KiB.');
   });
 });
 
@@ -180,7 +186,7 @@ describe('GET /files', () => {
     const text = visibleText(html);
     expect(text).toContain('My files');
     expect(text).toContain('report.pdf');
-    expect(text).toContain('1.5 KB');
+    expect(text).toContain('1.5 KiB');
     expect(text).toContain('application/pdf');
     expect(text).toContain('hello.txt');
     expect(text).toContain('11 bytes');

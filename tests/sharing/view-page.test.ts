@@ -47,7 +47,7 @@ describe('the facts and the download button', () => {
     const { status, html } = await page(uploaded.url);
     expect(status).toBe(200);
     expect(html).toContain('<h1 class="file-name">Quarterly report.txt</h1>');
-    expect(html).toMatch(/<dt>Size<\/dt><dd>1\.5 KB<\/dd>/);
+    expect(html).toMatch(/<dt>Size<\/dt><dd>1\.5 KiB<\/dd>/);
     expect(html).toMatch(/<dt>Type<\/dt><dd>text\/plain<\/dd>/);
     expect(html).toContain(`<time dateTime="${uploaded.file.createdAt}">`);
     const download = /<a class="button" href="([^"]+)" download="">Download<\/a>/.exec(html);
@@ -60,10 +60,10 @@ describe('the facts and the download button', () => {
     expect(res.body.toString()).toBe('x'.repeat(1536));
   });
 
-  it('when the file is large, then its size reads in MB', async () => {
+  it('when the file is large, then its size reads in MiB', async () => {
     const uploaded = await app.upload(Buffer.alloc(3 * 1024 * 1024 + 300 * 1024), 'zeros.bin');
     const { html } = await page(uploaded.url);
-    expect(html).toMatch(/<dd>3\.3 MB<\/dd>/);
+    expect(html).toMatch(/<dd>3\.3 MiB<\/dd>/);
   });
 
   it('when the name holds markup, then the page escapes it everywhere (heading, title, meta tags)', async () => {
@@ -138,7 +138,7 @@ describe('the preview', () => {
     const preview = previewOf(html);
     expect(preview).toContain('START-OF-FILE');
     expect(html).not.toContain('END-OF-FILE');
-    expect(preview).toMatch(/Preview truncated: only the first 64 KB are shown/);
+    expect(preview).toMatch(/Preview truncated: only the first 64 KiB are shown/);
     const pre = /<pre class="text-preview">([\s\S]*?)<\/pre>/.exec(preview)![1];
     expect(Buffer.byteLength(decode(pre))).toBeLessThanOrEqual(64 * 1024);
     expect(Buffer.byteLength(decode(pre))).toBeGreaterThan(60 * 1024);
