@@ -11,6 +11,7 @@ import { inFormWords, sentShareSettings, SHARE_SETTINGS_LABELS } from '~/utils/f
 import { readForm } from '~/utils/form.server';
 import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
+import { FILE_NOT_FOUND } from '~/utils/share-messages';
 
 /** The share page shows at most this much of a text file (the loader reads no more). */
 const TEXT_PREVIEW_BYTES = 64 * 1024;
@@ -20,7 +21,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = params.id ?? '';
   const share = await services.shares.openShare(ctx, id, { grant: http.readShareGrant(request.headers.get('cookie') ?? undefined, id) });
   // Like the raw link: a record whose content is gone is as missing as an unknown id.
-  if (share.kind === 'missing') throw json({ message: 'This file does not exist, or it was deleted.' }, { status: 404 });
+  if (share.kind === 'missing') throw json({ message: FILE_NOT_FOUND }, { status: 404 });
   if (share.kind === 'gone') throw json({ message: share.message }, { status: 410 });
   // Nothing about a protected file before its password: no name, size or preview.
   if (share.kind === 'locked') return json({ locked: true as const, fileId: share.fileId }, { status: 401 });

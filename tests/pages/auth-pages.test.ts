@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
 import {
   alertsOf,
+  apiUpload,
   cookieAttributes,
   getPage,
   linkHrefs,
@@ -259,6 +260,21 @@ describe('the not-found page', () => {
     const text = visibleText(await res.text());
     expect(text).toContain('Not found');
     expect(text).toContain('This file does not exist, or it was deleted.');
+  });
+
+  it('when a raw link names no file, or one whose content is gone, then it is the share page\'s 404 page: "This file does not exist, or it was deleted.", not "Page not found."', async () => {
+    const file = await apiUpload(app, alice, { filename: 'soon-gone.txt', type: 'text/plain', content: 'x' });
+    await app.removeStored(file.storedName);
+    for (const path of ['/f/AAAAAAAAAAAAAAAAAAAAAA/raw', '/f/doesNotExist123/raw', `/f/${file.id}/raw`, `/f/${file.id}/raw?download=1`]) {
+      const res = await getPage(app, path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      const text = visibleText(await res.text());
+      expect(text, path).toContain('Not found');
+      expect(text, path).toContain('This file does not exist, or it was deleted.');
+      expect(text, path).not.toContain('Page not found.');
+    }
+    expect((await fetch(`${app.url}/f/AAAAAAAAAAAAAAAAAAAAAA/raw`, { method: 'HEAD' })).status).toBe(404);
   });
 
   it('when a share link is not even a possible id, then it is the same 404 page', async () => {
