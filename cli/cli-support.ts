@@ -90,7 +90,7 @@ export async function withServiceContext<T>(config: Config, command: (ctx: Servi
   try {
     deps = await createDeps(config, { logLevel: 'warn' });
   } catch (error) {
-    throw new CliError(`Cannot open the database ${describeDatabase(config)}: ${(error as Error).message.split('\n')[0]}`);
+    throw new CliError(`Cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${(error as Error).message.split('\n')[0]}`);
   }
   try {
     return await command(createServiceContext(deps));

@@ -41,6 +41,8 @@ export interface Config {
   readonly uploadDir: string;
   readonly storage: StorageConfig;
   readonly database: DatabaseConfig;
+  /** The variable that places the database: DATA_DIR while DATABASE_URL is unset (errors name it). */
+  readonly databaseVariable: 'DATABASE_URL' | 'DATA_DIR';
   readonly sessionSecret: Uint8Array;
   readonly sessionTtlSeconds: number;
   /** Cookies get `Secure` when the public address is https. */
@@ -163,6 +165,9 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
   }
   const uploadDir = path.resolve(values.UPLOAD_DIR ?? path.join(values.DATA_DIR, 'uploads'));
   return {
+    // A path derived from DATA_DIR is the operator's DATA_DIR: a failure there names it.
+    uploadDirVariable: values.UPLOAD_DIR === undefined ? ('DATA_DIR' as const) : ('UPLOAD_DIR' as const),
+    databaseVariable: values.DATABASE_URL === undefined ? ('DATA_DIR' as const) : ('DATABASE_URL' as const),
     port: values.PORT,
     host: values.HOST,
     baseUrl: values.BASE_URL ?? `http://localhost:${values.PORT}`,
@@ -222,9 +227,9 @@ export function loadConfig(env: Env = process.env): Config {
 
   // What the values name must exist and be writable.
   ensureWritableDir('DATA_DIR', settings.dataDir);
-  if (settings.database.dialect === 'sqlite') ensureWritableDir('DATABASE_URL', path.dirname(settings.database.path));
+  if (settings.database.dialect === 'sqlite') ensureWritableDir(settings.databaseVariable, path.dirname(settings.database.path));
   if (settings.storage.kind === 'disk') {
-    ensureWritableDir('UPLOAD_DIR', settings.uploadDir);
+    ensureWritableDir(settings.uploadDirVariable, settings.uploadDir);
     refuseSharedUploadDir(settings.uploadDir, settings.dataDir, settings.database);
   }
 
@@ -247,6 +252,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadDir: settings.uploadDir,
     storage: settings.storage,
     database: settings.database,
+    databaseVariable: settings.databaseVariable,
     sessionSecret,
     sessionTtlSeconds: settings.legacySessionTtlSeconds ?? SESSION_TTL_SECONDS,
     secureCookies: settings.baseUrl.startsWith('https:'),
@@ -346,16 +352,24 @@ function isWithin(target: string, folder: string): boolean {
 }
 
 function ensureWritableDir(name: string, dir: string): void {
+  let reason: string;
   try {
     makeDirectories(dir);
     fs.accessSync(dir, fs.constants.W_OK);
+    // access() passes for a writable regular file too: what is not a folder would only fail
+    // later, under the name of what was to go in it (the uploads, the secret).
+    if (fs.statSync(dir).isDirectory()) return;
+    reason = 'ENOTDIR';
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? 'not writable';
-    throw new ConfigError(`${name}: directory ${dir} is not writable (${reason})`);
+    reason = (error as NodeJS.ErrnoException).code ?? 'not writable';
   }
+  throw new ConfigError(`${name}: directory ${dir} is not writable (${reason})`);
 }
 
-/** A generated secret is kept in the data dir (mode 0600) so sessions survive restarts. */
+/**
+ * A generated secret is kept in the data dir (mode 0600) so sessions survive restarts. SESSION_SECRET
+ * is unset here, so a file that cannot be read or written is DATA_DIR's to fix.
+ */
 function loadOrCreateSecret(dataDir: string): Uint8Array {
   const file = path.join(dataDir, 'session-secret');
   const existing = readSecretFile(file);
@@ -381,7 +395,7 @@ function loadOrCreateSecret(dataDir: string): Uint8Array {
       const winner = readSecretFile(file);
       if (winner !== null) return winner;
     }
-    throw new ConfigError(`SESSION_SECRET: cannot write ${file} (${code})`);
+    throw new ConfigError(`DATA_DIR: cannot write the generated session secret ${file} (${code})`);
   } finally {
     fs.rmSync(temp, { force: true });
   }
@@ -396,7 +410,7 @@ function readSecretFile(file: string): Uint8Array | null {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    throw new ConfigError(`SESSION_SECRET: cannot read ${file} (${code})`);
+    throw new ConfigError(`DATA_DIR: cannot read the generated session secret ${file} (${code})`);
   }
   if (text.length < 32) {
     throw new ConfigError(`SESSION_SECRET: ${file} holds fewer than 32 characters; delete it to generate a new secret, or set SESSION_SECRET`);

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   try {
     deps = await createDeps(config);
   } catch (error) {
-    throw new Error(`cannot open the database ${describeDatabase(config)} (DATABASE_URL): ${firstLine(error)}`);
+    throw new Error(`cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${firstLine(error)}`);
   }
   const { log } = deps;
   for (const warning of config.startupWarnings) log.warn(warning);

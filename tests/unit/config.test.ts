@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
 import { tempDir } from '../helpers/app';
-import { runNode, SERVER_JS, startServerProcess, type ServerProcess } from '../helpers/process';
+import { registerUserCli, runNode, SERVER_JS, startServerProcess, type RunResult, type ServerProcess } from '../helpers/process';
 
 // Child processes (node start-up, bcrypt) are slow on a busy 2-core machine.
 vi.setConfig({ testTimeout: 90_000 });
@@ -226,6 +226,51 @@ describe('the server process with a malformed value', () => {
     const lines = result.stderr.split('\n').filter(Boolean);
     expect(lines, result.stderr).toHaveLength(1);
     expect(lines[0]).toContain('SESSION_SECRET');
+  });
+});
+
+describe('a folder that cannot be used, named by the variable the operator set', () => {
+  // /sys and /proc refuse new entries even to root (the tests run as root, whom file modes do
+  // not stop); a path under a regular file can never be a folder.
+  const regularFile = () => path.dirname(pathUnderAFile());
+  const PATH_VARIABLES = ['DATA_DIR', 'UPLOAD_DIR', 'DATABASE_URL', 'SESSION_SECRET'];
+  const cases: [string, string, () => Record<string, string>][] = [
+    ['DATA_DIR is /sys/kernel (its uploads folder cannot be made)', 'DATA_DIR', () => ({ DATA_DIR: '/sys/kernel', SESSION_SECRET: SECRET })],
+    ['DATA_DIR is /proc (its uploads folder cannot be made)', 'DATA_DIR', () => ({ DATA_DIR: '/proc', SESSION_SECRET: SECRET })],
+    ['DATA_DIR is a regular file', 'DATA_DIR', () => ({ DATA_DIR: regularFile() })],
+    ['DATA_DIR is /sys/kernel and UPLOAD_DIR is elsewhere (the generated secret cannot be written)', 'DATA_DIR', () => ({ DATA_DIR: '/sys/kernel', UPLOAD_DIR: tempDir('fs-config-') })],
+    ['DATA_DIR is a regular file and UPLOAD_DIR is elsewhere (the generated secret cannot be read)', 'DATA_DIR', () => ({ DATA_DIR: regularFile(), UPLOAD_DIR: tempDir('fs-config-') })],
+    [
+      'DATA_DIR is /sys/kernel and only the database is left in it (it cannot be opened)',
+      'DATA_DIR',
+      () => ({ DATA_DIR: '/sys/kernel', UPLOAD_DIR: tempDir('fs-config-'), SESSION_SECRET: SECRET }),
+    ],
+    ['UPLOAD_DIR is set to a folder under /sys/kernel', 'UPLOAD_DIR', () => ({ DATA_DIR: tempDir('fs-config-'), UPLOAD_DIR: '/sys/kernel/uploads', SESSION_SECRET: SECRET })],
+    ['DATABASE_URL is set to a file in /sys/kernel', 'DATABASE_URL', () => ({ DATA_DIR: tempDir('fs-config-'), DATABASE_URL: 'file:/sys/kernel/app.db', SESSION_SECRET: SECRET })],
+  ];
+
+  /** One line on stderr naming `variable` and no other variable that places a file; no stack. */
+  function expectOneLineNaming(result: RunResult, variable: string) {
+    expect(result.code, result.stderr).not.toBe(0);
+    expect(result.code).not.toBeNull();
+    const lines = result.stderr.split('\n').filter(Boolean);
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toContain(variable);
+    for (const other of PATH_VARIABLES.filter((name) => name !== variable)) expect(lines[0]).not.toContain(other);
+    expect(result.stderr).not.toContain('    at ');
+  }
+
+  it.each(cases)('when %s, then `node dist/server/index.js` stops with one line naming %s', async (_label, variable, env) => {
+    const result = await runNode(SERVER_JS, [], { env: { PORT: '0', ...env() } });
+
+    expectOneLineNaming(result, variable);
+    expect(result.stdout).toBe('');
+  });
+
+  it.each(cases)('when %s, then `node dist/cli/register-user.js` fails with one line naming %s', async (_label, variable, env) => {
+    const result = await registerUserCli(['someone', '--password-stdin'], { env: env(), input: 'a perfectly fine password\n' });
+
+    expectOneLineNaming(result, variable);
   });
 });
 
