@@ -70,6 +70,11 @@ const exactVariable = z
 /** The same, trimmed: what every other variable holds. */
 const variable = exactVariable.transform((value) => value?.trim());
 
+/** Characters as people count them (Unicode code points): String.length counts UTF-16 units, two per emoji. */
+function characterCount(text: string): number {
+  return [...text].length;
+}
+
 /** Reports a bad value (one line naming the variable) and stops this variable's parsing. */
 function refuse(ctx: z.RefinementCtx, message: string): never {
   ctx.addIssue({ code: z.ZodIssueCode.custom, message });
@@ -113,7 +118,7 @@ const environmentVariables = z.object({
   UPLOAD_DIR: variable,
   DATABASE_URL: variable.transform((text, ctx) => (text === undefined ? undefined : parseDatabaseUrl(text, ctx))),
   // The secret's bytes are used exactly as given.
-  SESSION_SECRET: exactVariable.refine((secret) => secret === undefined || secret.length >= 32, 'SESSION_SECRET must be at least 32 characters long'),
+  SESSION_SECRET: exactVariable.refine((secret) => secret === undefined || characterCount(secret) >= 32, 'SESSION_SECRET must be at least 32 characters long'),
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1073741824, 1),
   // Unset: unlimited (ADR 0018).
   DEFAULT_QUOTA_BYTES: variable.transform((text, ctx) => {
@@ -412,7 +417,7 @@ function readSecretFile(file: string): Uint8Array | null {
     if (code === 'ENOENT') return null;
     throw new ConfigError(`DATA_DIR: cannot read the generated session secret ${file} (${code})`);
   }
-  if (text.length < 32) {
+  if (characterCount(text) < 32) {
     throw new ConfigError(`SESSION_SECRET: ${file} holds fewer than 32 characters; delete it to generate a new secret, or set SESSION_SECRET`);
   }
   return new TextEncoder().encode(text);

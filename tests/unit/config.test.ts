@@ -97,6 +97,23 @@ describe('SESSION_SECRET', () => {
     expect(configErrorOf({ SESSION_SECRET: 'x'.repeat(31) }).message).toContain('SESSION_SECRET');
   });
 
+  it('when it is 16 emoji (32 UTF-16 units), then it is refused as shorter than 32 characters; 32 emoji are accepted as their UTF-8 bytes', () => {
+    const sixteen = '🔑'.repeat(16);
+    expect(sixteen).toHaveLength(32);
+
+    expect(configErrorOf({ SESSION_SECRET: sixteen }).message).toBe('SESSION_SECRET must be at least 32 characters long');
+    const key = load({ SESSION_SECRET: '🔑'.repeat(32) }).sessionSecret;
+    expect(Buffer.from(key).equals(Buffer.from('🔑'.repeat(32), 'utf8'))).toBe(true);
+    expect(key).toHaveLength(128);
+  });
+
+  it('when the stored secret file holds 16 emoji (32 UTF-16 units), then loading stops naming SESSION_SECRET: fewer than 32 characters', () => {
+    const dataDir = tempDir('fs-config-');
+    fs.writeFileSync(path.join(dataDir, 'session-secret'), '🔑'.repeat(16) + '\n');
+
+    expect(configErrorOf({ DATA_DIR: dataDir, SESSION_SECRET: undefined }).message).toMatch(/^SESSION_SECRET: .* holds fewer than 32 characters/);
+  });
+
   it('when it is unset, then a secret is generated into $DATA_DIR/session-secret (mode 0600), a warning is given, and the next load reuses it', () => {
     const dataDir = tempDir('fs-config-');
 
