@@ -93,14 +93,21 @@ function wholeNumber(name: string, fallback: number, min: number, max = Number.M
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
-/** A positive duration in seconds: a number of seconds, or a number with a unit s, m, h or d. */
-function duration(name: string) {
+/**
+ * The longest session JWT_EXPIRES_IN may ask for. Far longer ones (100000000d) are past what a
+ * date can hold: the start went on and every login failed on an invalid expiry.
+ */
+const LONGEST_SESSION = { seconds: 3650 * DURATION_UNITS.d, text: '3650d (10 years)' };
+
+/** A positive duration in seconds: a number of seconds, or a number with a unit s, m, h or d; at most `longest`. */
+function duration(name: string, longest?: { seconds: number; text: string }) {
   return variable.transform((text, ctx) => {
     if (text === undefined) return undefined;
     const match = /^(\d+)\s*([smhd]?)$/.exec(text);
     const seconds = match ? Number(match[1]) * DURATION_UNITS[match[2] || 's'] : 0;
-    if (seconds > 0) return seconds;
-    return refuse(ctx, `${name} must be seconds or a number with a unit s, m, h or d (e.g. 3600, 12h, 30d), got "${text}"`);
+    if (seconds === 0) return refuse(ctx, `${name} must be seconds or a number with a unit s, m, h or d (e.g. 3600, 12h, 30d), got "${text}"`);
+    if (longest && seconds > longest.seconds) return refuse(ctx, `${name} must be at most ${longest.text}, got "${text}"`);
+    return seconds;
   });
 }
 
@@ -134,7 +141,7 @@ const environmentVariables = z.object({
   // Node's request timeout: 0 (none) by default, so that multi-GB uploads on slow links are not cut.
   REQUEST_TIMEOUT_MS: wholeNumber('REQUEST_TIMEOUT_MS', 0, 0),
   REQUEST_IDLE_TIMEOUT_MS: wholeNumber('REQUEST_IDLE_TIMEOUT_MS', 60000, 1),
-  JWT_EXPIRES_IN: duration('JWT_EXPIRES_IN'),
+  JWT_EXPIRES_IN: duration('JWT_EXPIRES_IN', LONGEST_SESSION),
   // Share links (ADR 0014): the longest expiry an upload may have, and the one it gets when none is chosen.
   MAX_EXPIRY: duration('MAX_EXPIRY'),
   DEFAULT_EXPIRY: duration('DEFAULT_EXPIRY'),

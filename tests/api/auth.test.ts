@@ -173,6 +173,24 @@ describe('the session cookie', () => {
       await shortApp.close();
     }
   });
+
+  it('when JWT_EXPIRES_IN is the longest allowed (3650d), then a login answers 200 with a cookie and a token that last 10 years', async () => {
+    const longApp = await startApp({ JWT_EXPIRES_IN: '3650d' });
+    try {
+      await longApp.createUser('erin');
+      const res = await postLogin(json({ username: 'erin', password: DEFAULT_PASSWORD }), 'application/json', longApp);
+
+      expect(res.status).toBe(200);
+      const [cookie] = sessionCookies(res);
+      expect(cookie.attributes['max-age']).toBe('315360000');
+      const claims = claimsOf(cookie.value);
+      expect(claims.exp! - claims.iat!).toBe(315360000);
+      const files = await fetch(`${longApp.url}/api/v1/files`, { headers: { cookie: `token=${cookie.value}` } });
+      expect(files.status).toBe(200);
+    } finally {
+      await longApp.close();
+    }
+  });
 });
 
 describe('POST /api/v1/auth/logout', () => {

@@ -150,12 +150,24 @@ describe('JWT_EXPIRES_IN (deprecated)', () => {
     ['45m', 2700],
     ['12h', 43200],
     ['30d', 2592000],
+    ['2m', 120],
+    ['3650d', 315360000],
+    ['315360000', 315360000],
   ])('when it is %s, then sessions last %i seconds and a deprecation warning names it', (value, seconds) => {
     const config = load({ JWT_EXPIRES_IN: value });
 
     expect(config.sessionTtlSeconds).toBe(seconds);
     expect(config.startupWarnings.filter((warning) => warning.includes('JWT_EXPIRES_IN'))).toHaveLength(1);
   });
+
+  // Such lifetimes passed the start, and then every login answered 500: the session's expiry was
+  // past what a date can hold.
+  it.each(['100000000d', '99999999999999999999', '3651d', '315360001'])(
+    'when it is %s (longer than 10 years), then loading stops with one line naming JWT_EXPIRES_IN and the bound',
+    (value) => {
+      expect(configErrorOf({ JWT_EXPIRES_IN: value }).message).toBe(`JWT_EXPIRES_IN must be at most 3650d (10 years), got "${value}"`);
+    },
+  );
 });
 
 describe('MAX_EXPIRY and DEFAULT_EXPIRY', () => {
@@ -219,6 +231,7 @@ describe('the server process with a malformed value', () => {
     ['DATA_DIR', () => ({ DATA_DIR: pathUnderAFile() })],
     ['BASE_URL', () => ({ BASE_URL: 'ftp://x' })],
     ['JWT_EXPIRES_IN', () => ({ JWT_EXPIRES_IN: 'soon' })],
+    ['JWT_EXPIRES_IN', () => ({ JWT_EXPIRES_IN: '100000000d' })],
   ];
 
   it.each(cases)('when %s is malformed, then `node dist/server/index.js` exits non-zero with one stderr line naming it and no stack', async (name, env) => {
