@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES } from '../../server/config';
-import { ROOT } from '../helpers/app';
+import { CONFIG_VARIABLES, loadConfig } from '../../server/config';
+import { ROOT, tempDir, TEST_SECRET } from '../helpers/app';
 
 const envExample = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8');
 
@@ -13,6 +13,11 @@ const envExample = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8');
 function documentedNames(text: string): string[] {
   const names = [...text.matchAll(/^[ \t]*#?[ \t]*([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]);
   return names;
+}
+
+/** Each documented name with the value its line shows ('' for `# NAME=`). */
+function documentedValues(text: string): [string, string][] {
+  return [...text.matchAll(/^[ \t]*#?[ \t]*([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1], match[2].trim()]);
 }
 
 /** Every .ts/.tsx/.js/.mjs file under the given folders (of the project, not node_modules). */
@@ -50,6 +55,42 @@ describe('.env.example', () => {
       expect(above, `${name} has no explanation above it`).toMatch(/^#\s+\S.{10,}/);
       expect(above, `${name}: the line above is another assignment`).not.toMatch(/^#?\s*[A-Z][A-Z0-9_]*=/);
     }
+  });
+
+  it('when a line shows a value, then it is the default: the configuration is the same with it as without it', () => {
+    // On the disk and on a bucket, so that what only a bucket reads (S3_*) is compared too.
+    const bases = [{}, { S3_BUCKET: 'some-bucket' }];
+    for (const [name, value] of documentedValues(envExample)) {
+      if (value === '') continue;
+      // Relative to the working directory, and loading it would create ./data here: compared as text.
+      if (name === 'DATA_DIR') {
+        expect(value).toBe('./data');
+        continue;
+      }
+      for (const base of bases) {
+        const env = { DATA_DIR: tempDir('fs-env-example-'), SESSION_SECRET: TEST_SECRET, ...base };
+        expect(loadConfig({ ...env, [name]: value }), `${name}=${value} is not the default`).toEqual(loadConfig(env));
+      }
+    }
+  });
+
+  it('when the header says who reads a .env file, then it is Docker (--env-file, compose env_file) and not npm start', () => {
+    const header = envExample.slice(0, envExample.indexOf('\n\n'));
+    expect(header).toContain('--env-file .env');
+    expect(header).toContain('env_file: .env');
+    expect(header).toMatch(/`npm start` and the npm run CLIs do not read\s+#?\s*\.env/);
+    const compose = fs.readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8');
+    expect(compose).toMatch(/^\s+env_file:\s*\.env\s*$/m);
+    expect(fs.readFileSync(path.join(ROOT, 'scripts/start.mjs'), 'utf8')).not.toMatch(/\.env\b|dotenv|--env-file/);
+  });
+
+  it('when PORT=0 is described, then it says to set BASE_URL, whose default would say port 0', () => {
+    const lines = envExample.split('\n');
+    const at = lines.findIndex((line) => /^#?\s*PORT=/.test(line));
+    const comment = lines.slice(0, at).reverse();
+    const block = comment.slice(0, comment.findIndex((line) => !line.startsWith('# '))).reverse().join(' ');
+    expect(block).toMatch(/\b0 picks a free one: then set BASE_URL/);
+    expect(loadConfig({ DATA_DIR: tempDir('fs-env-example-'), SESSION_SECRET: TEST_SECRET, PORT: '0' }).baseUrl).toBe('http://localhost:0');
   });
 
   it('when the README configuration table is read, then it lists exactly the same variables', () => {
