@@ -6,6 +6,7 @@ import path from 'node:path';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { SESSION_TTL_SECONDS } from './auth/session-constants';
+import { countCharacters } from './characters';
 import { makeDirectories } from './make-directories';
 
 export class ConfigError extends Error {
@@ -70,11 +71,6 @@ const exactVariable = z
 /** The same, trimmed: what every other variable holds. */
 const variable = exactVariable.transform((value) => value?.trim());
 
-/** Characters as people count them (Unicode code points): String.length counts UTF-16 units, two per emoji. */
-function characterCount(text: string): number {
-  return [...text].length;
-}
-
 /** Reports a bad value (one line naming the variable) and stops this variable's parsing. */
 function refuse(ctx: z.RefinementCtx, message: string): never {
   ctx.addIssue({ code: z.ZodIssueCode.custom, message });
@@ -98,6 +94,8 @@ const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 
  * date can hold: the start went on and every login failed on an invalid expiry.
  */
 const LONGEST_SESSION = { seconds: 3650 * DURATION_UNITS.d, text: '3650d (10 years)' };
+/** The same for share links: an upload's own expiresIn goes up to 100 years (MAX_EXPIRES_IN_SECONDS). */
+const LONGEST_SHARE_EXPIRY = { seconds: 36500 * DURATION_UNITS.d, text: '36500d (100 years)' };
 
 /** A positive duration in seconds: a number of seconds, or a number with a unit s, m, h or d; at most `longest`. */
 function duration(name: string, longest?: { seconds: number; text: string }) {
@@ -125,7 +123,7 @@ const environmentVariables = z.object({
   UPLOAD_DIR: variable,
   DATABASE_URL: variable.transform((text, ctx) => (text === undefined ? undefined : parseDatabaseUrl(text, ctx))),
   // The secret's bytes are used exactly as given.
-  SESSION_SECRET: exactVariable.refine((secret) => secret === undefined || characterCount(secret) >= 32, 'SESSION_SECRET must be at least 32 characters long'),
+  SESSION_SECRET: exactVariable.refine((secret) => secret === undefined || countCharacters(secret) >= 32, 'SESSION_SECRET must be at least 32 characters long'),
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1073741824, 1),
   // Unset: unlimited (ADR 0018).
   DEFAULT_QUOTA_BYTES: variable.transform((text, ctx) => {
@@ -143,8 +141,8 @@ const environmentVariables = z.object({
   REQUEST_IDLE_TIMEOUT_MS: wholeNumber('REQUEST_IDLE_TIMEOUT_MS', 60000, 1),
   JWT_EXPIRES_IN: duration('JWT_EXPIRES_IN', LONGEST_SESSION),
   // Share links (ADR 0014): the longest expiry an upload may have, and the one it gets when none is chosen.
-  MAX_EXPIRY: duration('MAX_EXPIRY'),
-  DEFAULT_EXPIRY: duration('DEFAULT_EXPIRY'),
+  MAX_EXPIRY: duration('MAX_EXPIRY', LONGEST_SHARE_EXPIRY),
+  DEFAULT_EXPIRY: duration('DEFAULT_EXPIRY', LONGEST_SHARE_EXPIRY),
   S3_BUCKET: variable.refine(
     (bucket) => bucket === undefined || /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket),
     (bucket) => ({ message: `S3_BUCKET must be a valid bucket name, got "${bucket}"` }),
@@ -424,7 +422,7 @@ function readSecretFile(file: string): Uint8Array | null {
     if (code === 'ENOENT') return null;
     throw new ConfigError(`DATA_DIR: cannot read the generated session secret ${file} (${code})`);
   }
-  if (characterCount(text) < 32) {
+  if (countCharacters(text) < 32) {
     throw new ConfigError(`SESSION_SECRET: ${file} holds fewer than 32 characters; delete it to generate a new secret, or set SESSION_SECRET`);
   }
   return new TextEncoder().encode(text);

@@ -4,6 +4,7 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 // bcrypt ignores everything past 72 bytes: refuse, never truncate.
 import { MAX_PASSWORD_BYTES } from './auth/passwords';
+import { countCharacters } from './characters';
 
 extendZodWithOpenApi(z);
 
@@ -12,13 +13,6 @@ export const usernameSchema = z
   // CONTRACT.md's alphabet, in any order (ADR 0027): a name is never a path nor part of a URL
   // here, and the CLI takes one that starts with "-" after a lone "--".
   .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Username must be 1-64 characters of letters, digits, ".", "_" or "-"');
-
-/** The number of Unicode code points: what CONTRACT.md's "characters" count. */
-export function countCharacters(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
 
 /** Spaces of every kind, and the invisible characters that look like nothing at all. */
 const BLANK_LOOKING = /^[\s\p{Cc}\p{Cf}\u2800\u3164\uFFA0\u115F\u1160]*$/u;

@@ -183,6 +183,19 @@ describe('MAX_EXPIRY and DEFAULT_EXPIRY', () => {
     expect(load({ MAX_EXPIRY: '30d', DEFAULT_EXPIRY: '12h' }).shareExpiry).toEqual({ maxSeconds: 2592000, defaultSeconds: 43200 });
     expect(load({ DEFAULT_EXPIRY: '3600' }).shareExpiry).toEqual({ maxSeconds: null, defaultSeconds: 3600 });
   });
+
+  it('when one is 100 years, then it is taken: an upload may ask for as long itself', () => {
+    expect(load({ MAX_EXPIRY: '36500d' }).shareExpiry).toEqual({ maxSeconds: 3153600000, defaultSeconds: 3153600000 });
+  });
+
+  // A default past what a date can hold would have made every upload fail on its expiry.
+  it.each([
+    ['MAX_EXPIRY', '100000000d'],
+    ['DEFAULT_EXPIRY', '99999999999999999999'],
+    ['DEFAULT_EXPIRY', '36501d'],
+  ])('when %s is %s (longer than 100 years), then loading stops with one line naming it and the bound', (name, value) => {
+    expect(configErrorOf({ [name]: value }).message).toBe(`${name} must be at most 36500d (100 years), got "${value}"`);
+  });
 });
 
 describe('malformed values', () => {
