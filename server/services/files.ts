@@ -38,9 +38,9 @@ export interface NewUpload {
   /** Share settings sent with the upload (multipart fields before the file): validated here. */
   settings?: Record<string, string>;
   /**
-   * Resolves once the request that carried the content is known to be good (no second file,
-   * not aborted); rejects with an AppError otherwise. Called after the content is stored and
-   * before the record is made.
+   * Resolves once the request that carried the content is known to be good (not malformed, not
+   * past a limit, not aborted); rejects with an AppError otherwise. Called once the content has
+   * arrived, before it is committed to the store (and so before the record is made).
    */
   bodyAccepted?: () => Promise<void>;
 }
@@ -121,7 +121,9 @@ async function storeAndRecord(
 
   let size: number;
   try {
-    ({ size } = await ctx.store.write(storedName, upload.content, { maxBytes: ctx.config.maxUploadBytes }));
+    // The content becomes visible only once its request is known to be good: a body broken after
+    // the file part never leaves content behind (nor a put-then-delete on a bucket).
+    ({ size } = await ctx.store.write(storedName, upload.content, { maxBytes: ctx.config.maxUploadBytes, beforeCommit: upload.bodyAccepted }));
   } catch (error) {
     if (hold?.exceeded) throw new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);
     if (error instanceof ContentTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
@@ -130,13 +132,6 @@ async function storeAndRecord(
       ctx.log.error({ err: error }, 'upload refused: storage not writable');
       throw new AppError('SERVICE_UNAVAILABLE', 'Storage is unavailable; please try again later');
     }
-    throw error;
-  }
-
-  try {
-    await upload.bodyAccepted?.();
-  } catch (error) {
-    await ctx.store.delete(storedName);
     throw error;
   }
 

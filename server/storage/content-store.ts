@@ -15,6 +15,17 @@ export interface ContentStat {
   modifiedAt: Date;
 }
 
+export interface WriteOptions {
+  /** The largest content accepted: past it the write fails with ContentTooLargeError. */
+  maxBytes: number;
+  /**
+   * Called once all of the content has arrived, before it becomes visible under its key. A
+   * rejection fails the write with that error, and nothing is left behind: the request that
+   * carried the content turned out bad after its last byte (a multipart body broken later on).
+   */
+  beforeCommit?: () => Promise<void>;
+}
+
 export interface ContentStore {
   /**
    * Writes `content` under `key` atomically: readers see either nothing or the whole content.
@@ -22,7 +33,7 @@ export interface ContentStore {
    * StorageFullError when the disk is full, StorageUnavailableError when it refuses writes;
    * in every failure nothing is left behind.
    */
-  write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }>;
+  write(key: string, content: Readable, options: WriteOptions): Promise<{ size: number }>;
   /**
    * Opens the content (or one byte range of it) for reading. Rejects with
    * ContentNotFoundError when there is none, before a byte was read.

@@ -21,6 +21,7 @@ import {
   type ContentStat,
   type ContentStore,
   type OpenedContent,
+  type WriteOptions,
 } from './content-store';
 
 const INCOMPLETE_DIR = '.incomplete';
@@ -46,7 +47,7 @@ export class LocalDiskStore implements ContentStore {
     this.partial = new LocalDiskPartials(root);
   }
 
-  async write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }> {
+  async write(key: string, content: Readable, options: WriteOptions): Promise<{ size: number }> {
     const finalPath = this.pathOf(key);
     const tempPath = path.join(this.incompleteDir, `${pooledRandomBytes(12).toString('hex')}.part`);
     const writeback = new EarlyWriteback(tempPath);
@@ -56,6 +57,7 @@ export class LocalDiskStore implements ContentStore {
     try {
       await pipeThrough(content, counter, output);
       await writeback.close();
+      await options.beforeCommit?.();
       await fsp.rename(tempPath, finalPath);
       return { size: counter.bytes };
     } catch (error) {

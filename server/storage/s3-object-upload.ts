@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { bodyCollectionPacer } from '../young-collection-pacer';
-import { ContentTooLargeError, StorageUnavailableError } from './content-store';
+import { ContentTooLargeError, StorageUnavailableError, type WriteOptions } from './content-store';
 import { PART_BYTES, PartAssembler, type AssembledPart } from './part-assembler';
 
 /** PART_BYTES × (PARTS_ON_THEIR_WAY + 1) is what an upload holds in memory. */
@@ -33,7 +33,8 @@ export interface ObjectTarget {
  * more than `maxBytes` arrived, with the content's own error when it fails (a client gone), and
  * with StorageUnavailableError when the bucket fails; the content stops being read either way.
  */
-export async function uploadObject(target: ObjectTarget, content: Readable, maxBytes: number): Promise<{ size: number }> {
+export async function uploadObject(target: ObjectTarget, content: Readable, options: WriteOptions): Promise<{ size: number }> {
+  const { maxBytes } = options;
   const assembler = new PartAssembler(PART_BYTES, FIRST_BUFFER_BYTES);
   const parts = new MultipartUpload(target);
   let size = 0;
@@ -47,8 +48,11 @@ export async function uploadObject(target: ObjectTarget, content: Readable, maxB
     const rest = assembler.takeRest();
     if (parts.started) {
       if (rest.length > 0) await parts.send({ body: rest, release: () => undefined });
+      // Before the object exists: a refusal aborts the multipart upload instead.
+      await options.beforeCommit?.();
       await parts.complete();
     } else {
+      await options.beforeCommit?.();
       const { client, bucket, key } = target;
       await bucketStep(() => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: rest, ContentLength: rest.length, ContentType: CONTENT_TYPE })));
     }

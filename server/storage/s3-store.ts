@@ -29,6 +29,7 @@ import {
   type ContentStat,
   type ContentStore,
   type OpenedContent,
+  type WriteOptions,
 } from './content-store';
 
 export interface S3StoreOptions {
@@ -75,8 +76,8 @@ export class S3Store implements ContentStore {
     this.partial = new S3Partials(this.client, this.bucket);
   }
 
-  write(key: string, content: Readable, options: { maxBytes: number }): Promise<{ size: number }> {
-    return uploadObject({ client: this.client, bucket: this.bucket, key }, content, options.maxBytes);
+  write(key: string, content: Readable, options: WriteOptions): Promise<{ size: number }> {
+    return uploadObject({ client: this.client, bucket: this.bucket, key }, content, options);
   }
 
   async open(key: string, range?: ByteRange): Promise<OpenedContent> {
