@@ -1,12 +1,30 @@
-import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node';
-import { redirect } from '@remix-run/node';
-import { Form } from '@remix-run/react';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { json, redirect } from '@remix-run/node';
+import { Form, Link, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Log out · File sharing' }]);
 
-// GET only asks: a link or a prefetch must never log anyone out .
+export function loader({ context }: LoaderFunctionArgs) {
+  return json({ loggedIn: context.ctx.user !== null });
+}
+
+// GET only asks: a link or a prefetch must never log anyone out. Nobody to log out: it says so.
 export default function Logout() {
+  const { loggedIn } = useLoaderData<typeof loader>();
+  if (!loggedIn) {
+    return (
+      <main className="narrow">
+        <h1>Log out</h1>
+        <div className="card stack">
+          <p>You are not logged in.</p>
+          <p>
+            <Link to="/login">Log in</Link>
+          </p>
+        </div>
+      </main>
+    );
+  }
   return (
     <main className="narrow">
       <h1>Log out</h1>

@@ -236,6 +236,15 @@ describe('GET /logout and POST /logout', () => {
     expect(page.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
   });
 
+  it('when someone without a session opens /logout, then it says they are not logged in and links to the login page, with no form', async () => {
+    const res = await getPage(app, '/logout');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(visibleText(html)).toContain('You are not logged in.');
+    expect(html).toMatch(/<a[^>]*href="\/login"[^>]*>Log in<\/a>/);
+    expect(html).not.toMatch(/<form[^>]*method="post"/i);
+  });
+
   it('when someone without a session posts /logout, then it still answers with the cleared cookie and /login', async () => {
     const res = await postForm(app, '/logout', {});
     expect([302, 303]).toContain(res.status);
