@@ -116,7 +116,8 @@ export const shareSettingsFields = z
       .unknown()
       .transform((value, ctx): string | null | undefined => {
         if (value === undefined || value === null) return value;
-        if (typeof value === 'string' && isoDateTime.safeParse(value).success) return value;
+        // The format alone lets through offsets no clock has (+24:00, +99:99): an Invalid Date.
+        if (typeof value === 'string' && isoDateTime.safeParse(value).success && Number.isFinite(Date.parse(value))) return value;
         return refuseSetting(ctx, 'expiresAt must be an ISO-8601 date and time with a time zone (e.g. 2030-01-31T12:00:00Z), or null');
       })
       .openapi({ type: ['string', 'null'], format: 'date-time', description: 'When the link stops working; null: never.', example: '2030-01-31T12:00:00Z' }),

@@ -97,7 +97,12 @@ export function shareUrl(ctx: Pick<ServiceContext, 'config'>, fileId: string): s
 export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promise<FileDto> {
   const owner = requireUser(ctx);
   // Settings first: a bad value is refused before a byte is stored.
-  const share = await newShareColumns(ctx, upload.settings ?? {});
+  const decidedAt = ctx.clock.now();
+  const chosen = await newShareColumns(ctx, upload.settings ?? {});
+  // A relative expiry (expiresIn, or the server's default) counts from when the file is made, as a
+  // resumable upload's does: a slow upload must not arrive with its link expired already.
+  const expiresAfterMs = chosen.expiresAt && !upload.settings?.expiresAt ? chosen.expiresAt.getTime() - decidedAt : null;
+  const share = { ...chosen, expiresAfterMs };
   // With a quota, the bytes are held against it as they arrive, until the record counts them.
   const hold = await QuotaHold.forUser(ctx, owner.id);
   try {
@@ -112,7 +117,7 @@ async function storeAndRecord(
   ctx: ServiceContext,
   owner: AuthUser,
   upload: NewUpload,
-  share: Awaited<ReturnType<typeof newShareColumns>>,
+  share: Awaited<ReturnType<typeof newShareColumns>> & { expiresAfterMs: number | null },
   hold: QuotaHold | null,
 ): Promise<FileDto> {
   const originalName = cleanFileName(upload.originalName);
@@ -135,6 +140,8 @@ async function storeAndRecord(
     throw error;
   }
 
+  const { expiresAfterMs, ...columns } = share;
+  const createdAt = ctx.clock.now();
   const file: StoredFile = {
     id,
     userId: owner.id,
@@ -142,9 +149,10 @@ async function storeAndRecord(
     mimeType: cleanMimeType(upload.mimeType),
     size,
     storedName,
-    createdAt: new Date(ctx.clock.now()),
+    createdAt: new Date(createdAt),
     downloads: 0,
-    ...share,
+    ...columns,
+    expiresAt: expiresAfterMs === null ? columns.expiresAt : new Date(createdAt + expiresAfterMs),
   };
   try {
     // One INSERT, written out (db/direct-sql.ts): nothing else changes here.

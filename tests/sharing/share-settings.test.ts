@@ -1,5 +1,7 @@
 // Share settings through the API (issue 14): set at upload (multipart fields before the file),
 // changed with PATCH, shown in the file object; bad values refused with nothing left behind.
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, TestClock } from '../helpers/app';
 import { MULTIPART_TYPE, multipartBody, type Part } from '../helpers/multipart';
@@ -61,6 +63,9 @@ describe('settings at upload', () => {
   it.each([
     [{ expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt must be in the future'],
     [{ expiresAt: 'tomorrow' }, 'expiresAt must be an ISO-8601 date and time'],
+    // Offsets no clock has: the format passes, the date is invalid (was a 500 with the file kept, never expiring).
+    [{ expiresAt: '2030-01-01T00:00:00+24:00' }, 'expiresAt must be an ISO-8601 date and time'],
+    [{ expiresAt: '2030-01-01T00:00:00+00:60' }, 'expiresAt must be an ISO-8601 date and time'],
     [{ expiresIn: '0' }, 'expiresIn must be at least 1'],
     [{ expiresIn: '1.5' }, 'expiresIn must be a whole number'],
     [{ maxDownloads: '0' }, 'maxDownloads must be at least 1'],
@@ -131,6 +136,7 @@ describe('PATCH /api/v1/files/<id>', () => {
 
   it.each([
     [{ expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt must be in the future'],
+    [{ expiresAt: '2030-01-01T00:00:00+99:99' }, 'expiresAt must be an ISO-8601 date and time'],
     [{ maxDownloads: 0 }, 'maxDownloads must be at least 1'],
     [{ maxDownloads: 2.5 }, 'maxDownloads must be a whole number'],
     [{ password: 'abc' }, 'password must be at least 4 characters long'],
@@ -171,6 +177,41 @@ describe('PATCH /api/v1/files/<id>', () => {
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe('maxDownloads must be more than the 2 downloads so far');
     expect((await (await patch(file.id, { maxDownloads: 3 })).json()).file).toMatchObject({ maxDownloads: 3, downloads: 2 });
+  });
+});
+
+describe('a relative expiry and a slow upload', () => {
+  it('when expiresIn is sent and the upload takes longer than that, then the link counts from when the file is made, not from its first byte', async () => {
+    const clock = new TestClock();
+    const slow = await startApp({}, { clock });
+    try {
+      await slow.createUser('slowpoke');
+      const cookie = await slow.login('slowpoke');
+      const boundary = 'relative-expiry-boundary';
+      const target = new URL(slow.url);
+      const request = http.request({ host: target.hostname, port: target.port, method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        request.on('error', reject);
+        request.on('response', (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+      });
+      request.write(`--${boundary}\r\nContent-Disposition: form-data; name="expiresIn"\r\n\r\n60\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\n\r\nthe first half, `);
+      await sleep(200);
+      // Two hours pass while the rest of the file is on its way.
+      clock.advance(2 * 3600_000);
+      request.end(`and the rest\r\n--${boundary}--\r\n`);
+      const res = await answer;
+      expect(res.status, res.body).toBe(201);
+      const { file } = JSON.parse(res.body) as { file: { id: string; createdAt: string; expiresAt: string } };
+      expect(Date.parse(file.expiresAt) - Date.parse(file.createdAt)).toBe(60_000);
+      expect((await fetch(`${slow.url}/f/${file.id}/raw`)).status).toBe(200);
+    } finally {
+      await slow.close();
+    }
   });
 });
 
