@@ -169,7 +169,9 @@ export const newApiTokenSchema = z
       .string({ required_error: 'name is required', invalid_type_error: 'name must be a string' })
       .trim()
       .min(1, 'name is required')
-      .max(100, 'name must be at most 100 characters'),
+      .max(100, 'name must be at most 100 characters')
+      // PostgreSQL refuses NUL in text (a 500), and no control character belongs in a label.
+      .refine((name) => !/[\u0000-\u001f\u007f-\u009f]/.test(name), 'name must not contain control characters'),
     expiresInDays: z
       .union([z.null(), z.coerce.number({ invalid_type_error: 'expiresInDays must be a whole number' })])
       .optional()

@@ -82,7 +82,8 @@ export async function admitLoginAttempt(
   address: string | null,
 ): Promise<LoginAttemptTicket> {
   const counters = new ThrottleCounters(ctx);
-  const user = username.toLowerCase();
+  // Encoded: a guess may hold any character, NUL included, which no database takes in a key.
+  const user = encodeURIComponent(username.toLowerCase());
   const from = address ?? 'unknown';
   const keys = { pair: `pair:${from}|${user}`, address: `addr:${from}`, username: `user:${user}` };
 

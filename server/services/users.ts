@@ -5,7 +5,7 @@ import type { AuthUser, ServiceContext } from '../context';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema } from '../db/entities/user.entity';
 import { AppError } from '../errors';
-import { changePasswordSchema, firstIssue, registerUserSchema } from '../schemas';
+import { changePasswordSchema, firstIssue, registerUserSchema, usernameSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
 import { requireSessionUser } from './sessions';
 
@@ -40,6 +40,8 @@ export async function registerUser(ctx: ServiceContext, input: unknown): Promise
 }
 
 export async function findUserByUsername(ctx: ServiceContext, username: string) {
+  // A name outside the usernames' alphabet names nobody (and a NUL is refused by PostgreSQL).
+  if (!usernameSchema.safeParse(username).success) return null;
   return ctx.em.findOne(UserSchema, { usernameKey: username.toLowerCase() });
 }
 

@@ -61,6 +61,18 @@ describe('POST /api/v1/auth/login', () => {
     expect(bodies[1]).toBe(bodies[0]);
   });
 
+  it('when the username or password holds a NUL or other control character, then the same 401 as any wrong login, never a 500', async () => {
+    for (const body of [
+      { username: 'Ali\u0000ce', password: DEFAULT_PASSWORD },
+      { username: 'Alice', password: `${DEFAULT_PASSWORD}\u0000` },
+      { username: 'Alice\n', password: DEFAULT_PASSWORD },
+    ]) {
+      const res = await postLogin(json(body));
+      expect(res.status, JSON.stringify(body)).toBe(401);
+      expect(await res.json()).toEqual({ error: 'Invalid username or password' });
+    }
+  });
+
   it('when the password is right except for its case, then it is refused', async () => {
     const res = await postLogin(json({ username: 'Alice', password: DEFAULT_PASSWORD.toUpperCase() }));
 

@@ -183,6 +183,8 @@ describe('the 401 cases', () => {
       [{}, 'name is required'],
       [{ name: '  ' }, 'name is required'],
       [{ name: 'x'.repeat(101) }, 'name must be at most 100 characters'],
+      [{ name: 'nul\u0000byte' }, 'name must not contain control characters'],
+      [{ name: 'new\nline' }, 'name must not contain control characters'],
       [{ name: 'x', expiresInDays: 0 }, 'expiresInDays must be a whole number from 1 to 3650'],
       [{ name: 'x', scope: 'all' }, 'Unrecognized key'],
     ] as const) {
