@@ -85,36 +85,40 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
   }
 
-  const state: { handling: Promise<T> | null; failed: boolean; closed: boolean; lateField: string | null; overLimit: AppError | null } = {
+  const state: { handling: Promise<T> | null; failed: boolean; closed: boolean; lateField: string | null; refusal: AppError | null } = {
     handling: null,
     failed: false,
     // The closing boundary was read: what follows is the epilogue, which MIME says to ignore.
     closed: false,
     lateField: null,
-    overLimit: null,
+    // Why the whole body is refused, once known (a limit passed, a setting sent twice).
+    refusal: null,
   };
   const settings: Record<string, string> = {};
   // The handler's refusal (quota, size, settings, storage full), known before the body's end.
   let refuse: (error: AppError) => void = () => {};
   const refused = new Promise<AppError>((resolve) => (refuse = resolve));
-  // busboy skips the parts past a limit without a word: a share setting there would be lost, or
-  // the file itself ("No file uploaded"). Past a limit the whole upload is refused. Before the
-  // file, at once: the file would only be read to be dropped; a file under way hears it from
-  // `bodyAccepted`, so it is not recorded.
-  const overLimit = (message: string) => () => {
-    state.overLimit ??= new AppError('BAD_REQUEST', message);
-    if (!state.handling) refuse(state.overLimit);
+  // The whole upload is refused. Before the file, at once, and the file is then never handled
+  // (it would only be read to be dropped); a file under way hears it from `bodyAccepted`, so it
+  // is not recorded.
+  const refuseBody = (message: string) => () => {
+    state.refusal ??= new AppError('BAD_REQUEST', message);
+    if (!state.handling) refuse(state.refusal);
   };
-  parser.on('fieldsLimit', overLimit(`Too many form fields: at most ${MAX_FIELDS} besides the file`));
+  // busboy skips the parts past a limit without a word: a share setting there would be lost, or
+  // the file itself ("No file uploaded").
+  parser.on('fieldsLimit', refuseBody(`Too many form fields: at most ${MAX_FIELDS} besides the file`));
   // File parts past the limit only matter while the file is still to come: once it is under way,
   // later file parts are dropped anyway (ADR 0026).
-  const tooManyFileParts = overLimit(`Too many file parts: at most ${MAX_FILE_PARTS} before the file`);
+  const tooManyFileParts = refuseBody(`Too many file parts: at most ${MAX_FILE_PARTS} before the file`);
   parser.on('filesLimit', () => {
     if (!state.handling) tooManyFileParts();
   });
   parser.on('field', (name, value) => {
     if (!options.fieldsBeforeFile?.includes(name)) return;
     if (state.handling) state.lateField ??= name;
+    // Sent twice with two values: which one was meant? (A resumable upload's metadata refuses it too.)
+    else if (value !== '' && settings[name] !== undefined && settings[name] !== value) refuseBody(`The ${name} field is sent twice`)();
     else if (value !== '') settings[name] = value;
   });
   // busboy may still emit a file after its first error (the rest of the chunk it was parsing):
@@ -138,7 +142,7 @@ export async function withFirstUploadedFile<T>(
     // Only the first named file is handled (CONTRACT.md: "the first part that carries a file";
     // ADR 0026); later ones, empty file inputs (what a browser sends for an input left empty)
     // and anything after a parse error or past a limit are read and dropped.
-    if (state.failed || parser.destroyed || state.handling || state.overLimit || !info.filename) {
+    if (state.failed || parser.destroyed || state.handling || state.refusal || !info.filename) {
       fileStream.resume();
       return;
     }
@@ -176,7 +180,7 @@ export async function withFirstUploadedFile<T>(
   const bodyAccepted = async (): Promise<void> => {
     const [outcome] = await Promise.allSettled([parsing]);
     if (state.lateField) throw new AppError('BAD_REQUEST', `The ${state.lateField} field must come before the file part`);
-    if (state.overLimit) throw state.overLimit;
+    if (state.refusal) throw state.refusal;
     if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
     if (outcome.status === 'rejected' && !state.closed) throw new AppError('BAD_REQUEST', 'Malformed multipart body');
   };
@@ -201,7 +205,7 @@ export async function withFirstUploadedFile<T>(
     if (clientWentAway(parsed.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
     throw new AppError('BAD_REQUEST', 'Malformed multipart body');
   }
-  throw state.overLimit ?? new AppError('BAD_REQUEST', 'No file uploaded');
+  throw state.refusal ?? new AppError('BAD_REQUEST', 'No file uploaded');
 }
 
 const noRefusal = (): null => null;

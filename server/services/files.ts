@@ -97,12 +97,7 @@ export function shareUrl(ctx: Pick<ServiceContext, 'config'>, fileId: string): s
 export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promise<FileDto> {
   const owner = requireUser(ctx);
   // Settings first: a bad value is refused before a byte is stored.
-  const decidedAt = ctx.clock.now();
-  const chosen = await newShareColumns(ctx, upload.settings ?? {});
-  // A relative expiry (expiresIn, or the server's default) counts from when the file is made, as a
-  // resumable upload's does: a slow upload must not arrive with its link expired already.
-  const expiresAfterMs = chosen.expiresAt && !upload.settings?.expiresAt ? chosen.expiresAt.getTime() - decidedAt : null;
-  const share = { ...chosen, expiresAfterMs };
+  const share = await newShareColumns(ctx, upload.settings ?? {});
   // With a quota, the bytes are held against it as they arrive, until the record counts them.
   const hold = await QuotaHold.forUser(ctx, owner.id);
   try {
@@ -117,7 +112,7 @@ async function storeAndRecord(
   ctx: ServiceContext,
   owner: AuthUser,
   upload: NewUpload,
-  share: Awaited<ReturnType<typeof newShareColumns>> & { expiresAfterMs: number | null },
+  share: Awaited<ReturnType<typeof newShareColumns>>,
   hold: QuotaHold | null,
 ): Promise<FileDto> {
   const originalName = cleanFileName(upload.originalName);
@@ -152,6 +147,8 @@ async function storeAndRecord(
     createdAt: new Date(createdAt),
     downloads: 0,
     ...columns,
+    // A relative expiry counts from now, when the file is made: a slow upload must not arrive
+    // with its link expired already (as a resumable upload's counts from its last byte).
     expiresAt: expiresAfterMs === null ? columns.expiresAt : new Date(createdAt + expiresAfterMs),
   };
   try {

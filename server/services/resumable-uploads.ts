@@ -100,10 +100,9 @@ async function chosenShareSettings(ctx: ServiceContext, metadata: Record<string,
     if (value !== undefined && value !== null) input[field] = value;
   }
   const columns = await newShareColumns(ctx, input);
-  const fixed = input.expiresAt !== undefined;
   return {
-    expiresAt: fixed && columns.expiresAt ? columns.expiresAt.toISOString() : null,
-    expiresAfterMs: !fixed && columns.expiresAt ? columns.expiresAt.getTime() - ctx.clock.now() : null,
+    expiresAt: columns.expiresAfterMs === null && columns.expiresAt ? columns.expiresAt.toISOString() : null,
+    expiresAfterMs: columns.expiresAfterMs,
     maxDownloads: columns.maxDownloads,
     passwordHash: columns.passwordHash,
   };

@@ -20,15 +20,24 @@ export function parseShareSettings(input: unknown): ShareSettings {
   return parsed.data;
 }
 
-/** The settings of a new upload: what the uploader chose, the server's default expiry otherwise. */
-export async function newShareColumns(ctx: Pick<ServiceContext, 'config' | 'clock'>, input: unknown): Promise<ShareColumns> {
+/**
+ * The settings of a new upload: what the uploader chose, the server's default expiry otherwise.
+ * `expiresAfterMs`: a relative expiry (expiresIn, or the default) as a length, so that it counts
+ * from when the file is made, not from the upload's first byte; null for a fixed date or never.
+ */
+export async function newShareColumns(
+  ctx: Pick<ServiceContext, 'config' | 'clock'>,
+  input: unknown,
+): Promise<ShareColumns & { expiresAfterMs: number | null }> {
   const settings = parseShareSettings(input);
   const chosen = expiryOf(ctx, settings);
   const { defaultSeconds } = ctx.config.shareExpiry;
   const expiresAt = chosen !== undefined ? chosen : defaultSeconds === null ? null : new Date(ctx.clock.now() + defaultSeconds * 1000);
   checkWithinMaximum(ctx, expiresAt);
+  const relativeSeconds = typeof settings.expiresIn === 'number' ? settings.expiresIn : chosen === undefined ? defaultSeconds : null;
   return {
     expiresAt,
+    expiresAfterMs: relativeSeconds === null ? null : relativeSeconds * 1000,
     maxDownloads: settings.maxDownloads ?? null,
     passwordHash: settings.password ? await hashPassword(settings.password) : null,
   };

@@ -85,6 +85,23 @@ describe('settings at upload', () => {
     expect(await app.incompleteFiles()).toEqual([]);
   });
 
+  it('when a setting is sent twice with two values, then the upload is refused with 400 and nothing is stored', async () => {
+    const storedBefore = await app.storedFiles();
+    const parts: Part[] = [
+      { name: 'password', content: 'first one' },
+      { name: 'password', content: 'second one' },
+      { name: 'file', filename: 'twice.txt', contentType: 'text/plain', content: 'which password?' },
+    ];
+    const res = await fetch(`${app.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: app.cookie, 'content-type': MULTIPART_TYPE },
+      body: new Uint8Array(multipartBody(parts)),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe('The password field is sent twice');
+    expect(await app.storedFiles()).toEqual(storedBefore);
+  });
+
   it('when a setting comes after the file part, then the upload is refused with 400 and nothing is stored', async () => {
     const storedBefore = await app.storedFiles();
     const parts: Part[] = [
