@@ -51,6 +51,10 @@ export class DirectBodyRequest extends NodeRequest {
     this.taken = true;
     const req = this.incoming;
     const content = new RoomLimit(room);
+    // The excess can come in the first chunk, before the store has opened its file and started
+    // reading: an 'error' nobody listens to yet would take the whole process down. The store
+    // still sees the stream destroyed with it, and `throwIfOverLimit` turns it into tus' 413.
+    content.on('error', () => {});
     let released = false;
     const stopReading = () => {
       if (released || content.writableEnded || content.destroyed) return;

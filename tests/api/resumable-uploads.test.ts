@@ -243,6 +243,31 @@ describe('a resumable upload', () => {
     expect(sha256(await download((await rest.json()).file.id))).toBe(sha256(content.subarray(0, 200_000)));
   });
 
+  it('when a chunked PATCH carries more than the declared length in its very first piece, then it is 413, the server keeps answering and the upload still completes', async () => {
+    const { cookie, tus } = await newUser();
+    const location = await created(tus, 10);
+    // One piece, past the length at once (what `printf 'hello world' | curl -T -` sends): its
+    // refusal came before anything read the content, and the process went down with it.
+    const res = await fetch(location, {
+      method: 'PATCH',
+      headers: { ...TUS, cookie, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('hello world'));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: expect.any(String) });
+    const offset = Number((await tus.head(location)).headers.get('upload-offset'));
+    expect(offset).toBeLessThanOrEqual(10);
+    const rest = await tus.patch(location, offset, new TextEncoder().encode('hello worl').subarray(offset));
+    expect(rest.status).toBe(200);
+    expect((await download((await rest.json()).file.id)).toString()).toBe('hello worl');
+  });
+
   it('when a PATCH comes after the upload is complete, with no bytes, more bytes or from another offset, then each is 400 "already complete" and the file is unchanged', async () => {
     const { tus } = await newUser();
     const location = await created(tus, 10);
