@@ -29,16 +29,37 @@ export interface ResumableUpload {
   resume(): void;
 }
 
+/** The link options an upload was begun with, as far as the browser may remember them. */
+const REMEMBERED_SETTINGS = ['expiresIn', 'expiresAt', 'maxDownloads'] as const;
+
+/** What the browser keeps of an upload's metadata: never the password, only whether there was one (`locked`). */
+function rememberedMetadata(metadata: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = { filename: metadata.filename ?? '', locked: metadata.password ? 'yes' : '' };
+  for (const name of REMEMBERED_SETTINGS) kept[name] = metadata[name] ?? '';
+  return kept;
+}
+
 /**
- * The browser's memory of unfinished uploads, minus their metadata: the share settings (a
- * password among them) are sent to the server once and never kept in localStorage. Only the
- * file name stays, to say what an unfinished upload was.
+ * Whether an upload begun earlier carries the link options chosen now. Its settings were fixed
+ * when it was created: carrying it on with other options would publish the file with the old
+ * ones (a password typed now, silently dropped). A password can never be compared (it is not
+ * kept): an upload with one is begun anew.
+ */
+function sameSettings(earlier: Record<string, string>, chosen: Record<string, string>): boolean {
+  if (chosen.password || earlier.locked) return false;
+  return REMEMBERED_SETTINGS.every((name) => (earlier[name] ?? '') === (chosen[name] ?? ''));
+}
+
+/**
+ * The browser's memory of unfinished uploads: the share settings are sent to the server once,
+ * and a password is never kept in localStorage. The file name says what an unfinished upload
+ * was; the other options decide whether it may be carried on.
  */
 const urlStorage: UrlStorage = {
   findAllUploads: () => defaultOptions.urlStorage.findAllUploads(),
   findUploadsByFingerprint: (fingerprint) => defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint),
   removeUpload: (key) => defaultOptions.urlStorage.removeUpload(key),
-  addUpload: (fingerprint, upload) => defaultOptions.urlStorage.addUpload(fingerprint, { ...upload, metadata: { filename: upload.metadata.filename ?? '' } }),
+  addUpload: (fingerprint, upload) => defaultOptions.urlStorage.addUpload(fingerprint, { ...upload, metadata: rememberedMetadata(upload.metadata) }),
 };
 
 /** Names of the files whose uploads this browser began and did not finish. */
@@ -87,9 +108,13 @@ export function startResumableUpload(file: File, settings: Record<string, string
     .findPreviousUploads()
     .then((previous) => {
       const earlier = previous.find((candidate) => candidate.uploadUrl);
-      if (earlier) {
+      if (earlier && sameSettings(earlier.metadata, settings)) {
         upload.resumeFromPreviousUpload(earlier);
         callbacks.onResumed();
+      } else if (earlier) {
+        // Other link options now: a new upload, and the earlier one is let go (its space freed).
+        void Upload.terminate(earlier.uploadUrl!).catch(() => undefined);
+        void urlStorage.removeUpload(earlier.urlStorageKey).catch(() => undefined);
       }
       upload.start();
     })

@@ -418,6 +418,40 @@ describe.skipIf(!hasChromium)(
       },
     );
 
+    it(
+      'when the page is reloaded mid-upload and the same file is chosen again with a password and a download limit, then a new upload carries them, the earlier one is let go, and the link asks for the password',
+      async () => {
+        const file = randomFile('reloaded-with-options.bin');
+        await onUploadPage(async (session) => {
+          const { page } = session;
+          await chooseAndUpload(page, file);
+          await waitForProgress(page, 0.2);
+          const earlier = await uploadLocation(session);
+
+          await page.reload();
+          await waitForHydration(page, 'main form');
+          await network(session, { offline: false, throttled: false });
+          await page.locator('.unfinished-uploads').waitFor();
+
+          await page.getByLabel('Maximum downloads').fill('1');
+          await page.getByLabel('Password', { exact: true }).fill('lantern-quiet-93');
+          await chooseAndUpload(page, file);
+          await page.waitForURL(SHARE_PAGE, { timeout: 30_000 });
+
+          // Not carried on: the earlier upload was begun without these options.
+          expect(session.creations).toHaveLength(2);
+          await expect.poll(async () => (await tus.head(new URL(new URL(earlier).pathname, app.url).href)).status, { timeout: 10_000 }).toBe(404);
+          const id = fileIdFrom(page.url());
+          const [row] = await app.rows('select password_hash, max_downloads from files where id = ?', [id]);
+          expect(String(row.password_hash)).toMatch(/^\$2/);
+          expect(Number(row.max_downloads)).toBe(1);
+          expect(await storedSha256(id)).toBe(file.sha256);
+          expect((await fetch(`${app.url}/f/${id}/raw`)).status).toBe(401);
+          expect(await tusEntries(page)).toEqual([]);
+        });
+      },
+    );
+
     it('when the user uploads an empty file, then the page lands on the file’s own page, which shows it with a size of 0 bytes, and its link serves nothing', async () => {
       const empty: ChosenFile = { path: path.join(filesDir, 'empty-notes.txt'), name: 'empty-notes.txt', sha256: sha256(new Uint8Array(0)) };
       fs.writeFileSync(empty.path, '');
@@ -450,7 +484,9 @@ describe.skipIf(!hasChromium)(
         const [[, stored]] = await tusEntries(page);
         // Only the file name is kept to say what the upload was, beside where it lives.
         expect(JSON.parse(stored)).toMatchObject({ metadata: { filename: file.name }, uploadUrl: await uploadLocation(session) });
-        expect(JSON.parse(stored).metadata).toEqual({ filename: file.name });
+        // Whether there was a password, never which (a new choice of options is then begun anew).
+        expect(JSON.parse(stored).metadata).toMatchObject({ filename: file.name, locked: 'yes' });
+        expect(Object.values(JSON.parse(stored).metadata as Record<string, string>)).not.toContain(password);
         const everything = await page.evaluate(() => [...Object.entries(localStorage), ...Object.entries(sessionStorage)]);
         expect(everything.length).toBeGreaterThan(0);
         for (const [key, value] of everything) {
