@@ -52,6 +52,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         }
       : null,
     now: ctx.clock.now(),
+  }, {
+    // Opened with its password: what it shows (a text preview is the content) stays out of every
+    // cache, as the raw link's answer does (ADR 0014).
+    headers: file.hasPassword ? { 'Cache-Control': 'private, no-store' } : undefined,
   });
 }
 
@@ -60,6 +64,8 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   const headers = new Headers();
   const retryAfter = actionHeaders.get('Retry-After') ?? loaderHeaders.get('Retry-After');
   if (retryAfter) headers.set('Retry-After', retryAfter);
+  const cacheControl = loaderHeaders.get('Cache-Control');
+  if (cacheControl) headers.set('Cache-Control', cacheControl);
   return headers;
 };
 

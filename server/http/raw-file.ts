@@ -133,6 +133,20 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
   }
 }
 
+/**
+ * A header's value as the client meant it. Node reads header bytes as Latin-1; clients (curl,
+ * fetch in a script) send UTF-8, so a password such as "pässwörd" arrives as "pÃ¤sswÃ¶rd". Bytes
+ * that are valid UTF-8 are read as UTF-8; anything else stays as Node read it.
+ */
+export function headerText(value: string | undefined): string | undefined {
+  if (value === undefined || !/[\u0080-\u00ff]/.test(value)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}
+
 /** The route in Express: refusals answered with a status page, or the not-found page after it. */
 export function rawFile() {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -140,7 +154,7 @@ export function rawFile() {
       const outcome = await serveRawFile(res.locals.ctx, req, res, {
         fileId: req.params.id,
         asDownload: req.query.download !== undefined,
-        password: req.get('x-share-password'),
+        password: headerText(req.get('x-share-password')),
       });
       // Unknown id or missing content: fall through to the not-found page.
       if (outcome.kind === 'missing') return next();

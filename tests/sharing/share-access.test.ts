@@ -208,6 +208,18 @@ describe('passwords', () => {
     expect((await request(rawUrl, { headers: { cookie: app.cookie } })).body.toString()).toBe('protected bytes');
   });
 
+  it('when X-Share-Password carries a non-ASCII password as UTF-8 bytes (as curl sends it), then the link opens', async () => {
+    const password = 'pässwörd 🔑';
+    const { rawUrl } = await app.upload('unicode lock', 'unicode.txt', 'text/plain', { password });
+    // Node's client writes a header string byte for byte (Latin-1): these are the UTF-8 bytes.
+    const onTheWire = Buffer.from(password, 'utf8').toString('latin1');
+    const right = await request(rawUrl, { headers: { 'x-share-password': onTheWire } });
+    expect(right.status).toBe(200);
+    expect(right.body.toString()).toBe('unicode lock');
+    const wrong = await request(rawUrl, { headers: { 'x-share-password': Buffer.from('pässwörd 🔒', 'utf8').toString('latin1') } });
+    expect(wrong.status).toBe(401);
+  });
+
   it('when a share password is 72 bytes long and a guess adds more after it, then the guess is wrong', async () => {
     const long = 'q'.repeat(72);
     const { rawUrl } = await app.upload('long password', 'long.txt', 'text/plain', { password: long });
@@ -240,6 +252,10 @@ describe('passwords', () => {
     const page = await request(a.url, { headers: { cookie: grant } });
     expect(page.status).toBe(200);
     expect(page.body.toString()).toContain('file a');
+    // Its text preview is the content: kept by no cache, as the raw link's answer.
+    expect(page.headers['cache-control']).toBe('private, no-store');
+    const data = await request(`${a.url}?_data=routes%2Ff.%24id`, { headers: { cookie: grant } });
+    expect(data.headers['cache-control']).toBe('private, no-store');
     // The same proof under file b's name opens nothing: it is signed for file a.
     const borrowed = `share_${b.file.id}=${grant.split('=')[1]}`;
     expect((await request(b.rawUrl, { headers: { cookie: borrowed } })).status).toBe(401);
