@@ -32,6 +32,7 @@ export function UploadForm({
   sent,
   expiry,
   maxUploadBytes,
+  ownerId,
 }: {
   serverError: string | null;
   /** The link options of a form the server refused (without JavaScript): shown again. */
@@ -39,6 +40,8 @@ export function UploadForm({
   expiry: { choices: ExpiryChoice[]; defaultValue: string };
   /** The server's MAX_UPLOAD_BYTES: said beside the file input, and checked before sending anything. */
   maxUploadBytes: number;
+  /** Whose unfinished uploads the browser may name and carry on (a shared browser keeps several people's). */
+  ownerId: string;
 }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const uploadRef = useRef<ResumableUpload | null>(null);
@@ -65,9 +68,9 @@ export function UploadForm({
       }
     };
     window.addEventListener('paste', onPaste);
-    void unfinishedUploads().then(setUnfinished);
+    void unfinishedUploads(ownerId).then(setUnfinished);
     return () => window.removeEventListener('paste', onPaste);
-  }, []);
+  }, [ownerId]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -85,7 +88,7 @@ export function UploadForm({
     setNotice(null);
     setPhase('uploading');
     setProgress({ sent: 0, total: file.size });
-    uploadRef.current = startResumableUpload(file, linkSettings(event.currentTarget), {
+    uploadRef.current = startResumableUpload(file, linkSettings(event.currentTarget), ownerId, {
       onProgress: (sent, total) => {
         setProgress({ sent, total });
         setPhase((current) => (current === 'retrying' ? 'uploading' : current));

@@ -11,9 +11,9 @@ import { requireUserPage } from '~/utils/session.server';
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Upload · File sharing' }]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireUserPage(context, request);
+  const user = requireUserPage(context, request);
   const { config } = context.ctx;
-  return json({ expiry: context.services.shareSettings.expiryChoices(config), maxUploadBytes: config.maxUploadBytes });
+  return json({ expiry: context.services.shareSettings.expiryChoices(config), maxUploadBytes: config.maxUploadBytes, ownerId: user.id });
 }
 
 // Without JavaScript the form posts here: the body is streamed through busboy into the
@@ -44,11 +44,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Upload() {
   const actionData = useActionData<typeof action>();
-  const { expiry, maxUploadBytes } = useLoaderData<typeof loader>();
+  const { expiry, maxUploadBytes, ownerId } = useLoaderData<typeof loader>();
   return (
     <main className="narrow">
       <h1>Upload a file</h1>
-      <UploadForm serverError={actionData?.error ?? null} sent={actionData?.sent ?? null} expiry={expiry} maxUploadBytes={maxUploadBytes} />
+      <UploadForm serverError={actionData?.error ?? null} sent={actionData?.sent ?? null} expiry={expiry} maxUploadBytes={maxUploadBytes} ownerId={ownerId} />
     </main>
   );
 }

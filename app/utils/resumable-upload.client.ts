@@ -51,24 +51,33 @@ function sameSettings(earlier: Record<string, string>, chosen: Record<string, st
 }
 
 /**
- * The browser's memory of unfinished uploads: the share settings are sent to the server once,
- * and a password is never kept in localStorage. The file name says what an unfinished upload
- * was; the other options decide whether it may be carried on.
+ * The browser's memory of one user's unfinished uploads: the share settings are sent to the
+ * server once, and a password is never kept in localStorage. The file name says what an
+ * unfinished upload was; the other options decide whether it may be carried on. Each entry
+ * names its owner (kept here only, never sent): the next person to log in on a shared browser
+ * neither sees the file names nor tries to carry on an upload that is not theirs.
  */
-const urlStorage: UrlStorage = {
-  findAllUploads: () => defaultOptions.urlStorage.findAllUploads(),
-  findUploadsByFingerprint: (fingerprint) => defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint),
-  removeUpload: (key) => defaultOptions.urlStorage.removeUpload(key),
-  addUpload: (fingerprint, upload) => defaultOptions.urlStorage.addUpload(fingerprint, { ...upload, metadata: rememberedMetadata(upload.metadata) }),
-};
+function urlStorageOf(ownerId: string): UrlStorage {
+  const mine = (uploads: PreviousUpload[]) => uploads.filter((upload) => upload.metadata.owner === ownerId);
+  return {
+    findAllUploads: async () => mine(await defaultOptions.urlStorage.findAllUploads()),
+    findUploadsByFingerprint: async (fingerprint) => mine(await defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint)),
+    removeUpload: (key) => defaultOptions.urlStorage.removeUpload(key),
+    addUpload: (fingerprint, upload) =>
+      defaultOptions.urlStorage.addUpload(fingerprint, { ...upload, metadata: { ...rememberedMetadata(upload.metadata), owner: ownerId } }),
+  };
+}
 
-/** Names of the files whose uploads this browser began and did not finish. */
-export async function unfinishedUploads(): Promise<string[]> {
-  const uploads: PreviousUpload[] = await urlStorage.findAllUploads().catch(() => []);
+/** Names of the files whose uploads this user began in this browser and did not finish. */
+export async function unfinishedUploads(ownerId: string): Promise<string[]> {
+  const uploads: PreviousUpload[] = await urlStorageOf(ownerId)
+    .findAllUploads()
+    .catch(() => []);
   return uploads.filter((upload) => upload.uploadUrl?.includes(UPLOADS_ENDPOINT)).map((upload) => upload.metadata.filename || 'a file');
 }
 
-export function startResumableUpload(file: File, settings: Record<string, string>, callbacks: ResumableCallbacks): ResumableUpload {
+export function startResumableUpload(file: File, settings: Record<string, string>, ownerId: string, callbacks: ResumableCallbacks): ResumableUpload {
+  const urlStorage = urlStorageOf(ownerId);
   let paused = false;
   const upload = new Upload(file, {
     endpoint: UPLOADS_ENDPOINT,

@@ -452,6 +452,33 @@ describe.skipIf(!hasChromium)(
       },
     );
 
+    it('when another person logs in on the same browser after an upload was left unfinished, then their upload page names none of it, and the first person still sees theirs', async () => {
+      const file = randomFile('left-behind-by-rosa.bin');
+      await app.createUser('tomas').catch(() => undefined);
+      const tomas = await app.login('tomas');
+      await onUploadPage(async (session) => {
+        const { page, context } = session;
+        await chooseAndUpload(page, file);
+        await waitForProgress(page, 0.1);
+        await expect.poll(async () => (await tusEntries(page)).length, { timeout: 10_000 }).toBe(1);
+
+        const asUser = async (sessionCookie: string) => {
+          await context.addCookies([{ name: 'token', value: sessionCookie.slice(sessionCookie.indexOf('=') + 1), url: site, httpOnly: true, sameSite: 'Lax' }]);
+          await page.goto(`${site}/upload`);
+          await waitForHydration(page, 'main form');
+        };
+        await asUser(tomas);
+        // Hydrated, with the unfinished uploads looked up: the page would have said so by now.
+        await page.waitForTimeout(500);
+        expect(await page.locator('.unfinished-uploads').count()).toBe(0);
+        expect(await page.locator('main').textContent()).not.toContain(file.name);
+
+        await asUser(cookie);
+        await page.locator('.unfinished-uploads').waitFor();
+        expect(await page.locator('.unfinished-uploads').textContent()).toContain(file.name);
+      });
+    });
+
     it('when the user uploads an empty file, then the page lands on the file’s own page, which shows it with a size of 0 bytes, and its link serves nothing', async () => {
       const empty: ChosenFile = { path: path.join(filesDir, 'empty-notes.txt'), name: 'empty-notes.txt', sha256: sha256(new Uint8Array(0)) };
       fs.writeFileSync(empty.path, '');
