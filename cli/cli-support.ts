@@ -127,6 +127,15 @@ export async function promptPassword(): Promise<string> {
 }
 
 export function askHidden(question: string): Promise<string> {
+  return ask(question, { hidden: true });
+}
+
+/**
+ * Asks one question at the terminal. Ctrl-C or Ctrl-D instead of an answer rejects with a
+ * CliError, so the command exits non-zero having done nothing (readline would otherwise just
+ * close, and the process end with 0 as if it had worked).
+ */
+export function ask(question: string, options: { hidden?: boolean } = {}): Promise<string> {
   let muted = false;
   const output = new Writable({
     write(chunk, _encoding, callback) {
@@ -135,12 +144,20 @@ export function askHidden(question: string): Promise<string> {
     },
   });
   const rl = createInterface({ input: process.stdin, output, terminal: true });
-  return new Promise((resolve) => {
-    rl.question(question, (answer) => {
-      rl.close();
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    rl.on('SIGINT', () => rl.close());
+    rl.on('close', () => {
+      if (answered) return;
       process.stderr.write('\n');
+      reject(new CliError('Cancelled: nothing was changed'));
+    });
+    rl.question(question, (answer) => {
+      answered = true;
+      rl.close();
+      if (options.hidden) process.stderr.write('\n');
       resolve(answer);
     });
-    muted = true;
+    muted = options.hidden === true;
   });
 }

@@ -2,13 +2,12 @@
 // Account administration, safe while the server runs and on PostgreSQL. Each command prints
 // a human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.
-import { createInterface } from 'node:readline';
 import { loadConfig } from '../server/config';
 import type { ServiceContext } from '../server/context';
 import { isAppError } from '../server/errors';
 import { deleteUser, describeUser, listUsers, setUserDisabled, setUserPassword, setUserQuota, type UserSummary } from '../server/services/accounts';
 import { registerUser } from '../server/services/users';
-import { CliError, commandUsageError, failureLine, parseCommandLine, printHelpIfAsked, promptPassword, readFirstLine, UsageError, withServiceContext, type CommandHelp } from './cli-support';
+import { ask, CliError, commandUsageError, failureLine, parseCommandLine, printHelpIfAsked, promptPassword, readFirstLine, UsageError, withServiceContext, type CommandHelp } from './cli-support';
 
 const HELP: CommandHelp = {
   name: 'users',
@@ -66,9 +65,7 @@ async function readPassword(command: Command): Promise<string> {
 /** Deleting is for good: without --yes, the admin types the name again at a terminal. */
 async function confirmDeletion(username: string): Promise<void> {
   if (!process.stdin.isTTY) throw new UsageError(`Deleting "${username}" and all their files cannot be undone: add --yes to confirm`);
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  const answer = await new Promise<string>((resolve) => rl.question(`Delete "${username}" with all their files? Type the username to confirm: `, resolve));
-  rl.close();
+  const answer = await ask(`Delete "${username}" with all their files? Type the username to confirm: `);
   if (answer.trim() !== username) throw new CliError('Not confirmed: nothing was deleted');
 }
 

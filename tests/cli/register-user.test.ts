@@ -348,6 +348,21 @@ describe.skipIf(!hasScript)('the interactive prompt (a pseudo-terminal through `
     expect((await usersIn(dir)).map((user) => user.username)).toEqual(['ttyuser']);
   });
 
+  it.each([
+    ['Ctrl-C', '\x03'],
+    ['Ctrl-D', '\x04'],
+  ])('when the password prompt gets %s, then it exits non-zero saying it was cancelled, and no user is made', async (_key, keys) => {
+    const dir = tempDir('fs-cli-');
+
+    const { code, output } = await runOnTerminal('ttyuser', [['Password: ', keys]], dir);
+
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    expect(output).toContain('register-user: Cancelled: nothing was changed');
+    expect(output).not.toContain('    at ');
+    expect(fs.existsSync(path.join(dir, 'app.db')) ? (await usersIn(dir)).length : 0).toBe(0);
+  });
+
   it('when the two typed passwords differ, then it fails and no user is made', async () => {
     const dir = tempDir('fs-cli-');
 
