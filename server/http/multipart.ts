@@ -160,7 +160,8 @@ export async function withFirstUploadedFile<T>(
       }
     });
     fileStream.pipe(content);
-    const handling = handle({ originalName: info.filename, mimeType: info.mimeType, content, settings: { ...settings }, bodyAccepted });
+    const expectedBytes = Number.isFinite(declaredLength) && declaredLength > 0 ? declaredLength : undefined;
+    const handling = handle({ originalName: info.filename, mimeType: info.mimeType, content, settings: { ...settings }, bodyAccepted, expectedBytes });
     handling.catch((error: unknown) => {
       content.destroy();
       if (error instanceof AppError) refuse(error);

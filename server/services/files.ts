@@ -43,6 +43,8 @@ export interface NewUpload {
    * arrived, before it is committed to the store (and so before the record is made).
    */
   bodyAccepted?: () => Promise<void>;
+  /** About how long the content is, when the request said (its Content-Length): the quota holds it up front. */
+  expectedBytes?: number;
 }
 
 export function toFileDto(file: StoredFile): FileDto {
@@ -101,7 +103,7 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
   // With a quota, the bytes are held against it as they arrive, until the record counts them.
   const hold = await QuotaHold.forUser(ctx, owner.id);
   try {
-    const content = hold ? pipeline(upload.content, hold.meter(), () => {}) : upload.content;
+    const content = hold ? pipeline(upload.content, hold.meter(upload.expectedBytes), () => {}) : upload.content;
     return await storeAndRecord(ctx, owner, { ...upload, content }, share, hold);
   } finally {
     await hold?.release();

@@ -71,20 +71,29 @@ export class QuotaHold {
     return quota === null ? null : new QuotaHold(ctx, userId, quota);
   }
 
-  /** A pass-through stream that holds each chunk's bytes before letting it on. */
-  meter(): Transform {
+  /**
+   * A pass-through stream that holds each chunk's bytes before letting it on. `expectedBytes`
+   * (the request's declared length) is held, as far as there is room, with the first chunk:
+   * uploads that grew their holds step by step side by side could each take half of the room
+   * and all fail together, where the first would have fit.
+   */
+  meter(expectedBytes?: number): Transform {
     let received = 0;
     return new Transform({
       highWaterMark: 1024 * 1024,
       transform: (chunk: Buffer, _encoding, callback: TransformCallback) => {
+        const ahead = received === 0 ? (expectedBytes ?? 0) : 0;
         received += chunk.length;
-        this.cover(received).then(() => callback(null, chunk), callback);
+        this.cover(received, ahead).then(() => callback(null, chunk), callback);
       },
     });
   }
 
-  /** Makes sure `bytes` are held, holding a step more when it must ask; throws past the quota. */
-  private async cover(bytes: number): Promise<void> {
+  /**
+   * Makes sure `bytes` are held, holding a step more (or up to `ahead`, when there is room for it)
+   * when it must ask; throws past the quota.
+   */
+  private async cover(bytes: number, ahead = 0): Promise<void> {
     const now = this.ctx.clock.now();
     if (bytes <= this.held && now - this.refreshedAt < REFRESH_EVERY_MS) return;
     await withAvailableBytes(this.ctx, this.userId, this.quotaBytes, this.id, async (em, available) => {
@@ -92,7 +101,7 @@ export class QuotaHold {
         this.exceeded = true;
         throw new QuotaExceededError();
       }
-      const held = Math.min(available, Math.max(bytes, this.held + HOLD_STEP_BYTES));
+      const held = Math.min(available, Math.max(bytes, ahead, this.held + HOLD_STEP_BYTES));
       const row = { bytes: held, updatedAt: new Date(now) };
       const updated = await em.nativeUpdate(UploadReservationSchema, { id: this.id }, row);
       if (updated === 0) await em.insert(UploadReservationSchema, { id: this.id, userId: this.userId, ...row });

@@ -105,6 +105,17 @@ describe('the storage quota', () => {
     expect(await app.rows('select * from upload_reservations')).toEqual([]);
   });
 
+  it('when two large uploads race for room for one, then one is stored and the other is 413, not both refused', { timeout: 60_000 }, async () => {
+    const { name, cookie } = await newUser();
+    const MiB = 1024 * 1024;
+    await app.rows('update users set has_own_quota = ?, quota_bytes = ? where username = ?', [true, 30 * MiB, name]);
+    // Larger than a hold step (8 MiB): holds grown step by step took half the room each, and both failed.
+    const statuses = (await Promise.all([upload(cookie, 18 * MiB, 'left.bin'), upload(cookie, 18 * MiB, 'right.bin')])).map((res) => res.status);
+    expect(statuses.sort()).toEqual([201, 413]);
+    expect(await rowsOf(name)).toHaveLength(1);
+    expect(await app.rows('select * from upload_reservations')).toEqual([]);
+  });
+
   it('when a file is deleted, then its space is free again', async () => {
     const { cookie } = await newUser();
     const first = await (await upload(cookie, 90_000)).json();
