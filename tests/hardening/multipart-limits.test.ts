@@ -7,7 +7,6 @@
 // file), since a share setting or the file could be among them. The first named file is taken;
 // file parts after it are read and dropped (ADR 0026). A part header over 16 KiB is malformed (400); request headers over Node's
 // 16 KiB are answered 431 by Node itself.
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
@@ -16,6 +15,7 @@ import {
   expectServerAnswers,
   expectUnchanged,
   fieldPart,
+  openPost,
   filePart,
   rawMultipart,
   rawRequest,
@@ -234,17 +234,7 @@ describe('malformed bodies', () => {
 
   it('when a complete file part is followed by a body still on its way, then nothing is stored until it ends, and a broken end leaves nothing', async () => {
     const before = await snapshot(app);
-    const target = new URL(app.url);
-    const request = http.request({ host: target.hostname, port: target.port, method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } });
-    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      request.on('error', reject);
-      request.on('response', (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
-    });
+    const { request, answer } = openPost(app.url, '/api/v1/files', { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
     // The whole file part, and the start of another part: the file's content has all arrived.
     request.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="held.txt"\r\n\r\nheld content\r\n--${BOUNDARY}\r\n`);
     await sleep(300);

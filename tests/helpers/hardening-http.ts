@@ -124,6 +124,29 @@ export function abortedUpload(
   });
 }
 
+/**
+ * A POST whose body the test writes piece by piece (`request.write`, then `request.end`), to see
+ * what the server does while the rest is still on its way; `answer` is its response, read whole.
+ */
+export function openPost(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+): { request: http.ClientRequest; answer: Promise<{ status: number; body: string }> } {
+  const target = new URL(baseUrl);
+  const request = http.request({ host: target.hostname, port: target.port, method: 'POST', path, headers });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on('error', reject);
+    request.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+  });
+  return { request, answer };
+}
+
 let fillerBytes = Buffer.alloc(0);
 /** `size` bytes of content, from one shared buffer (the test's own garbage must not look like a leak). */
 function filler(size: number): Buffer {

@@ -15,6 +15,16 @@ interface RequestLine {
   userId?: string;
 }
 
+/** The server's request lines, from its JSON log. */
+function requestLines(server: { output(): string }): RequestLine[] {
+  return server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as RequestLine)
+    .filter((entry) => entry.msg === 'request');
+}
+
 describe('the request log', () => {
   it('when raw links are fetched (served, unknown, used up, as the owner), then each request is logged once, with its status', async () => {
     const dataDir = tempDir('fs-request-log-');
@@ -47,12 +57,7 @@ describe('the request log', () => {
 
       server.child.kill('SIGTERM');
       expect(await exitWithin(server, 10_000)).toBe(0);
-      const lines = server
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as RequestLine)
-        .filter((entry) => entry.msg === 'request' && entry.path?.startsWith('/f/'));
+      const lines = requestLines(server).filter((entry) => entry.path?.startsWith('/f/'));
       expect(lines.map(({ method, path, status }) => ({ method, path, status }))).toEqual(
         asked.map(([path, , status]) => ({ method: 'GET', path, status })),
       );
@@ -77,12 +82,7 @@ describe('the request log', () => {
 
       server.child.kill('SIGTERM');
       expect(await exitWithin(server, 10_000)).toBe(0);
-      const lines = server
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as RequestLine)
-        .filter((entry) => entry.msg === 'request');
+      const lines = requestLines(server);
       const logged = lines.map(({ method, path, status }) => ({ method, path, status }));
       expect(logged.filter((line) => line.path === asset)).toEqual([{ method: 'GET', path: asset, status: 200 }]);
       expect(logged.filter((line) => line.path === '/favicon.ico')).toEqual([{ method: 'GET', path: '/favicon.ico', status: 204 }]);

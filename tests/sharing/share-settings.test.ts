@@ -1,9 +1,9 @@
 // Share settings through the API (issue 14): set at upload (multipart fields before the file),
 // changed with PATCH, shown in the file object; bad values refused with nothing left behind.
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, TestClock } from '../helpers/app';
+import { openPost } from '../helpers/hardening-http';
 import { MULTIPART_TYPE, multipartBody, type Part } from '../helpers/multipart';
 import { startSharingApp, type SharingApp } from './support';
 
@@ -205,17 +205,7 @@ describe('a relative expiry and a slow upload', () => {
       await slow.createUser('slowpoke');
       const cookie = await slow.login('slowpoke');
       const boundary = 'relative-expiry-boundary';
-      const target = new URL(slow.url);
-      const request = http.request({ host: target.hostname, port: target.port, method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` } });
-      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-        request.on('error', reject);
-        request.on('response', (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (body += chunk));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        });
-      });
+      const { request, answer } = openPost(slow.url, '/api/v1/files', { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` });
       request.write(`--${boundary}\r\nContent-Disposition: form-data; name="expiresIn"\r\n\r\n60\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\n\r\nthe first half, `);
       await sleep(200);
       // Two hours pass while the rest of the file is on its way.
