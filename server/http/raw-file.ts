@@ -138,7 +138,7 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
  * fetch in a script) send UTF-8, so a password such as "pässwörd" arrives as "pÃ¤sswÃ¶rd". Bytes
  * that are valid UTF-8 are read as UTF-8; anything else stays as Node read it.
  */
-export function headerText(value: string | undefined): string | undefined {
+function headerText(value: string | undefined): string | undefined {
   if (value === undefined || !/[\u0080-\u00ff]/.test(value)) return value;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
@@ -191,7 +191,7 @@ function downloadName(name: string): string {
  * exact name, as CONTRACT.md §5 asks, even when the two read the same (the library would then
  * send the fallback alone).
  */
-export function dispositionHeader(type: 'inline' | 'attachment', name: string): string {
+function dispositionHeader(type: 'inline' | 'attachment', name: string): string {
   return `${contentDisposition(asciiFallback(name), { type })}; filename*=UTF-8''${encodeExtValue(name)}`;
 }
 

@@ -16,12 +16,11 @@ import type { ResponseWithLocals } from './request-context';
 export async function recogniseRequestSession(ctx: ServiceContext, req: IncomingMessage, res: ResponseWithLocals, path: string): Promise<void> {
   const locals = (res.locals ??= Object.create(null) as Partial<Express.Locals>);
   locals.sessionRecognised = true;
-  locals.sessionToken = null;
-  // Judged by its API token alone (the API router checks it): no cookie read, none set.
-  if (carriesBearer(req)) return;
+  // Kept even beside an API token: a logout revokes the session of the cookie it clears.
   const token = readSessionToken(req.headers.cookie);
   locals.sessionToken = token;
-  if (!token) return;
+  // Judged by its API token alone (the API router checks it): the cookie neither signs in nor is renewed.
+  if (carriesBearer(req) || !token) return;
   const session = await recogniseSession(ctx, token, { allowRenewal: !isLogoutPath(path) });
   if (!session) return;
   ctx.user = session.user;

@@ -1,7 +1,7 @@
 // The JSON API, /api/v1 (docs/api.md). Each handler parses, calls a service, shapes JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { clearedSessionCookie, readSessionToken, sessionCookie } from '../auth/cookie';
+import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
 import { AppError } from '../errors';
 import { bearerToken, carriesBearer } from '../http/bearer';
 import { withFirstUploadedFile } from '../http/multipart';
@@ -87,12 +87,12 @@ export async function receiveUpload(ctx: ServiceContext, req: IncomingMessage): 
 export function apiV1Router(): Router {
   const router = Router();
   // Logout always succeeds (CONTRACT.md §3), whatever else the request carries: it comes before
-  // the token check, and revokes the session of the cookie it clears, even beside a Bearer header.
+  // the token check, and revokes the session of the cookie it clears (read beside a Bearer too).
   router.post(
     '/auth/logout',
-    handler(async (req, res) => {
+    handler(async (_req, res) => {
       const ctx = res.locals.ctx;
-      await logout(ctx, readSessionToken(req.headers.cookie));
+      await logout(ctx, res.locals.sessionToken);
       res.append('Set-Cookie', clearedSessionCookie(ctx.config));
       res.status(200).json({ ok: true });
     }),

@@ -74,6 +74,20 @@ describe('logout always succeeds (CONTRACT.md §3)', () => {
     expect(await apiStatus(cookie)).toBe(401);
   });
 
+  it('when the page logout also carries a bad API token, then it lands on /login with the cookie cleared and its session revoked', async () => {
+    const cookie = await app.login('leaky');
+    const out = await fetch(`${app.url}/logout`, {
+      method: 'POST',
+      headers: { cookie, authorization: 'Bearer fsk_not-a-real-token', 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+    });
+    expect([302, 303]).toContain(out.status);
+    expect(out.headers.get('location')).toBe('/login');
+    expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
+    expect(await apiStatus(cookie)).toBe(401);
+  });
+
   it('when the API logout carries a bad API token and no cookie, then 200 {"ok":true} and a cleared cookie', async () => {
     const out = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { authorization: 'Bearer fsk_garbage' } });
     expect(out.status).toBe(200);
