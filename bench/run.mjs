@@ -413,11 +413,11 @@ async function measureOnDisk({ inputDir, logDir }) {
   // The small files and the list are measured on a service started again on the same data, as
   // the pg phase's is new: their RSS lines are about what the burst of small requests leaves,
   // not what the 1 GiB transfers before it left in glibc's heap (~20 MB of freed 64 KiB socket
-  // buffers that glibc keeps; docs/performance.md, "What changed in session 12"). The cookie stays
+  // buffers that glibc keeps; docs/performance.md, "Small files"). The cookie stays
   // valid: its session is in the database. The bare servers start again too, as in the pg phase:
   // kept after the 1 GiB transfers, the bare download server never passed 5,580 4 KiB downloads
-  // a second (0.15-0.18 ms of CPU each) in six full runs, where new ones reach 5,000-9,200/s
-  // (session 15): a handicap of the baseline alone.
+  // a second (0.15-0.18 ms of CPU each) in six full runs, where new ones reach 5,000-9,200/s:
+  // a handicap of the baseline alone.
   let current = service;
   if (wants('small') || wants('list')) {
     if (wants('large') || wants('tus')) {
@@ -649,7 +649,7 @@ async function measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputD
 }
 
 // ---------------------------------------------------------------------------- resumable uploads
-// Issue 16: the same file over tus (/api/v1/uploads), in one PATCH and in BENCH_TUS_CHUNK_MB
+// Resumable uploads: the same file over tus (/api/v1/uploads), in one PATCH and in BENCH_TUS_CHUNK_MB
 // PATCHes, against the service's own multipart upload of it (POST /api/v1/files) in the same
 // run: what the resumable path costs on top of the plain one.
 async function measureTus({ port, cookie, inputDir, uploadDir, serviceRss }) {
@@ -924,8 +924,8 @@ async function measureSharePage({ port, file, size, prefix, serviceRss }) {
     },
     { measure: `${prefix}share page p50 (ms)`, unit: 'ms', ...at(0.5) },
     { measure: `${prefix}share page p99 (ms)`, unit: 'ms', ...at(0.99) },
-    // What 32 readers of share pages cost in memory (a render kept 5 s by its abort timer took
-    // this to ~190 MB before 351fbdc): no target, the issue's 150 MB line is for uploads.
+    // What 32 readers of share pages cost in memory (a render kept alive by an abort timer that
+    // was never cleared once took this to ~190 MB): no target, the 150 MB line is for uploads.
     {
       measure: `${prefix}peak RSS share pages ×${S.concurrency} (MB)`, unit: 'MB', service: round(Math.max(...rss.page.map((x) => x.peakMb))),
       note: 'highest VmHWM over the page series; informational', samples: { service: r(rss.page.map((x) => x.peakMb)) },
@@ -1044,7 +1044,7 @@ async function measureList({ port, cookie, dataDir, serviceRss }) {
 }
 
 // ---------------------------------------------------------------------------- PostgreSQL + S3
-// Issue 13: the service on PostgreSQL with its content in a bucket, against the AWS SDK alone
+// PostgreSQL + S3: the service on PostgreSQL with its content in a bucket, against the AWS SDK alone
 // moving the same bytes to and from the same S3 server. s3rver is slow (it writes each part
 // to its disk and concatenates them on completion), but equally so for both: the ratio is
 // what the service costs on top of the SDK. A third contender, the bare proxy
@@ -1069,7 +1069,7 @@ function postgresBinOrSkip(phase, group, measure) {
 }
 
 /**
- * Issue 18's small-file lines on PostgreSQL: the service on a PostgreSQL database and its local
+ * The small-file lines on PostgreSQL: the service on a PostgreSQL database and its local
  * folder, against the same bare servers as the disk phase (the bare download server reads the
  * service's own files), so the database is the one difference from the disk phase.
  */
@@ -1153,7 +1153,7 @@ async function measureOnPostgresS3({ inputDir, logDir }) {
     fs.mkdirSync(bareDir, { recursive: true });
     const bare = await startBareServers({ logDir, uploadDir: bareDir, downloadDir: bareDir, nameSuffix: '-s3' });
     log(`s3: bare upload :${bare.bareUpPort}, bare download :${bare.bareDownPort}`);
-    // Informational: issue 18 asks for its lines on PostgreSQL (the `pg` phase). Here s3rver's
+    // Informational: the judged small-file lines on PostgreSQL are the `pg` phase's. Here s3rver's
     // own CPU per request (1.0-1.3 ms a GET, 1.5-2.5 ms a PUT) runs on the same two cores and
     // alone exceeds what the lines allow against a bare server reading its disk.
     await measureSmall({ port, cookie, bare, serviceRss, prefix: 'pg+s3 ', bareReadsServiceFiles: false, alsoWatch: { s3rver: s3rverRss }, withTargets: false });
