@@ -1,5 +1,8 @@
 // Resumable content on the local disk: UPLOAD_DIR/.resumable/<key>, appended to in place and
 // renamed into UPLOAD_DIR/<key> when finished (same filesystem, so the rename is atomic).
+// Only the recorded bytes are ever content: bytes past them (a crash or a lost record after
+// they were written, a request that lost its claim and still wrote) are cut off before the next
+// append and before the rename (ADR 0019).
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -39,7 +42,7 @@ export class LocalDiskPartials implements PartialContentStore {
       const handle = await fsp.open(this.partialPath(key), 'r+');
       try {
         // Bytes past the recorded progress were never acknowledged: they are written again.
-        await handle.truncate(from.size);
+        await cutToRecorded(handle, from.size);
         const writer = new CheckpointedWriter(handle, from.size, options.checkpoint);
         for await (const chunk of receivedChunks(content)) await writer.add(chunk);
         return { size: await writer.close(), state: NO_STATE };
@@ -49,8 +52,17 @@ export class LocalDiskPartials implements PartialContentStore {
     });
   }
 
-  async finish(key: string, _progress: PartialProgress): Promise<void> {
-    await storageErrors(() => fsp.rename(this.partialPath(key), path.join(this.root, key)));
+  async finish(key: string, progress: PartialProgress): Promise<void> {
+    await storageErrors(async () => {
+      const handle = await fsp.open(this.partialPath(key), 'r+');
+      try {
+        await cutToRecorded(handle, progress.size);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await fsp.rename(this.partialPath(key), path.join(this.root, key));
+    });
   }
 
   async discard(key: string): Promise<void> {
@@ -154,6 +166,16 @@ class CheckpointedWriter {
         this.syncing = null;
       });
   }
+}
+
+/**
+ * Leaves exactly the `recorded` bytes in the partial file. Fewer on disk than recorded means the
+ * record is wrong: refused, rather than filled with zeros as a truncate would.
+ */
+async function cutToRecorded(handle: fsp.FileHandle, recorded: number): Promise<void> {
+  const { size } = await handle.stat();
+  if (size < recorded) throw new Error(`Partial content holds ${size} bytes where ${recorded} were recorded`);
+  if (size > recorded) await handle.truncate(recorded);
 }
 
 /** Disk faults as the store contract names them. */

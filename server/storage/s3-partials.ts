@@ -4,6 +4,10 @@
 // asked from the bucket (ListParts is not there on every S3 server). S3 wants every part but
 // the last to be at least 5 MiB, so bytes that end a request short of a part wait in a small
 // "tail" object, and the next request starts its first part with them.
+//
+// The recorded state and the objects can never disagree: every tail is written under a key of
+// its own (a crash or a lost record leaves the recorded tail as it was), and only the recorded
+// number of bytes of the recorded tail is ever read back (ADR 0019).
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -15,6 +19,7 @@ import {
   UploadPartCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { isSafeKey, StorageUnavailableError, type AppendOptions, type PartialContentStore, type PartialProgress } from './content-store';
 import { PART_BYTES, PartAssembler } from './part-assembler';
@@ -54,11 +59,14 @@ export class S3Partials implements PartialContentStore {
 
   async append(key: string, from: PartialProgress, content: Readable, options: AppendOptions): Promise<PartialProgress> {
     const state = parseState(from.state);
+    if (recordedSize(state) !== from.size) throw new Error(`Recorded progress ${from.size} does not match its parts and tail (${recordedSize(state)})`);
     const partBytes = Math.max(PART_BYTES, Math.ceil(options.length / MAX_PARTS));
     const assembler = new PartAssembler(partBytes);
     // The tail's bytes start the next part; until that part is stored, the tail still holds them.
     // (A tail is shorter than a part, so it never fills one by itself.)
-    if (state.tail) assembler.add(await this.readTail(state.tail.key));
+    if (state.tail) assembler.add(await this.readTail(state.tail));
+    // Tails written by requests whose progress was never recorded are of no use to anyone.
+    await this.removeTails(key, state.tail?.key).catch(() => undefined);
     const parts = [...state.parts];
     const partsSize = () => parts.reduce((sum, part) => sum + part.size, 0);
     let received = from.size;
@@ -105,12 +113,15 @@ export class S3Partials implements PartialContentStore {
       if (rest.length > 0 && (isLast || rest.length >= MIN_PART_BYTES)) {
         await uploadPart(rest, () => undefined);
       } else if (rest.length > 0) {
-        // A new object per tail: the recorded one stays valid until the caller records this one.
-        const tailKey = `${TAIL_PREFIX}${key}.${partsSize()}`;
+        // A new object per tail, never the recorded one's key: that one stays as it is until the
+        // caller records this one, also when the process dies or the record fails in between.
+        const tailKey = `${TAIL_PREFIX}${key}.${partsSize()}.${randomBytes(8).toString('hex')}`;
         await this.guard(() => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: tailKey, Body: rest, ContentLength: rest.length })));
         tail = { key: tailKey, size: rest.length };
       }
-      return { size: partsSize() + (tail?.size ?? 0), state: JSON.stringify({ ...state, parts, tail } satisfies S3PartialState) };
+      const size = partsSize() + (tail?.size ?? 0);
+      if (size !== received) throw new Error(`Stored ${size} bytes where ${received} were received`);
+      return { size, state: JSON.stringify({ ...state, parts, tail } satisfies S3PartialState) };
     } catch (error) {
       // The last part waits for every part before it: once it settles, none is still sending.
       await uploading?.catch(() => undefined);
@@ -157,18 +168,21 @@ export class S3Partials implements PartialContentStore {
     }
   }
 
-  /** Every tail object of `key`, the recorded one and any written after it. */
-  private async removeTails(key: string): Promise<void> {
+  /** Every tail object of `key` but `keep`: the recorded one and any written after it. */
+  private async removeTails(key: string, keep?: string): Promise<void> {
     const listing = await this.guard(() => this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${TAIL_PREFIX}${checked(key)}.` })));
     for (const object of listing.Contents ?? []) {
       const tailKey = object.Key;
-      if (tailKey) await this.guard(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: tailKey })));
+      if (tailKey && tailKey !== keep) await this.guard(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: tailKey })));
     }
   }
 
-  private async readTail(tailKey: string): Promise<Buffer> {
-    const object = await this.guard(() => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: tailKey })));
-    return Buffer.from(await object.Body!.transformToByteArray());
+  /** The recorded bytes of the recorded tail, never more: an object that holds fewer is refused. */
+  private async readTail(tail: { key: string; size: number }): Promise<Buffer> {
+    const object = await this.guard(() => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: tail.key, Range: `bytes=0-${tail.size - 1}` })));
+    const bytes = Buffer.from(await object.Body!.transformToByteArray());
+    if (bytes.length !== tail.size) throw new StorageUnavailableError(`A resumable upload's tail holds ${bytes.length} bytes where ${tail.size} were recorded`);
+    return bytes;
   }
 
   /** The bucket's failures as the store contract names them. */
@@ -184,6 +198,11 @@ export class S3Partials implements PartialContentStore {
 function checked(key: string): string {
   if (!isSafeKey(key)) throw new Error(`Unsafe storage key: ${JSON.stringify(key)}`);
   return key;
+}
+
+/** The bytes a state accounts for: its parts and its tail. */
+function recordedSize(state: S3PartialState): number {
+  return state.parts.reduce((sum, part) => sum + part.size, 0) + (state.tail?.size ?? 0);
 }
 
 function parseState(text: string): S3PartialState {
