@@ -1,6 +1,6 @@
 // `Authorization: Bearer <token>`: API tokens (ADR 0015). A request that carries one is judged
-// by it alone: its cookie is not read, and it needs no cross-site check (a form of another
-// site can send cookies, never this header).
+// by it alone: its cookie neither signs in nor is renewed, and on the API it needs no cross-site
+// check (a form of another site can send cookies, never this header: cross-site-guard.ts).
 import type { IncomingMessage } from 'node:http';
 
 /** The scheme named (case-insensitively, RFC 9110) in a request's Authorization header. */

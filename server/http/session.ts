@@ -16,8 +16,10 @@ import type { ResponseWithLocals } from './request-context';
 export async function recogniseRequestSession(ctx: ServiceContext, req: IncomingMessage, res: ResponseWithLocals, path: string): Promise<void> {
   const locals = (res.locals ??= Object.create(null) as Partial<Express.Locals>);
   locals.sessionRecognised = true;
-  // Kept even beside an API token: a logout revokes the session of the cookie it clears.
-  const token = readSessionToken(req.headers.cookie);
+  // Kept even beside an API token: a logout revokes the session of the cookie it clears. Not
+  // when another site's request passed the cross-site guard for its token: that request is
+  // judged by the token alone, so the cookie must not act for it (cross-site-guard.ts).
+  const token = locals.cookieIgnored ? null : readSessionToken(req.headers.cookie);
   locals.sessionToken = token;
   // Judged by its API token alone (the API router checks it): the cookie neither signs in nor is renewed.
   if (carriesBearer(req) || !token) return;

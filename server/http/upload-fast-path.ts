@@ -4,8 +4,10 @@
 // CPU. The fast path calls the functions those middleware and the route call, in their order:
 // the security headers, the request's context and log line, the API token or the session
 // cookie, the 401 without a user, then `receiveUpload` and its JSON. It takes only what the
-// cross-site guard would let through unread: a request with an Origin header, or one a browser
-// marks cross-site, goes to Express, as does any other spelling of the path or a query string.
+// cross-site guard would let through unread: an upload with an API token, whatever its Origin
+// (judged by the token alone, its cookie unused), or one with neither an Origin header nor a
+// browser's cross-site mark. Any other goes to Express, as does any other spelling of the path
+// or a query string.
 // A middleware added in app.ts that must apply to the API must be called here too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../context';
@@ -21,7 +23,8 @@ import { recogniseRequestSession } from './session';
 const UPLOAD_PATH = '/api/v1/files';
 
 export function isFastPathUpload(req: IncomingMessage): boolean {
-  return req.method === 'POST' && req.url === UPLOAD_PATH && req.headers.origin === undefined && req.headers['sec-fetch-site'] !== 'cross-site';
+  if (req.method !== 'POST' || req.url !== UPLOAD_PATH) return false;
+  return carriesBearer(req) || (req.headers.origin === undefined && req.headers['sec-fetch-site'] !== 'cross-site');
 }
 
 /** Answers the upload whatever happens: there is no handing it on once its body is being read. */

@@ -51,11 +51,14 @@ afterAll(async () => {
   await deps.close();
 });
 
-/** POSTs a small file to the API with the token (plain node:http: the recording Express's answers are not the API's). */
-function upload(headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+/**
+ * POSTs a small file to the API, with the token unless `credentials` says otherwise (plain
+ * node:http: the recording Express's answers are not the API's).
+ */
+function upload(headers: Record<string, string> = {}, credentials: Record<string, string> = { authorization: bearer }): Promise<{ status: number; body: string }> {
   const form = handMadeMultipart(['Content-Disposition: form-data; name="file"; filename="note.txt"', 'Content-Type: text/plain'], CONTENT);
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/api/v1/files`, { method: 'POST', agent: false, headers: { authorization: bearer, 'content-type': form.contentType, ...headers } }, (res) => {
+    const req = http.request(`${url}/api/v1/files`, { method: 'POST', agent: false, headers: { ...credentials, 'content-type': form.contentType, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
@@ -80,11 +83,18 @@ describe('the listener ahead of Express', () => {
     expect(reachedExpress).toEqual([]);
   });
 
+  it('when a token upload comes with another site’s Origin (a browser extension), then it is answered without Express', async () => {
+    reachedExpress.length = 0;
+    expect((await upload({ origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' })).status).toBe(201);
+    expect((await upload({ 'sec-fetch-site': 'cross-site' })).status).toBe(201);
+    expect(reachedExpress).toEqual([]);
+  });
+
   it('when a request is not one the fast paths serve, then it reaches Express untouched', async () => {
     reachedExpress.length = 0;
     const id = uploadedId(await upload());
 
-    expect((await upload({ origin: 'https://example.org' })).status).toBe(418);
+    expect((await upload({ origin: 'https://example.org' }, { cookie: 'token=x' })).status).toBe(418);
     expect((await request(`${url}/f/${id}/raw?download`)).status).toBe(418);
     expect((await request(`${url}/f/AbCdEfGhIjKlMnOpQrStUv/raw`)).status).toBe(418);
     expect((await request(`${url}/api/v1/files`)).status).toBe(418);

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, TestClock, type TestApp } from '../helpers/app';
+import { OFFSET_OCTET_STREAM, TUS, uploadMetadata } from '../helpers/tus';
 
 let app: TestApp;
 let clock: TestClock;
@@ -161,23 +162,6 @@ describe('the 401 cases', () => {
     expect(Number(count)).toBe(0);
   });
 
-  it('when a token request that changes something comes with a foreign Origin, then it is refused 403 like any cross-site request and changes nothing; without the Origin it works', async () => {
-    const { token } = await newToken();
-    const upload = (headers: Record<string, string>) =>
-      fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { ...bearer(token), ...headers }, body: fileForm('cross', 'cross.txt', 'text/plain') });
-    const before = (await app.rows('select id from files')).length;
-    const foreign = await upload({ origin: 'https://elsewhere.example' });
-    expect(foreign.status).toBe(403);
-    expect(await foreign.json()).toEqual({ error: 'Cross-site request refused' });
-    expect((await app.rows('select id from files')).length).toBe(before);
-    const script = await upload({});
-    expect(script.status).toBe(201);
-    const { file } = await script.json();
-    const deleted = await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { ...bearer(token), 'sec-fetch-site': 'cross-site' } });
-    expect(deleted.status).toBe(403);
-    expect((await app.rows('select id from files where id = ?', [file.id])).length).toBe(1);
-  });
-
   it('when a token is created with a bad name or lifetime, then 400 with a clear error', async () => {
     for (const [body, message] of [
       [{}, 'name is required'],
@@ -193,5 +177,149 @@ describe('the 401 cases', () => {
       expect((await res.json()).error).toContain(message);
     }
     expect((await createToken({ name: 'x' }, {})).status).toBe(401);
+  });
+});
+
+/** What browsers and extensions send on a request another site (or an extension) made. */
+const FOREIGN: Array<[string, Record<string, string>]> = [
+  ['Origin: https://elsewhere.example', { origin: 'https://elsewhere.example' }],
+  ['an extension’s Origin', { origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' }],
+  ['Sec-Fetch-Site: cross-site without an Origin', { 'sec-fetch-site': 'cross-site' }],
+];
+
+async function fileIdsOf(username: string): Promise<string[]> {
+  const rows = await app.rows('select f.id from files f join users u on u.id = f.user_id where u.username = ? order by f.id', [username]);
+  return rows.map((row) => String(row.id));
+}
+
+const upload = (headers: Record<string, string>, name = 'cross.txt') =>
+  fetch(`${app.url}/api/v1/files`, { method: 'POST', headers, body: fileForm('from elsewhere', name, 'text/plain') });
+
+describe('a request with an API token is not a cross-site request', () => {
+  it.each(FOREIGN)('when a token uploads, lists, changes and deletes with %s, then each works as without it', async (_label, foreign) => {
+    const { token } = await newToken({ name: 'extension' });
+    const uploaded = await upload({ ...bearer(token), ...foreign });
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.headers.getSetCookie()).toEqual([]);
+    const { file } = await uploaded.json();
+    expect(await fileIdsOf('scripter')).toContain(file.id);
+
+    const listed = await fetch(`${app.url}/api/v1/files`, { headers: { ...bearer(token), ...foreign } });
+    expect(listed.status).toBe(200);
+    expect((await listed.json()).files.map((f: { id: string }) => f.id)).toContain(file.id);
+
+    const changed = await fetch(`${app.url}/api/v1/files/${file.id}`, {
+      method: 'PATCH',
+      headers: { ...bearer(token), ...foreign, 'content-type': 'application/json' },
+      body: JSON.stringify({ maxDownloads: 3 }),
+    });
+    expect(changed.status).toBe(200);
+
+    const deleted = await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { ...bearer(token), ...foreign } });
+    expect(deleted.status).toBe(200);
+    expect(await fileIdsOf('scripter')).not.toContain(file.id);
+    expect(await app.storedFiles()).not.toContain(file.storedName);
+  });
+
+  it('when a token makes a resumable upload with another site’s Origin, then it is created, written and becomes the token user’s file', async () => {
+    const { token } = await newToken({ name: 'resumable extension' });
+    const headers = { ...bearer(token), ...TUS, origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' };
+    const created = await fetch(`${app.url}/api/v1/uploads`, {
+      method: 'POST',
+      headers: { ...headers, 'Upload-Length': '5', 'Upload-Metadata': uploadMetadata({ filename: 'ext.txt' }) },
+    });
+    expect(created.status).toBe(201);
+    const written = await fetch(created.headers.get('location')!, {
+      method: 'PATCH',
+      headers: { ...headers, 'Upload-Offset': '0', 'content-type': OFFSET_OCTET_STREAM },
+      body: 'hello',
+    });
+    expect(written.status).toBe(200); // the last byte: the answer carries the file
+    const [row] = await app.rows("select f.id from files f join users u on u.id = f.user_id where u.username = ? and f.original_name = 'ext.txt'", ['scripter']);
+    expect(row).toBeDefined();
+  });
+
+  it.each(FOREIGN)('when the same requests carry only a session cookie with %s, then each is 403 and changes nothing', async (_label, foreign) => {
+    const own = await upload({ cookie }, 'mine.txt');
+    const { file } = await own.json();
+    const before = { files: await app.rows('select id, max_downloads from files order by id'), stored: await app.storedFiles() };
+
+    const refused = [
+      await upload({ cookie, ...foreign }),
+      await fetch(`${app.url}/api/v1/files/${file.id}`, {
+        method: 'PATCH',
+        headers: { cookie, ...foreign, 'content-type': 'application/json' },
+        body: JSON.stringify({ maxDownloads: 3 }),
+      }),
+      await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { cookie, ...foreign } }),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ error: 'Cross-site request refused' });
+    }
+    expect({ files: await app.rows('select id, max_downloads from files order by id'), stored: await app.storedFiles() }).toEqual(before);
+  });
+
+  it('when a cross-site request carries one user’s token and another user’s cookie, then it acts as the token’s user only and leaves the cookie alone', async () => {
+    const { token } = await newToken({ name: 'mixed' });
+    const someoneBefore = await fileIdsOf('someone');
+    const uploaded = await upload({ ...bearer(token), cookie: otherCookie, origin: 'https://elsewhere.example' });
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.headers.getSetCookie()).toEqual([]);
+    const { file } = await uploaded.json();
+    expect(await fileIdsOf('scripter')).toContain(file.id);
+    expect(await fileIdsOf('someone')).toEqual(someoneBefore);
+
+    // The cookie's owner cannot be reached through it: their file is another user's to the token
+    // (the 403 of someone else's file, not the cross-site refusal).
+    const theirs = await upload({ cookie: otherCookie }, 'theirs.txt');
+    const { file: theirFile } = await theirs.json();
+    const notMine = await fetch(`${app.url}/api/v1/files/${theirFile.id}`, {
+      method: 'DELETE',
+      headers: { ...bearer(token), cookie: otherCookie, 'sec-fetch-site': 'cross-site' },
+    });
+    expect(notMine.status).toBe(403);
+    expect(await notMine.json()).toEqual({ error: 'Forbidden' });
+    expect(await fileIdsOf('someone')).toContain(theirFile.id);
+  });
+
+  it('when a cross-site logout carries a token and a session cookie, then it is 403 and the cookie’s session still works', async () => {
+    const { token } = await newToken({ name: 'no logout' });
+    const victim = await app.login('someone');
+    for (const authorization of [`Bearer ${token}`, 'Bearer fsk_not-a-real-token']) {
+      const out = await fetch(`${app.url}/api/v1/auth/logout`, {
+        method: 'POST',
+        headers: { authorization, cookie: victim, origin: 'https://elsewhere.example' },
+      });
+      expect(out.status).toBe(403);
+      expect(out.headers.getSetCookie()).toEqual([]);
+      const page = await fetch(`${app.url}/logout`, {
+        method: 'POST',
+        headers: { authorization, cookie: victim, 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+        redirect: 'manual',
+      });
+      expect(page.status).toBe(403);
+    }
+    expect((await fetch(`${app.url}/api/v1/files`, { headers: { cookie: victim } })).status).toBe(200);
+  });
+
+  it('when a cross-site request carries a bad token and a valid session cookie, then it is 401 and nothing is stored or deleted', async () => {
+    const own = await upload({ cookie }, 'kept.txt');
+    const { file } = await own.json();
+    const before = { files: await app.rows('select id from files order by id'), stored: await app.storedFiles() };
+    for (const authorization of ['Bearer fsk_not-a-real-token', 'Bearer']) {
+      const foreign = { authorization, cookie, origin: 'https://elsewhere.example' };
+      expect((await upload(foreign)).status).toBe(401);
+      expect((await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: foreign })).status).toBe(401);
+      // Outside the API a token opens nothing, so nothing there is judged by one: still refused.
+      const trpc = await fetch(`${app.url}/trpc/files.delete`, {
+        method: 'POST',
+        headers: { ...foreign, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: file.id }),
+      });
+      expect(trpc.status).toBe(403);
+    }
+    expect({ files: await app.rows('select id from files order by id'), stored: await app.storedFiles() }).toEqual(before);
   });
 });
