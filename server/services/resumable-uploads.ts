@@ -148,6 +148,16 @@ export async function appendToResumableUpload(ctx: ServiceContext, upload: Resum
   return { receivedBytes: progress.size, file: await finish(ctx, upload, progress, claimToken) };
 }
 
+/**
+ * Content is finished only when the bytes stored add up to Upload-Length exactly, and progress
+ * past it is never recorded: more would be content nobody sent, and an offset past the length is
+ * never reported. The upload stays where it was last recorded, and the client resumes from what
+ * HEAD says (409, which tus clients answer with a HEAD).
+ */
+function lengthMismatch(upload: ResumableUpload, size: number): AppError {
+  return new AppError('CONFLICT', `The stored bytes (${size}) do not add up to Upload-Length (${upload.length}): resume from the offset HEAD gives`);
+}
+
 /** A finished upload takes no more bytes, whatever a request sends and from where: 400 (ADR 0019). */
 export function requireUnfinished(upload: ResumableUpload): void {
   if (upload.finishedAt) throw new AppError('BAD_REQUEST', 'This upload is already complete');
@@ -155,6 +165,7 @@ export function requireUnfinished(upload: ResumableUpload): void {
 
 /** Writes the durable progress, only while this request still holds the claim (else another has taken over). */
 async function recordProgress(ctx: ServiceContext, upload: ResumableUpload, progress: PartialProgress, claimToken: string | null): Promise<void> {
+  if (progress.size > Number(upload.length)) throw lengthMismatch(upload, progress.size);
   const updated = await ctx.em.fork().nativeUpdate(
     ResumableUploadSchema,
     { id: upload.id, lockToken: claimToken },
@@ -165,6 +176,7 @@ async function recordProgress(ctx: ServiceContext, upload: ResumableUpload, prog
 
 /** The content goes in place, then the file's row and the upload's end, together. */
 async function finish(ctx: ServiceContext, upload: ResumableUpload, progress: PartialProgress, claimToken: string | null): Promise<FileDto> {
+  if (progress.size !== Number(upload.length)) throw lengthMismatch(upload, progress.size);
   await storageStep(ctx, () => ctx.store.partial.finish(upload.storedName, progress));
   const share = JSON.parse(upload.shareSettings ?? 'null') as ChosenShareSettings | null;
   const now = ctx.clock.now();

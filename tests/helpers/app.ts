@@ -13,6 +13,7 @@ import { createServiceContext } from '../../server/context';
 import type { Orm } from '../../server/db/orm';
 import type { Clock } from '../../server/clock';
 import { createDeps, startHousekeeping } from '../../server/deps';
+import type { ContentStore } from '../../server/storage/content-store';
 import { applyServerTimeouts } from '../../server/http/server-timeouts';
 import { registerUser } from '../../server/services/users';
 import { queryPostgres } from './outside-reader';
@@ -68,6 +69,8 @@ export interface StartOptions {
   clock?: Clock;
   /** How often expired links are swept (default: every minute, as in production). */
   expirySweepEveryMs?: number;
+  /** Puts a layer around the content store (to make it fail at a chosen step, as a crash would). */
+  wrapStore?: (store: ContentStore) => ContentStore;
 }
 
 export async function startApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
@@ -84,6 +87,7 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
   const finalConfig = loadConfig({ BASE_URL: url, ...startEnv });
   const content = inspectContent(finalConfig);
   const deps = await createDeps(finalConfig, { clock: options.clock });
+  if (options.wrapStore) deps.store = options.wrapStore(deps.store);
   const { orm } = deps;
   const stopHousekeeping = await startHousekeeping(deps, { expirySweepEveryMs: options.expirySweepEveryMs });
   const build = await loadBuild();

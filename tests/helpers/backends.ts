@@ -24,7 +24,14 @@ function postgresBin(): string | null {
   return versions.length ? path.join(root, versions[0], 'bin') : null;
 }
 
-export async function startPostgres(): Promise<RunningBackend> {
+export interface RunningPostgres extends RunningBackend {
+  /** Stops the server as an operator's fast shutdown does (clients are cut off), keeping its data. */
+  stopServer(): void;
+  /** Starts it again on the same port and data. */
+  startServer(): void;
+}
+
+export async function startPostgres(): Promise<RunningPostgres> {
   const bin = postgresBin();
   if (!bin) {
     throw new Error('PostgreSQL is not installed: `apt-get install -y postgresql` (the PostgreSQL + S3 tests need its initdb and pg_ctl)');
@@ -41,9 +48,12 @@ export async function startPostgres(): Promise<RunningBackend> {
   };
   const data = path.join(dir, 'data');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+  const startServer = () => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+  startServer();
   return {
     url: `postgres://postgres@127.0.0.1:${port}`,
+    stopServer: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    startServer,
     async stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
