@@ -6,6 +6,7 @@ import { loadConfig } from '../server/config';
 import type { ServiceContext } from '../server/context';
 import { isAppError } from '../server/errors';
 import { deleteUser, describeUser, listUsers, setUserDisabled, setUserPassword, setUserQuota, type UserSummary } from '../server/services/accounts';
+import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usage';
 import { registerUser } from '../server/services/users';
 import { ask, CliError, commandUsageError, failureLine, parseCommandLine, printHelpIfAsked, promptPassword, readFirstLine, UsageError, withServiceContext, type CommandHelp } from './cli-support';
 
@@ -80,13 +81,17 @@ function formatBytes(bytes: number): string {
   return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
-function describe(user: UserSummary): string {
+/** A user in the list, with the bytes their unfinished uploads hold against their quota. */
+type ListedUser = UserSummary & { heldBytes: number; unfinishedUploads: number };
+
+function describe(user: ListedUser): string {
   const quota = user.quotaBytes === null ? 'no quota' : `quota ${formatBytes(user.quotaBytes)}${user.quotaSource === 'default' ? ' (default)' : ''}`;
   return [
     user.username,
     `created ${user.createdAt.slice(0, 10)}`,
     `${user.files} ${user.files === 1 ? 'file' : 'files'}`,
     formatBytes(user.bytes),
+    `${formatBytes(user.heldBytes)} held`,
     quota,
     user.disabled ? 'DISABLED' : 'active',
   ].join('  ');
@@ -99,7 +104,12 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
   const [username, value] = command.args;
   switch (command.name) {
     case 'list': {
-      const users = await listUsers(ctx);
+      const held = await heldBytesByUser(ctx);
+      const nothingHeld: HeldBytes = { bytes: 0, uploads: 0 };
+      const users: ListedUser[] = (await listUsers(ctx)).map((user) => {
+        const { bytes, uploads } = held.get(user.id) ?? nothingHeld;
+        return { ...user, heldBytes: bytes, unfinishedUploads: uploads };
+      });
       return print({ users }, users.length ? users.map(describe).join('\n') : 'No users yet');
     }
     case 'add': {

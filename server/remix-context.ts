@@ -14,7 +14,8 @@ import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
 import * as sessions from './services/sessions';
 import { changeOwnPassword } from './services/users';
-import { myStorage } from './services/quotas';
+import { cancelResumableUpload, listMyUnfinishedUploads } from './services/resumable-uploads';
+import { myStorageReport } from './services/storage-usage';
 
 export function loadContextFor(res: Response) {
   return {
@@ -22,7 +23,7 @@ export function loadContextFor(res: Response) {
     sessionToken: res.locals.sessionToken,
     requestId: res.locals.requestId,
     cspNonce: res.locals.cspNonce,
-    services: { files, sessions, shares, apiTokens, sharexConfigFor, shareSettings: { expiryChoices }, previewKind, users: { changeOwnPassword }, quotas: { myStorage } },
+    services: { files, sessions, shares, apiTokens, sharexConfigFor, shareSettings: { expiryChoices }, previewKind, users: { changeOwnPassword }, storage: { myStorageReport }, resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload } },
     http: { sessionCookie, clearedSessionCookie, shareGrantCookie, readShareGrant, withFirstUploadedFile, isAppError, SHARE_SETTING_FIELDS },
   };
 }

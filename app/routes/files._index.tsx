@@ -6,6 +6,7 @@ import { ErrorPage, errorMeta } from '~/components/error-page';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
 import { StorageUsage } from '~/components/storage-usage';
+import { UnfinishedUploads } from '~/components/unfinished-uploads';
 import { alreadyDeletedNotice, deletedNotice, deleteQuestion } from '~/utils/delete-messages';
 import { throwPageError } from '~/utils/errors.server';
 import { counted, downloadsNoun, formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
@@ -36,7 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throwPageError(context, error, { 400: PAGE_GONE });
   }
   // The count of files comes with the space used (one query either way): no count of its own.
-  const { usage, quota } = await services.quotas.myStorage(ctx);
+  const { usage, quota } = await services.storage.myStorageReport(ctx);
+  const unfinished = await services.resumableUploads.listMyUnfinishedUploads(ctx);
   return json({
     files: page.files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })),
     nextCursor: page.nextCursor,
@@ -45,11 +47,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     now: ctx.clock.now(),
     usage,
     quota,
+    unfinished,
   });
 }
 
 export default function Files() {
-  const { files, nextCursor, olderPage, now, usage, quota } = useLoaderData<typeof loader>();
+  const { files, nextCursor, olderPage, now, usage, quota, unfinished } = useLoaderData<typeof loader>();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   // With JavaScript a delete needs no reload: success or not, the loader runs again for this
@@ -128,7 +131,8 @@ export default function Files() {
           Upload a file
         </Link>
       </div>
-      <StorageUsage bytes={usage.bytes} files={usage.files} quota={quota} />
+      <StorageUsage {...usage} quota={quota} />
+      <UnfinishedUploads uploads={unfinished} />
       {error ? (
         <p className="alert" role="alert">
           {error}

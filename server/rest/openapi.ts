@@ -207,7 +207,7 @@ function describeApi(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/me',
     tags: ['Account'],
-    summary: 'Who you are, the space your files use and your quota',
+    summary: 'Who you are, the space your files use, what unfinished uploads hold, and your quota',
     security: SESSION_OR_TOKEN,
     responses: {
       200: {
@@ -215,7 +215,16 @@ function describeApi(registry: OpenAPIRegistry): void {
         content: json(
           z.object({
             user: User,
-            usage: z.object({ bytes: z.number().int().nonnegative(), files: z.number().int().nonnegative() }).strict(),
+            usage: z
+              .object({
+                bytes: z.number().int().nonnegative().openapi({ description: 'What your files take.' }),
+                files: z.number().int().nonnegative(),
+                heldBytes: z.number().int().nonnegative().openapi({
+                  description: 'Held against your quota by unfinished uploads (multipart ones under way; resumable ones, their whole Upload-Length) until they finish or are cancelled.',
+                }),
+                unfinishedUploads: z.number().int().nonnegative().openapi({ description: 'How many uploads hold `heldBytes`.' }),
+              })
+              .strict(),
             quota: z.number().int().nonnegative().nullable().openapi({ description: 'Bytes you may fill; null: unlimited.' }),
           }),
         ),

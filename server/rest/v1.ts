@@ -10,7 +10,7 @@ import { createApiToken, listApiTokens, recogniseApiToken, revokeApiToken } from
 import type { ServiceContext } from '../context';
 import { deleteFile, type FileDto, listFilesJson, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
 import { SHARE_SETTING_FIELDS } from '../schemas';
-import { myStorage } from '../services/quotas';
+import { myStorageReport } from '../services/storage-usage';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../services/sessions';
 import { changeOwnPassword } from '../services/users';
 import { sendJsonError } from './json-errors';
@@ -192,7 +192,7 @@ export function apiV1Router(): Router {
     '/me',
     requireSession,
     handler(async (_req, res) => {
-      res.status(200).json(await myStorage(res.locals.ctx));
+      res.status(200).json(await myStorageReport(res.locals.ctx));
     }),
   );
 

@@ -8,6 +8,7 @@ import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from '../storage/content-store';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
 import { requireUser } from './sessions';
+import { quotaExceededError } from './storage-usage';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
 
 /** The file object of the API (docs/api.md). */
@@ -105,6 +106,11 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
   try {
     const content = hold ? pipeline(upload.content, hold.meter(upload.expectedBytes), () => {}) : upload.content;
     return await storeAndRecord(ctx, owner, { ...upload, content }, share, hold);
+  } catch (error) {
+    if (!hold?.exceeded) throw error;
+    // Said once this upload's own hold is given back: the room it reports is what a retry finds.
+    await hold.release();
+    throw await quotaExceededError(ctx, owner.id);
   } finally {
     await hold?.release();
   }

@@ -14,8 +14,9 @@ import { AppError } from '../errors';
 import { SHARE_SETTING_FIELDS } from '../schemas';
 import { PARTIAL_CONTENT_LIFETIME_MS, StorageFullError, StorageUnavailableError, type ContentStore, type PartialProgress } from '../storage/content-store';
 import { cleanFileName, cleanMimeType, newFileId, storedExtension, toFileDto, type FileDto } from './files';
-import { QUOTA_EXCEEDED, quotaOfUser, withAvailableBytes } from './quotas';
+import { quotaOfUser, withAvailableBytes } from './quotas';
 import { requireUser } from './sessions';
+import { quotaExceededError } from './storage-usage';
 import { newShareColumns } from './share-settings';
 
 /** An unfinished upload, and its bytes, are removed this long after it began. */
@@ -80,7 +81,7 @@ export async function createResumableUpload(ctx: ServiceContext, input: NewResum
     if (quota === null) await ctx.em.insert(ResumableUploadSchema, row);
     else {
       await withAvailableBytes(ctx, owner.id, quota, null, async (em, available) => {
-        if (input.length > available) throw new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);
+        if (input.length > available) throw await quotaExceededError(ctx, owner.id, { quota, em });
         await em.insert(ResumableUploadSchema, row);
       });
     }
@@ -348,4 +349,54 @@ export async function unfinishedUploadKeys(em: EntityManager): Promise<Set<strin
 /** The partial content of a user's unfinished uploads, removed when the user is (their rows go with the user's). */
 export async function discardUploadsOf(ctx: ServiceContext, uploads: Pick<ResumableUpload, 'id' | 'storedName' | 'contentState'>[]): Promise<void> {
   for (const upload of uploads) await discardContent(ctx, upload);
+}
+
+// ---------------------------------------------------------------------------- the files page
+
+/** An unfinished upload as its owner sees it on the files page. */
+export interface UnfinishedUploadDto {
+  id: string;
+  originalName: string;
+  /** Upload-Length: the bytes it holds against the quota. */
+  size: number;
+  receivedBytes: number;
+  /** ISO-8601. */
+  createdAt: string;
+}
+
+/** The most listed: an upload lives a day, so a person never has more than a script made. */
+const UNFINISHED_UPLOADS_LISTED = 100;
+
+/** The caller's unfinished uploads that can still be carried on, newest first; nobody else's. */
+export async function listMyUnfinishedUploads(ctx: ServiceContext): Promise<UnfinishedUploadDto[]> {
+  const owner = requireUser(ctx);
+  const rows = await ctx.em.find(
+    ResumableUploadSchema,
+    { userId: owner.id, finishedAt: null, expiresAt: { $gt: new Date(ctx.clock.now()) } },
+    { fields: ['id', 'originalName', 'length', 'receivedBytes', 'createdAt'], orderBy: { createdAt: 'desc', id: 'asc' }, limit: UNFINISHED_UPLOADS_LISTED, disableIdentityMap: true },
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    originalName: row.originalName,
+    size: Number(row.length),
+    receivedBytes: Number(row.receivedBytes),
+    createdAt: new Date(row.createdAt).toISOString(),
+  }));
+}
+
+/**
+ * Cancels one of the caller's unfinished uploads outside the protocol (the files page's Cancel):
+ * the tus termination's rule, under the upload's claim as a DELETE takes it. Another user's
+ * upload is 404 before any claim is asked for, so nobody can even interrupt an upload not theirs.
+ */
+export async function cancelResumableUpload(ctx: ServiceContext, id: string): Promise<void> {
+  await findOwnResumableUpload(ctx, id);
+  // A request writing to it is asked to let go, as a client resuming would ask.
+  const claim = await claimResumableUpload(ctx, id, { signal: new AbortController().signal, onReleaseRequested: () => undefined });
+  try {
+    // Read again under the claim: the writer that let go recorded its last bytes.
+    await terminateResumableUpload(ctx, await findOwnResumableUpload(ctx, id), claim.token);
+  } finally {
+    await claim.release();
+  }
 }

@@ -6,6 +6,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, fileForm, startApp, TestClock, type TestApp } from '../helpers/app';
 import { BOUNDARY, MULTIPART_TYPE, partHead } from '../helpers/multipart';
+import { tusClient } from '../helpers/tus';
 
 const QUOTA = 100_000;
 let app: TestApp;
@@ -42,19 +43,20 @@ async function rowsOf(name: string) {
 describe('the storage quota', () => {
   it('when uploads fit the quota, then they are stored, and GET /me shows the bytes, the files and the quota', async () => {
     const { name, cookie } = await newUser();
-    expect(await me(cookie)).toEqual({ user: { id: expect.any(String), username: name }, usage: { bytes: 0, files: 0 }, quota: QUOTA });
+    expect(await me(cookie)).toEqual({ user: { id: expect.any(String), username: name }, usage: { bytes: 0, files: 0, heldBytes: 0, unfinishedUploads: 0 }, quota: QUOTA });
     expect((await upload(cookie, 60_000)).status).toBe(201);
     expect((await upload(cookie, 40_000)).status).toBe(201);
-    expect((await me(cookie)).usage).toEqual({ bytes: QUOTA, files: 2 });
+    expect((await me(cookie)).usage).toEqual({ bytes: QUOTA, files: 2, heldBytes: 0, unfinishedUploads: 0 });
   });
 
-  it('when an upload would pass the quota, then it is 413 "Storage quota exceeded" and nothing is left behind', async () => {
+  it('when an upload would pass the quota, then it is 413 "Storage quota exceeded" with the room left, and nothing is left behind', async () => {
     const { name, cookie } = await newUser();
     expect((await upload(cookie, 70_000)).status).toBe(201);
     const stored = await app.storedFiles();
     const res = await upload(cookie, 30_001);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: 'Storage quota exceeded' });
+    // 30,000 of 100,000 bytes left: the refused upload's own hold is not counted.
+    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: 29 KiB of your 98 KiB is free' });
     expect(await app.storedFiles()).toEqual(stored);
     expect(await app.incompleteFiles()).toEqual([]);
     expect(await rowsOf(name)).toHaveLength(1);
@@ -81,7 +83,7 @@ describe('the storage quota', () => {
       req.end(`\r\n--${BOUNDARY}--\r\n`);
     });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ error: 'Storage quota exceeded' });
+    expect(JSON.parse(answer.body)).toEqual({ error: 'Storage quota exceeded: 98 KiB of your 98 KiB is free' });
     expect(await app.storedFiles()).toEqual(before);
     expect(await app.incompleteFiles()).toEqual([]);
     expect(await rowsOf(name)).toEqual([]);
@@ -122,7 +124,7 @@ describe('the storage quota', () => {
     expect((await upload(cookie, 20_000)).status).toBe(413);
     expect((await fetch(`${app.url}/api/v1/files/${first.file.id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
     expect((await upload(cookie, 20_000)).status).toBe(201);
-    expect((await me(cookie)).usage).toEqual({ bytes: 20_000, files: 1 });
+    expect((await me(cookie)).usage).toEqual({ bytes: 20_000, files: 1, heldBytes: 0, unfinishedUploads: 0 });
   });
 
   it('when a user has their own quota or none, then it applies instead of the default', async () => {
@@ -165,6 +167,62 @@ describe('the storage quota', () => {
     clock.advance(2 * 60_000);
     await expect.poll(() => app.rows('select id from upload_reservations where id = ?', ['crashed']), { timeout: 5000 }).toEqual([]);
     expect((await upload(cookie, 20_000)).status).toBe(201);
+  });
+});
+
+describe('what holds the room', () => {
+  /** A resumable upload begun with `received` of its `length` bytes; its address on the test port. */
+  async function unfinishedUpload(cookie: string, length: number, received: number, filename = 'paused.bin') {
+    const tus = tusClient(app.url, cookie);
+    const begun = await tus.create(length, { filename });
+    expect(begun.status).toBe(201);
+    const location = `${app.url}${new URL(begun.headers.get('location')!).pathname}`;
+    if (received > 0) expect((await tus.patch(location, 0, new Uint8Array(received))).status).toBe(204);
+    return { tus, location };
+  }
+
+  it('when unfinished uploads hold room, then the 413 of a multipart or a resumable upload says the room left and what they hold', async () => {
+    const { cookie } = await newUser();
+    await unfinishedUpload(cookie, 25_000, 1000, 'first.bin');
+    await unfinishedUpload(cookie, 15_000, 0, 'second.bin');
+    expect((await upload(cookie, 30_000)).status).toBe(201);
+    // 100,000 - 30,000 stored - 40,000 held = 30,000 free.
+    const expected = { error: 'Storage quota exceeded: 29 KiB of your 98 KiB is free; 2 unfinished uploads hold 39 KiB' };
+    const multipart = await upload(cookie, 30_001);
+    expect(multipart.status).toBe(413);
+    expect(await multipart.json()).toEqual(expected);
+    const resumable = await tusClient(app.url, cookie).create(30_001);
+    expect(resumable.status).toBe(413);
+    expect(await resumable.json()).toEqual(expected);
+  });
+
+  it('when the quota is used up to the byte by one unfinished upload, then the 413 says none is free and names it', async () => {
+    const { cookie } = await newUser();
+    await unfinishedUpload(cookie, QUOTA, 0);
+    const res = await upload(cookie, 1);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: none of your 98 KiB is free; 1 unfinished upload holds 98 KiB' });
+  });
+
+  it('when a resumable upload is unfinished, then GET /me shows the bytes it holds beside those used, and 0 once it is cancelled', async () => {
+    const { cookie } = await newUser();
+    expect((await upload(cookie, 10_000)).status).toBe(201);
+    const { tus, location } = await unfinishedUpload(cookie, 50_000, 20_000);
+    // The whole declared length is held, not only what has arrived.
+    expect((await me(cookie)).usage).toEqual({ bytes: 10_000, files: 1, heldBytes: 50_000, unfinishedUploads: 1 });
+    expect((await tus.remove(location)).status).toBe(204);
+    expect((await me(cookie)).usage).toEqual({ bytes: 10_000, files: 1, heldBytes: 0, unfinishedUploads: 0 });
+    // The room is free again.
+    expect((await upload(cookie, 90_000)).status).toBe(201);
+  });
+
+  it('when another user has unfinished uploads, then they count in neither GET /me nor the 413 of this one', async () => {
+    const other = await newUser();
+    await unfinishedUpload(other.cookie, 60_000, 0);
+    const { cookie } = await newUser();
+    expect((await me(cookie)).usage).toEqual({ bytes: 0, files: 0, heldBytes: 0, unfinishedUploads: 0 });
+    const res = await upload(cookie, QUOTA + 1);
+    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: 98 KiB of your 98 KiB is free' });
   });
 });
 

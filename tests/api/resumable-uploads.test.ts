@@ -474,12 +474,12 @@ describe('a resumable upload under a quota', () => {
   const multipart = (cookie: string, bytes: number) =>
     fetch(`${quotaApp.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(new Uint8Array(bytes), 'm.bin') });
 
-  it('when Upload-Length is more than the quota leaves, then the creation is 413 "Storage quota exceeded"', async () => {
+  it('when Upload-Length is more than the quota leaves, then the creation is 413 "Storage quota exceeded" with the room left', async () => {
     const { cookie, tus } = await quotaUser('tusquota1');
     expect((await multipart(cookie, 30_000)).status).toBe(201);
     const res = await tus.create(70_001);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: 'Storage quota exceeded' });
+    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: 68 KiB of your 98 KiB is free' });
     expect((await tus.create(70_000)).status).toBe(201);
   });
 

@@ -45,11 +45,29 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     const carol = JSON.parse(listed.stdout).users.find((u: { username: string }) => u.username === 'carol');
     expect(carol).toMatchObject({ files: 1, bytes: 2048, quotaBytes: null, quotaSource: 'default', disabled: false });
     const human = await users(['list']);
-    expect(human.stdout).toMatch(/^carol {2}created \d{4}-\d\d-\d\d {2}1 file {2}2\.0 KiB {2}no quota {2}active$/m);
+    expect(human.stdout).toMatch(/^carol {2}created \d{4}-\d\d-\d\d {2}1 file {2}2\.0 KiB {2}0 B held {2}no quota {2}active$/m);
 
     const again = await users(['add', 'Carol', '--password-stdin'], `${PASSWORD}\n`);
     expect(again.code).toBe(3);
     expect(again.stderr).toBe('users: Username is already taken\n');
+  });
+
+  it('when a user has an unfinished resumable upload, then the list shows the bytes it holds beside the bytes used, and nothing once it is cancelled', async () => {
+    await users(['add', 'hana', '--password-stdin'], `${PASSWORD}\n`);
+    const tus = tusClient(server.url, await cookieOf('hana'));
+    const begun = await tus.create(3072, { filename: 'paused.bin' });
+    expect(begun.status).toBe(201);
+    // The server's BASE_URL is not its test port: the upload's path, on the port it listens on.
+    const location = `${server.url}${new URL(begun.headers.get('location')!).pathname}`;
+    expect((await tus.patch(location, 0, new Uint8Array(1024))).status).toBe(204);
+    const hanaOf = async () => JSON.parse((await users(['list', '--json'])).stdout).users.find((u: { username: string }) => u.username === 'hana');
+
+    expect(await hanaOf()).toMatchObject({ files: 0, bytes: 0, heldBytes: 3072, unfinishedUploads: 1 });
+    const human = await users(['list']);
+    expect(human.stdout).toMatch(/^hana {2}created \d{4}-\d\d-\d\d {2}0 files {2}0 B {2}3\.0 KiB held {2}no quota {2}active$/m);
+
+    expect((await tus.remove(location)).status).toBe(204);
+    expect(await hanaOf()).toMatchObject({ heldBytes: 0, unfinishedUploads: 0 });
   });
 
   it('when an admin adds a username that starts with "-" after a lone --, then it is made and logs in (CONTRACT.md: any of A-Z a-z 0-9 . _ -)', async () => {
@@ -81,7 +99,7 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     form.append('file', new Blob([new Uint8Array(1025)]), 'big.bin');
     const refused = await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie: await cookieOf('dave') }, body: form });
     expect(refused.status).toBe(413);
-    expect(await refused.json()).toEqual({ error: 'Storage quota exceeded' });
+    expect(await refused.json()).toEqual({ error: 'Storage quota exceeded: 1 KiB of your 1 KiB is free' });
 
     const bad = await users(['quota', 'dave', 'lots']);
     expect(bad.code).toBe(1);

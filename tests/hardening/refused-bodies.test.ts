@@ -114,7 +114,7 @@ describe('uploads refused part-way through their bodies', () => {
       const body = rawMultipart('XX', [filePart('big.bin', Buffer.alloc(8 * 1024 * 1024, 'a'))]);
       const headers = { cookie: quotaCookie, 'content-type': 'multipart/form-data; boundary=XX' };
       const { answer, sentWhenAnswered } = await sendUntilAnswered(quotaApp.url, headers, body, 5);
-      expect(answer).toBe('413 {"error":"Storage quota exceeded"}');
+      expect(answer).toBe('413 {"error":"Storage quota exceeded: 256 KiB of your 256 KiB is free"}');
       expect(sentWhenAnswered).toBeLessThan(body.length / 2);
       await expectUnchanged(quotaApp, before);
     } finally {

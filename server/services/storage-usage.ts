@@ -1,0 +1,120 @@
+// What fills a user's storage, in terms they can act on (ADR 0018, "What holds the room"): the
+// bytes their files use, the bytes their unfinished uploads hold, and what their quota leaves.
+// Only reads: the holds are made and given back by quotas.ts and resumable-uploads.ts. The
+// holds counted here are the ones withAvailableBytes (quotas.ts) counts against the quota:
+// each multipart upload's reservation, and the whole length of each unfinished resumable upload.
+import type { EntityManager } from '@mikro-orm/knex';
+import { formatBytes } from '../byte-sizes';
+import type { AuthUser, ServiceContext } from '../context';
+import { AppError } from '../errors';
+import { QUOTA_EXCEEDED, quotaOfUser, usageOf } from './quotas';
+import { requireUser } from './sessions';
+
+/** Bytes held against the quota by uploads not yet files, and how many uploads hold them. */
+export interface HeldBytes {
+  bytes: number;
+  uploads: number;
+}
+
+/** `GET /api/v1/me` and the files page. */
+export interface StorageReport {
+  user: AuthUser;
+  usage: {
+    /** The files' sizes. */
+    bytes: number;
+    files: number;
+    /** Held by unfinished uploads (in progress, or resumable and paused) until they finish or are cancelled. */
+    heldBytes: number;
+    unfinishedUploads: number;
+  };
+  /** Bytes the user may fill; null: unlimited. */
+  quota: number | null;
+}
+
+type Row = { bytes?: number | string | null; uploads?: number | string } | undefined;
+
+/** A table's query, inside `em`'s transaction when it has one (else SQLite's one connection would wait on itself). */
+function tableOf(em: EntityManager, name: string) {
+  const query = em.getKnex()(name);
+  const transaction = em.getTransactionContext();
+  return transaction ? query.transacting(transaction) : query;
+}
+
+/** What a user's unfinished uploads hold right now. */
+export async function heldBytesOf(em: EntityManager, userId: string): Promise<HeldBytes> {
+  // A multipart upload's row holds nothing without a quota (it is then only its sign of life).
+  const reserved: Row = await tableOf(em, 'upload_reservations').where({ user_id: userId }).where('bytes', '>', 0).count('* as uploads').sum('bytes as bytes').first();
+  const resumable: Row = await tableOf(em, 'resumable_uploads')
+    .where({ user_id: userId })
+    .whereNull('finished_at')
+    .count('* as uploads')
+    .sum('length as bytes')
+    .first();
+  return {
+    bytes: Number(reserved?.bytes ?? 0) + Number(resumable?.bytes ?? 0),
+    uploads: Number(reserved?.uploads ?? 0) + Number(resumable?.uploads ?? 0),
+  };
+}
+
+/** Every user's holds, by user id (the admin's list); a user holding nothing is absent. */
+export async function heldBytesByUser(ctx: ServiceContext): Promise<Map<string, HeldBytes>> {
+  type GroupRow = { userId: string; bytes: number | string | null; uploads: number | string };
+  const reserved: GroupRow[] = await ctx.em
+    .getKnex()('upload_reservations')
+    .where('bytes', '>', 0)
+    .select('user_id as userId')
+    .count('* as uploads')
+    .sum('bytes as bytes')
+    .groupBy('user_id');
+  const resumable: GroupRow[] = await ctx.em
+    .getKnex()('resumable_uploads')
+    .whereNull('finished_at')
+    .select('user_id as userId')
+    .count('* as uploads')
+    .sum('length as bytes')
+    .groupBy('user_id');
+  const held = new Map<string, HeldBytes>();
+  for (const row of [...reserved, ...resumable]) {
+    const sum = held.get(row.userId) ?? { bytes: 0, uploads: 0 };
+    held.set(row.userId, { bytes: sum.bytes + Number(row.bytes ?? 0), uploads: sum.uploads + Number(row.uploads) });
+  }
+  return held;
+}
+
+/** The signed-in user's files, holds and quota. */
+export async function myStorageReport(ctx: ServiceContext): Promise<StorageReport> {
+  const user = requireUser(ctx);
+  const usage = await usageOf(ctx, user.id);
+  const held = await heldBytesOf(ctx.em, user.id);
+  const quota = await quotaOfUser(ctx, user.id);
+  return { user, usage: { ...usage, heldBytes: held.bytes, unfinishedUploads: held.uploads }, quota };
+}
+
+/**
+ * The 413 of an upload the quota has no room for, saying what is left and what holds it, so the
+ * user knows whether to delete files or cancel unfinished uploads: "Storage quota exceeded:
+ * 12 MiB of your 2 GiB is free; 3 unfinished uploads hold 40 MiB". Read after the refused
+ * upload's own hold is gone, or inside the quota's transaction that refused it (`refusedWith`).
+ * Should the figures not be readable, the bare refusal still goes out.
+ */
+export async function quotaExceededError(ctx: ServiceContext, userId: string, refusedWith?: { quota: number; em: EntityManager }): Promise<AppError> {
+  try {
+    const quota = refusedWith?.quota ?? (await quotaOfUser(ctx, userId));
+    if (quota === null) return new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);
+    const em = refusedWith?.em ?? ctx.em;
+    const used: Row = await tableOf(em, 'files').where({ user_id: userId }).sum('size as bytes').first();
+    const held = await heldBytesOf(em, userId);
+    return new AppError('PAYLOAD_TOO_LARGE', quotaExceededMessage(quota, Number(used?.bytes ?? 0), held));
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'quota figures not read for the refusal');
+    return new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);
+  }
+}
+
+function quotaExceededMessage(quota: number, usedBytes: number, held: HeldBytes): string {
+  const free = Math.max(0, quota - usedBytes - held.bytes);
+  const room = `${free === 0 ? 'none' : formatBytes(free)} of your ${formatBytes(quota)} is free`;
+  if (held.uploads === 0) return `${QUOTA_EXCEEDED}: ${room}`;
+  const holders = held.uploads === 1 ? '1 unfinished upload holds' : `${held.uploads} unfinished uploads hold`;
+  return `${QUOTA_EXCEEDED}: ${room}; ${holders} ${formatBytes(held.bytes)}`;
+}
