@@ -7,6 +7,7 @@ import { pooledRandomBytes } from '../random-pool';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from '../storage/content-store';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
+import { fileTypeFor } from './file-types';
 import { requireUser } from './sessions';
 import { quotaExceededError } from './storage-usage';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
@@ -149,7 +150,7 @@ async function storeAndRecord(
     id,
     userId: owner.id,
     originalName,
-    mimeType: cleanMimeType(upload.mimeType),
+    mimeType: fileTypeFor(originalName, upload.mimeType),
     size,
     storedName,
     createdAt: new Date(createdAt),
@@ -388,10 +389,5 @@ export function cleanFileName(name: string): string {
   return (stem.slice(0, MAX_NAME_LENGTH - extension.length).join('').trimEnd() + extension.join('')) || 'file';
 }
 
-const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
-
-/** The declared type when it is a well-formed type/subtype; octet-stream otherwise. */
-export function cleanMimeType(mimeType: string): string {
-  const bare = mimeType.split(';')[0].trim().toLowerCase();
-  return MIME_TYPE.test(bare) ? bare : 'application/octet-stream';
-}
+// Types are decided in one place for every kind of upload.
+export { cleanMimeType } from './file-types';

@@ -13,8 +13,9 @@ import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resu
 import { AppError } from '../errors';
 import { SHARE_SETTING_FIELDS } from '../schemas';
 import { PARTIAL_CONTENT_LIFETIME_MS, StorageFullError, StorageUnavailableError, type ContentStore, type PartialProgress } from '../storage/content-store';
-import { cleanFileName, cleanMimeType, newFileId, storedExtension, toFileDto, type FileDto } from './files';
+import { cleanFileName, newFileId, storedExtension, toFileDto, type FileDto } from './files';
 import { quotaOfUser, withAvailableBytes } from './quotas';
+import { fileTypeFor } from './file-types';
 import { requireUser } from './sessions';
 import { quotaExceededError } from './storage-usage';
 import { newShareColumns } from './share-settings';
@@ -63,7 +64,7 @@ export async function createResumableUpload(ctx: ServiceContext, input: NewResum
     fileId,
     storedName: fileId + storedExtension(originalName),
     originalName,
-    mimeType: cleanMimeType(input.metadata.filetype ?? ''),
+    mimeType: fileTypeFor(originalName, input.metadata.filetype),
     length: input.length,
     receivedBytes: 0,
     contentState: null,
