@@ -1,5 +1,5 @@
 // Every rule about files: who may see, add and remove them, how they are named and stored.
-import { pipeline, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
@@ -102,11 +102,14 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
   const owner = requireUser(ctx);
   // Settings first: a bad value is refused before a byte is stored.
   const share = await newShareColumns(ctx, upload.settings ?? {});
-  // With a quota, the bytes are held against it as they arrive, until the record counts them.
-  const hold = await QuotaHold.forUser(ctx, owner.id);
+  const id = newFileId();
+  const storedName = id + storedExtension(cleanFileName(upload.originalName));
+  // The upload's row until the record is made: its sign of life for the storage sweep, naming
+  // the content it writes (ADR 0029), and with a quota the bytes held as they arrive.
+  const hold = await QuotaHold.forUpload(ctx, owner.id, storedName);
   try {
-    const content = hold ? pipeline(upload.content, hold.meter(upload.expectedBytes), () => {}) : upload.content;
-    return await storeAndRecord(ctx, owner, { ...upload, content }, share, hold);
+    const content = hold.metered(upload.content, upload.expectedBytes);
+    return await storeAndRecord(ctx, owner, { ...upload, content }, share, hold, { id, storedName });
   } catch (error) {
     if (!hold?.exceeded) throw error;
     // Said once this upload's own hold is given back: the room it reports is what a retry finds.
@@ -122,11 +125,10 @@ async function storeAndRecord(
   owner: AuthUser,
   upload: NewUpload,
   share: Awaited<ReturnType<typeof newShareColumns>>,
-  hold: QuotaHold | null,
+  hold: QuotaHold,
+  { id, storedName }: { id: string; storedName: string },
 ): Promise<FileDto> {
   const originalName = cleanFileName(upload.originalName);
-  const id = newFileId();
-  const storedName = id + storedExtension(originalName);
 
   let size: number;
   try {

@@ -1,10 +1,14 @@
 // Storage housekeeping (crash safety, ADR 0010), at start and then every hour: leftovers of
 // unfinished uploads are removed, and so is content that no record points to (a delete that
 // stopped half-way). Records are never removed here: content is written before its record.
-// Only what the service itself made is touched (issue 12): names in the exact stored-name
-// format, and nothing written in the last hour, which may be another instance's upload between
-// its content and its record. A start on SQLite is the exception: one process owns that data, and
-// before it serves nothing of it is under way, so every leftover goes at once (ADR 0028).
+// Only what the service itself made is touched: names in the exact stored-name format.
+// An upload still being received is never touched, however long it has run: its receiver keeps
+// its row of upload_reservations fresh, and what a fresh row names stays (ADR 0029). What no
+// fresh row names is a leftover once it is STALE_RESERVATION_MS old (an upload writes its row
+// within a minute); content without a record waits an hour, as it may be another instance's
+// upload between its content and its record. A start on SQLite is the exception: one process
+// owns that data, and before it serves nothing of it is under way, so every leftover goes at
+// once, rows included (ADR 0028).
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
@@ -15,20 +19,33 @@ import type { Clock } from '../clock';
 import type { ContentStore } from '../storage/content-store';
 import { DOWNLOAD_TALLY_EVERY_MS, type DownloadTally } from './download-tally';
 import { isStoredName } from './files';
-import { removeStaleReservations } from './quotas';
+import { liveUploadKeys, removeAllReservations, removeStaleReservations, STALE_RESERVATION_MS } from './quotas';
 import { removeExpiredResumableUploads, unfinishedUploadKeys } from './resumable-uploads';
 
-/** How old a leftover must be before a round removes it (another instance may be mid-upload). */
+/** How old content without a record must be before a round removes it (another instance may be between content and record). */
 export const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
 /** Stored names looked up per query. */
 const LOOKUP_BATCH = 500;
 
-export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }, options: { minAgeMs?: number } = {}) {
+/**
+ * One sweep of the storage. `minAgeMs: 0` says the caller is the data's only writer and serves
+ * nothing yet (a start on SQLite): every leftover goes however young, whatever its row says,
+ * and the rows with them.
+ */
+export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }, options: { minAgeMs?: 0 } = {}) {
   const { em, store, log, clock } = deps;
-  const modifiedBefore = new Date(clock.now() - (options.minAgeMs ?? SWEEP_MIN_AGE_MS));
+  const now = clock.now();
+  const soleWriter = options.minAgeMs === 0;
+  // Rows of receivers that are gone go first, and with them the quota they held.
+  await (soleWriter ? removeAllReservations({ em }) : removeStaleReservations({ em, clock }));
+  // Read before the store's listing: an upload begun in between is younger than the age below.
+  const live = soleWriter ? new Set<string>() : await liveUploadKeys({ em, clock });
   // Resumable uploads under way keep their multipart uploads open for up to a day (ADR 0019).
-  const incomplete = await store.sweepIncomplete({ modifiedBefore, keep: await unfinishedUploadKeys(em) });
-  const candidates = (await store.list({ modifiedBefore })).filter(isStoredName);
+  const keep = new Set([...live, ...(await unfinishedUploadKeys(em))]);
+  const leftoverBefore = new Date(soleWriter ? now : now - STALE_RESERVATION_MS);
+  const incomplete = await store.sweepIncomplete({ modifiedBefore: leftoverBefore, keep });
+  const orphanBefore = new Date(soleWriter ? now : now - SWEEP_MIN_AGE_MS);
+  const candidates = (await store.list({ modifiedBefore: orphanBefore })).filter((key) => isStoredName(key) && !live.has(key));
 
   let orphans = 0;
   for (let i = 0; i < candidates.length; i += LOOKUP_BATCH) {
@@ -85,8 +102,8 @@ export const EXPIRY_SWEEP_EVERY_MS = 60 * 1000;
 const MAINTENANCE_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * Runs the housekeeping every hour while the server runs: leftovers younger than an hour at
- * start are removed at a later round, and expired sessions and login counters are dropped.
+ * Runs the housekeeping every hour while the server runs: leftovers too young at start are
+ * removed at a later round, and expired sessions and login counters are dropped.
  * Safe beside other instances: every step only deletes what nobody can still use.
  */
 export function scheduleMaintenance(
@@ -107,7 +124,7 @@ export function scheduleMaintenance(
     try {
       const em = deps.orm.em.fork();
       await removeExpiredFiles({ em, store: deps.store, log: deps.log, clock: deps.clock });
-      // Quota held by uploads that died with their instance (ADR 0018).
+      // Rows of uploads whose receiver is gone, and the quota they held (ADR 0018, ADR 0029).
       await removeStaleReservations({ em, clock: deps.clock });
       // Resumable uploads left unfinished for a day, with their bytes (ADR 0019).
       await removeExpiredResumableUploads({ em, store: deps.store, log: deps.log, clock: deps.clock });

@@ -47,8 +47,8 @@ export interface ContentStore {
   list(options: { modifiedBefore: Date }): Promise<string[]>;
   /**
    * Removes leftovers of writes that never completed (a crash mid-upload) and were last
-   * touched before `modifiedBefore`: younger ones may be another instance's upload under way.
-   * Returns how many were removed.
+   * touched (on S3: begun) before `modifiedBefore`, but never those of the keys in `keep`:
+   * writes still under way somewhere. Returns how many were removed.
    */
   sweepIncomplete(options: { modifiedBefore: Date; keep?: ReadonlySet<string> }): Promise<number>;
   /** Throws when content cannot be written (health check). */

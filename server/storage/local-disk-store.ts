@@ -7,7 +7,6 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { finished as finishedCallback, Readable, type Transform, type Writable } from 'node:stream';
 import { makeDirectories } from '../make-directories';
-import { pooledRandomBytes } from '../random-pool';
 import { ByteCounter } from './byte-counter';
 import { asStorageError } from './disk-errors';
 import { LocalDiskPartials } from './local-disk-partials';
@@ -25,6 +24,8 @@ import {
 } from './content-store';
 
 const INCOMPLETE_DIR = '.incomplete';
+/** `.incomplete/<key>.part`: an upload's content until it is complete. */
+const PART_SUFFIX = '.part';
 /** Large chunks move big files at about twice the speed of Node's 64 KiB default. */
 const MAX_CHUNK_BYTES = 1024 * 1024;
 /** Content up to this size is read in one go and sent whole, without a stream between. */
@@ -49,7 +50,8 @@ export class LocalDiskStore implements ContentStore {
 
   async write(key: string, content: Readable, options: WriteOptions): Promise<{ size: number }> {
     const finalPath = this.pathOf(key);
-    const tempPath = path.join(this.incompleteDir, `${pooledRandomBytes(12).toString('hex')}.part`);
+    // Named after its key: the sweep keeps the file while the upload's row names the key (ADR 0029).
+    const tempPath = path.join(this.incompleteDir, `${key}${PART_SUFFIX}`);
     const writeback = new EarlyWriteback(tempPath);
     const counter = new ByteCounter(options.maxBytes, (bytes) => writeback.progress(bytes), MAX_CHUNK_BYTES);
     // `flush`: fsync before close, so a crash after the rename never exposes a file with holes.
@@ -108,11 +110,16 @@ export class LocalDiskStore implements ContentStore {
     return candidates.filter((_, i) => old[i]);
   }
 
-  /** Also resumable content untouched for longer than any resumable upload lives (its row is gone). */
-  async sweepIncomplete(options: { modifiedBefore: Date }): Promise<number> {
+  /**
+   * Leftovers in `.incomplete` but the temporary files of uploads still being received (`keep`:
+   * their keys); also resumable content untouched for longer than any resumable upload lives
+   * (its row is gone).
+   */
+  async sweepIncomplete(options: { modifiedBefore: Date; keep?: ReadonlySet<string> }): Promise<number> {
     const leftovers = await fsp.readdir(this.incompleteDir);
     let removed = await this.partial.sweep(new Date(options.modifiedBefore.getTime() - PARTIAL_CONTENT_LIFETIME_MS));
     for (const name of leftovers) {
+      if (name.endsWith(PART_SUFFIX) && options.keep?.has(name.slice(0, -PART_SUFFIX.length))) continue;
       const file = path.join(this.incompleteDir, name);
       if (!(await this.lastWrittenBefore(file, options.modifiedBefore))) continue;
       await fsp.rm(file, { force: true });

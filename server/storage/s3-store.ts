@@ -128,8 +128,9 @@ export class S3Store implements ContentStore {
   }
 
   /**
-   * Multipart uploads left open by a crash, but not those of resumable uploads still alive
-   * (`keep`). Servers without ListMultipartUploads (s3rver) have none to report.
+   * Multipart uploads left open by a receiver that is gone, but not those whose key is in `keep`
+   * (uploads still being received, resumable uploads still alive). Servers without
+   * ListMultipartUploads have none to report.
    */
   async sweepIncomplete(options: { modifiedBefore: Date; keep?: ReadonlySet<string> }): Promise<number> {
     let removed = 0;
@@ -138,8 +139,13 @@ export class S3Store implements ContentStore {
       for (const upload of listing.Uploads ?? []) {
         if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= options.modifiedBefore) continue;
         if (options.keep?.has(upload.Key)) continue;
-        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
-        removed++;
+        try {
+          await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
+          removed++;
+        } catch (error) {
+          // Completed or aborted by its receiver since the listing: nothing left to remove.
+          if (!(error instanceof S3ServiceException && error.name === 'NoSuchUpload')) throw error;
+        }
       }
     } catch (error) {
       if (error instanceof S3ServiceException && error.name === 'NotImplemented') return 0;

@@ -8,6 +8,7 @@ import { Migration20261124100000ApiTokens as PostgresApiTokens } from './postgre
 import { Migration20261125000000SessionDetails as PostgresSessionDetails } from './postgresql/Migration20261125000000SessionDetails';
 import { Migration20261126000000AccountsAndQuotas as PostgresAccountsAndQuotas } from './postgresql/Migration20261126000000AccountsAndQuotas';
 import { Migration20261127000000ResumableUploads as PostgresResumableUploads } from './postgresql/Migration20261127000000ResumableUploads';
+import { Migration20261128120000UploadLiveness as PostgresUploadLiveness } from './postgresql/Migration20261128120000UploadLiveness';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -16,6 +17,7 @@ import { Migration20261124100000ApiTokens } from './sqlite/Migration202611241000
 import { Migration20261125000000SessionDetails } from './sqlite/Migration20261125000000SessionDetails';
 import { Migration20261126000000AccountsAndQuotas } from './sqlite/Migration20261126000000AccountsAndQuotas';
 import { Migration20261127000000ResumableUploads } from './sqlite/Migration20261127000000ResumableUploads';
+import { Migration20261128120000UploadLiveness } from './sqlite/Migration20261128120000UploadLiveness';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -27,6 +29,7 @@ const sqliteMigrations = [
   { name: 'Migration20261125000000SessionDetails', class: Migration20261125000000SessionDetails },
   { name: 'Migration20261126000000AccountsAndQuotas', class: Migration20261126000000AccountsAndQuotas },
   { name: 'Migration20261127000000ResumableUploads', class: Migration20261127000000ResumableUploads },
+  { name: 'Migration20261128120000UploadLiveness', class: Migration20261128120000UploadLiveness },
 ];
 
 const postgresqlMigrations = [
@@ -36,6 +39,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261125000000SessionDetails', class: PostgresSessionDetails },
   { name: 'Migration20261126000000AccountsAndQuotas', class: PostgresAccountsAndQuotas },
   { name: 'Migration20261127000000ResumableUploads', class: PostgresResumableUploads },
+  { name: 'Migration20261128120000UploadLiveness', class: PostgresUploadLiveness },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
