@@ -47,6 +47,20 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   context.ctx.log.error({ err: fault, path }, 'request failed');
 };
 
+/**
+ * An error page says when to try again if the response its route threw did (a database or
+ * storage outage, server/http/page-outages.ts): Remix hands a thrown response's headers only to
+ * a route's `headers` function, which our routes do not need otherwise.
+ */
+function keepErrorRetryAfter(headers: Headers, remixContext: EntryContext): void {
+  const { errors, actionHeaders, loaderHeaders } = remixContext.staticHandlerContext;
+  if (!errors) return;
+  for (const thrown of [...Object.values(actionHeaders), ...Object.values(loaderHeaders)]) {
+    const retryAfter = thrown.get('Retry-After');
+    if (retryAfter) return headers.set('Retry-After', retryAfter);
+  }
+}
+
 // Pages are rendered whole before sending (onAllReady): they must work without JavaScript.
 export default function handleRequest(
   request: Request,
@@ -57,6 +71,7 @@ export default function handleRequest(
 ) {
   const nonce = loadContext.cspNonce;
   markPrivate(responseHeaders, loadContext);
+  keepErrorRetryAfter(responseHeaders, remixContext);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(

@@ -8,6 +8,7 @@ import type { AppDeps } from './context';
 import { crossSiteGuard } from './http/cross-site-guard';
 import { healthCheck } from './http/health';
 import { lingerAfterEarlyAnswers } from './http/lingering-close';
+import { answeringOutagesOnPages } from './http/page-outages';
 import { rawFile } from './http/raw-file';
 import { withFastPaths } from './http/fast-paths';
 import { requestContext } from './http/request-context';
@@ -57,7 +58,8 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.all('/f/:id/raw', onlyGetAndHead);
 
   if (build) {
-    app.all('*', lingerAfterEarlyAnswers(), createRequestHandler({ build, getLoadContext: (_req, res) => loadContextFor(res) }));
+    const pages = answeringOutagesOnPages(build);
+    app.all('*', lingerAfterEarlyAnswers(), createRequestHandler({ build: pages, getLoadContext: (_req, res) => loadContextFor(res) }));
   } else {
     app.use((_req, res) => res.status(404).type('text/plain').send('Not found'));
   }
@@ -69,8 +71,8 @@ function createExpressApp(options: CreateAppOptions): Express {
       return res.status(400).type('text/plain').send('Malformed URL');
     }
     // A fault before the API router (e.g. the database failing while the session is read) is
-    // still answered the API's way: JSON {"error":"Internal server error"} (docs/api.md).
-    if (req.path.startsWith('/api/')) return sendJsonError(res, error, req);
+    // still answered the API's way: JSON {"error":…} (docs/api.md); the UI's /trpc likewise.
+    if (req.path.startsWith('/api/') || req.path.startsWith('/trpc')) return sendJsonError(res, error, req);
     answerServerFault(res, error, req.path);
   });
   return app;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { DirectSql } from './db/direct-sql';
+import type { OutageTracker } from './outage-tracker';
 import type { DownloadTally } from './services/download-tally';
 import type { ContentStore } from './storage/content-store';
 
@@ -23,6 +24,8 @@ export interface ServiceContext {
   clock: Clock;
   /** Counts downloads of links without a limit, written once a second. */
   downloads: DownloadTally;
+  /** Recognises database and storage outages and logs each once (ADR 0030): every door asks it. */
+  outages: OutageTracker;
   user: AuthUser | null;
   /** How `user` was recognised: a session cookie (pages, the UI, scripts that log in) or an API token. */
   authMethod: 'session' | 'token' | null;
@@ -57,6 +60,7 @@ export interface AppDeps {
   log: Logger;
   clock: Clock;
   downloads: DownloadTally;
+  outages: OutageTracker;
 }
 
 export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
@@ -72,6 +76,7 @@ export function createServiceContext(deps: AppDeps, log: Logger = deps.log): Ser
     log,
     clock: deps.clock,
     downloads: deps.downloads,
+    outages: deps.outages,
     user: null,
     authMethod: null,
     sessionId: null,

@@ -4,9 +4,11 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock';
 import type { Config, LogLevel } from './config';
 import type { AppDeps } from './context';
+import { probeDatabaseWrite } from './db/database-health';
 import { openDirectSql } from './db/direct-sql';
 import { initOrm } from './db/orm';
 import { createLogger } from './logger';
+import { OutageTracker } from './outage-tracker';
 import { DownloadTally } from './services/download-tally';
 import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './services/maintenance';
 import type { ContentStore } from './storage/content-store';
@@ -24,12 +26,14 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
   const store = await createContentStore(config, log);
   const sql = openDirectSql(orm, config.database);
   const downloads = new DownloadTally(sql, log);
+  const outages = new OutageTracker(log, { database: () => probeDatabaseWrite(orm), storage: () => store.checkWritable() });
   const close = async () => {
+    outages.stop();
     await downloads.flush();
     await sql.close();
     await orm.close();
   };
-  return { config, log, orm, sql, store, clock: options.clock ?? systemClock, downloads, close };
+  return { config, log, orm, sql, store, clock: options.clock ?? systemClock, downloads, outages, close };
 }
 
 export async function createContentStore(config: Config, log: Logger): Promise<ContentStore> {

@@ -11,8 +11,8 @@ export const ERROR_STATUS = {
   /** Another request is working on the same thing (a resumable upload): retry shortly. */
   LOCKED: 423,
   TOO_MANY_REQUESTS: 429,
-  /** Something the service depends on (the storage) is down for now: try again later. */
-  SERVICE_UNAVAILABLE: 503,
+  /** The database or the storage cannot be reached for now: try again later (ADR 0030). */
+  DEPENDENCY_UNAVAILABLE: 503,
   INSUFFICIENT_STORAGE: 507,
 } as const;
 
@@ -23,7 +23,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** Seconds after which a retry may succeed (TOO_MANY_REQUESTS). */
+    /** Seconds after which a retry may succeed (TOO_MANY_REQUESTS, DEPENDENCY_UNAVAILABLE): the Retry-After header. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -36,4 +36,30 @@ export class AppError extends Error {
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
+}
+
+/** What the service cannot work without, when it cannot be reached. */
+export type Dependency = 'database' | 'storage';
+
+/** How long a client is asked to wait before trying again during an outage (Retry-After). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 10;
+
+const OUTAGE_MESSAGES: Record<Dependency, string> = {
+  database: 'The database is unavailable; please try again later',
+  storage: 'Storage is unavailable; please try again later',
+};
+
+/**
+ * A request refused because the database or the storage cannot be reached (ADR 0030): 503 with
+ * Retry-After on every door. Made from the fault by `dependencyOutageOf` (server/outages.ts);
+ * the fault itself is kept for the outage's one log line.
+ */
+export class DependencyUnavailableError extends AppError {
+  override name = 'DependencyUnavailableError';
+  constructor(
+    readonly dependency: Dependency,
+    readonly fault?: unknown,
+  ) {
+    super('DEPENDENCY_UNAVAILABLE', OUTAGE_MESSAGES[dependency], OUTAGE_RETRY_AFTER_SECONDS);
+  }
 }

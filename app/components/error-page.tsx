@@ -11,6 +11,7 @@ const TITLES: Record<number, string> = {
   410: 'Link gone',
   413: 'File too large',
   429: 'Too many attempts',
+  503: 'Temporarily unavailable',
 };
 
 function statusOf(error: unknown): number {

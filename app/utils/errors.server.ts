@@ -3,10 +3,11 @@ import { json } from '@remix-run/node';
 
 /**
  * The page door's one mapping of service errors: a known AppError becomes its status with
- * its message; anything else is rethrown (logged, then a generic 500 page).
+ * its message; anything else is rethrown (logged, then a generic 500 page). A dependency outage
+ * is rethrown too: every page shows it as the same 503 error page (server/http/page-outages.ts).
  */
 export function pageErrorFrom(context: AppLoadContext, error: unknown): { status: number; message: string } {
-  if (context.http.isAppError(error)) return { status: error.status, message: error.message };
+  if (context.http.isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE') return { status: error.status, message: error.message };
   throw error;
 }
 

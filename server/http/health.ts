@@ -3,7 +3,7 @@ import type { AppDeps } from '../context';
 import { probeDatabaseWrite, replacePooledConnections } from '../db/database-health';
 
 /**
- * GET /healthz: 200 when the database commits a write and the upload dir takes files
+ * GET /healthz: 200 when the database commits a write and the storage (the upload dir, or the bucket) takes files
  * (README: Health, logs and stopping). A failed database probe answers 503 and replaces the pooled connections,
  * so a connection broken by a fault is not kept for good.
  */
@@ -20,7 +20,7 @@ export function healthCheck(deps: AppDeps) {
     try {
       await deps.store.checkWritable();
     } catch {
-      problems.push('upload directory not writable');
+      problems.push(deps.config.storage.kind === 'disk' ? 'upload directory not writable' : 'storage unavailable');
     }
     res.setHeader('Cache-Control', 'no-store');
     if (problems.length) res.status(503).json({ status: 'error', problems });

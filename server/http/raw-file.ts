@@ -163,8 +163,9 @@ export function rawFile() {
         return sendStatusPage(res, 401, 'Password required', `${PASSWORD_REQUIRED} Open its share page to enter the password.`, `/f/${outcome.fileId}`);
       }
     } catch (error) {
-      if (isAppError(error) && !res.headersSent) {
-        // A wrong X-Share-Password (401), or too many of them (429).
+      if (isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE' && !res.headersSent) {
+        // A wrong X-Share-Password (401), or too many of them (429). An outage is answered by
+        // Express's last handler, as plain text (status-page.ts).
         if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
         return sendStatusPage(res, error.status, error.status === 429 ? 'Too many attempts' : 'Password required', error.message, `/f/${req.params.id}`);
       }

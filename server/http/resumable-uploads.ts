@@ -49,7 +49,12 @@ export function resumableUploads(): RequestHandler {
       disableTerminationForFinishedUploads: true,
       onUploadFinish: async (request, upload) => finishedResponse(ctx, request.method, store.finishedFile ?? (await store.finishUnwritten(upload.id))),
       onResponseError: (_request, error) => {
-        if (isAppError(error)) return { status_code: error.status, body: error.message };
+        // A database or storage outage becomes an AppError too: 503 with Retry-After, logged once per outage (ADR 0030).
+        const refusal = ctx.outages.recognise(error) ?? error;
+        if (isAppError(refusal)) {
+          if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+          return { status_code: refusal.status, body: refusal.message };
+        }
         if (error instanceof Error) {
           ctx.log.error({ err: error }, 'resumable upload request failed');
           return { status_code: 500, body: 'Internal server error' };

@@ -77,7 +77,7 @@ type Responses = RouteConfig['responses'];
 const errors = (...statuses: number[]): Responses =>
   Object.fromEntries([
     ...statuses.map((status) => [status, { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: json(ErrorBody) }]),
-    ['default', { description: 'Any other error, e.g. 503 when the storage is down', content: json(ErrorBody) }],
+    ['default', { description: 'Any other error, e.g. 503 with Retry-After when the database or the storage cannot be reached', content: json(ErrorBody) }],
   ]);
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The input is not valid: the message names the problem',

@@ -2,7 +2,7 @@
 import type { Readable } from 'node:stream';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
-import { AppError } from '../errors';
+import { AppError, DependencyUnavailableError } from '../errors';
 import { pooledRandomBytes } from '../random-pool';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from '../storage/content-store';
@@ -139,10 +139,8 @@ async function storeAndRecord(
     if (hold?.exceeded) throw new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);
     if (error instanceof ContentTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
     if (error instanceof StorageFullError) throw new AppError('INSUFFICIENT_STORAGE', 'Not enough storage space');
-    if (error instanceof StorageUnavailableError) {
-      ctx.log.error({ err: error }, 'upload refused: storage not writable');
-      throw new AppError('SERVICE_UNAVAILABLE', 'Storage is unavailable; please try again later');
-    }
+    // Logged once per outage by the door that answers it (ADR 0030), not once per request.
+    if (error instanceof StorageUnavailableError) throw new DependencyUnavailableError('storage', error);
     throw error;
   }
 

@@ -10,7 +10,7 @@ import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
-import { AppError } from '../errors';
+import { AppError, DependencyUnavailableError } from '../errors';
 import { SHARE_SETTING_FIELDS } from '../schemas';
 import { PARTIAL_CONTENT_LIFETIME_MS, StorageFullError, StorageUnavailableError, type ContentStore, type PartialProgress } from '../storage/content-store';
 import { cleanFileName, newFileId, storedExtension, toFileDto, type FileDto } from './files';
@@ -239,10 +239,8 @@ async function storageStep<T>(ctx: ServiceContext, step: () => Promise<T>): Prom
     return await step();
   } catch (error) {
     if (error instanceof StorageFullError) throw new AppError('INSUFFICIENT_STORAGE', 'Not enough storage space');
-    if (error instanceof StorageUnavailableError) {
-      ctx.log.error({ err: error }, 'resumable upload step refused: storage not writable');
-      throw new AppError('SERVICE_UNAVAILABLE', 'Storage is unavailable; please try again later');
-    }
+    // Logged once per outage by the door that answers it (ADR 0030), not once per request.
+    if (error instanceof StorageUnavailableError) throw new DependencyUnavailableError('storage', error);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../errors';
 import { appRouter } from './router';
 
 /** /trpc: the request's service context (with its session) is the procedures' context. */
@@ -7,5 +8,8 @@ export function trpcMiddleware() {
     router: appRouter,
     createContext: ({ res }) => res.locals.ctx,
     maxBodySize: 64 * 1024,
+    // A dependency outage (trpc.ts) says when to try again, as on the other doors.
+    responseMeta: ({ errors }) =>
+      errors.some((error) => error.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } } : {},
   });
 }

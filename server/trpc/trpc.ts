@@ -17,15 +17,18 @@ const TRPC_CODES: Record<ErrorCode, TRPCError['code']> = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   LOCKED: 'CONFLICT',
   TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
-  SERVICE_UNAVAILABLE: 'INTERNAL_SERVER_ERROR',
+  DEPENDENCY_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INSUFFICIENT_STORAGE: 'INTERNAL_SERVER_ERROR',
 };
 
-/** Maps service errors to tRPC errors once, for every procedure; others become a bare 500. */
+/**
+ * Maps service errors to tRPC errors once, for every procedure; others become a bare 500. A
+ * database or storage outage is a 503 (with Retry-After: middleware.ts), logged once per outage (ADR 0030).
+ */
 const mapErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
   if (!result.ok) {
-    const cause = result.error.cause;
+    const cause = ctx.outages.recognise(result.error.cause) ?? result.error.cause;
     if (isAppError(cause)) throw new TRPCError({ code: TRPC_CODES[cause.code], message: cause.message });
     if (result.error.code === 'INTERNAL_SERVER_ERROR') {
       ctx.log.error({ err: cause ?? result.error }, 'trpc procedure failed');
