@@ -1,6 +1,7 @@
-// npm run register-user -- <username> [--password-stdin]   (README: Create a user)
-// Parse arguments → read the password → registerUser → print the id. Every failure is one
-// line on stderr and a non-zero exit code; never a stack trace.
+// npm run register-user -- <username> [--password-stdin] [--json|--quiet]   (README: Create a user)
+// Parse arguments → read the password → registerUser → say so: a line for people, or for
+// scripts the JSON of `users add --json` or the bare id. Every failure is one line on stderr
+// and a non-zero exit code; never a stack trace.
 import { loadConfig } from '../server/config';
 import { isAppError } from '../server/errors';
 import { registerUser } from '../server/services/users';
@@ -8,16 +9,28 @@ import { CliError, failureLine, printHelpIfAsked, promptPassword, readFirstLine,
 
 const HELP: CommandHelp = {
   name: 'register-user',
-  forms: ['<username> [--password-stdin]'],
+  forms: ['<username> [--password-stdin] [--json|--quiet]'],
   summary: [
-    'Creates a user and prints the id. The password (8 characters to 72 bytes) is asked twice on a terminal.',
+    'Creates a user and prints "Created user <name> (id <id>)" (--json, --quiet: for scripts).',
+    'The password (8 characters to 72 bytes) is asked twice on a terminal.',
     "Uses the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs.",
   ],
   entries: [
     ['<username>', '1-64 characters of A-Z a-z 0-9 . _ -, unique whatever the case'],
     ['--password-stdin', 'read the password from the first line of stdin instead (for scripts)'],
+    ['--json', 'print {"user":{"id":…,"username":…}} instead (as users add --json does)'],
+    ['--quiet', 'print only the id (for scripts: ID=$(… --quiet))'],
   ],
 };
+
+const OPTIONS = ['--password-stdin', '--json', '--quiet'];
+
+/** The line for people, or the form a script reads. */
+function createdText(user: { id: string; username: string }, options: string[]): string {
+  if (options.includes('--quiet')) return user.id;
+  if (options.includes('--json')) return JSON.stringify({ user });
+  return `Created user ${user.username} (id ${user.id})`;
+}
 
 async function main(argv: string[]): Promise<number> {
   if (printHelpIfAsked(argv, HELP)) return 0;
@@ -27,8 +40,9 @@ async function main(argv: string[]): Promise<number> {
   const [options, rest] = end < 0 ? [argv, []] : [argv.slice(0, end), argv.slice(end + 1)];
   const passwordFromStdin = options.includes('--password-stdin');
   const positional = [...options.filter((arg) => !arg.startsWith('--')), ...rest];
-  const unknown = options.filter((arg) => arg.startsWith('--') && arg !== '--password-stdin');
+  const unknown = options.filter((arg) => arg.startsWith('--') && !OPTIONS.includes(arg));
   if (unknown.length) throw usageError(HELP, `Unknown option '${unknown[0]}'`);
+  if (options.includes('--json') && options.includes('--quiet')) throw usageError(HELP, 'Choose --json or --quiet, not both');
   if (positional.length !== 1) throw usageError(HELP, positional.length ? `Expected one <username>, got ${positional.length}` : 'Missing the <username>');
   const [username] = positional;
 
@@ -36,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
   const password = passwordFromStdin ? await readFirstLine(process.stdin) : await promptPassword();
 
   const user = await withServiceContext(config, (ctx) => registerUser(ctx, { username, password }));
-  process.stdout.write(`${user.id}\n`);
+  process.stdout.write(`${createdText(user, options)}\n`);
   return 0;
 }
 

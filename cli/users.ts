@@ -9,6 +9,7 @@ import { deleteUser, describeUser, listUsers, setUserDisabled, setUserPassword, 
 import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usage';
 import { registerUser } from '../server/services/users';
 import { ask, CliError, commandUsageError, failureLine, parseCommandLine, printHelpIfAsked, promptPassword, readFirstLine, UsageError, withServiceContext, type CommandHelp } from './cli-support';
+import { formatBytes, quotaSetLine, quotaWarning } from './quota-lines';
 
 const HELP: CommandHelp = {
   name: 'users',
@@ -23,7 +24,9 @@ const HELP: CommandHelp = {
   summary: ["Administers accounts with the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs."],
   entries: [
     ['<username>', 'the account (add: a new one, 1-64 characters of A-Z a-z 0-9 . _ -)'],
-    ['<size>', 'the user\'s own quota: 500MB, 2GiB, …; none: unlimited; default: DEFAULT_QUOTA_BYTES'],
+    ['<size>', 'the user\'s own quota: 500MB, 2GB (KB, MB, GB, TB: powers of 1000); 500MiB, 2GiB, 2G'],
+    ['', '(KiB, MiB, GiB, TiB and a bare K, M, G, T: powers of 1024); a bare number is bytes;'],
+    ['', 'none: unlimited; default: back to DEFAULT_QUOTA_BYTES. Below what the user stores: a warning'],
     ['--password-stdin', 'add, passwd: read the password from the first line of stdin (otherwise asked twice on a terminal)'],
     ['--yes', 'delete: no question (needed without a terminal); the user\'s files go too'],
     ['--json', 'print JSON instead of a line for people'],
@@ -68,17 +71,6 @@ async function confirmDeletion(username: string): Promise<void> {
   if (!process.stdin.isTTY) throw new UsageError(`Deleting "${username}" and all their files cannot be undone: add --yes to confirm`);
   const answer = await ask(`Delete "${username}" with all their files? Type the username to confirm: `);
   if (answer.trim() !== username) throw new CliError('Not confirmed: nothing was deleted');
-}
-
-function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 /** A user in the list, with the bytes their unfinished uploads hold against their quota. */
@@ -132,7 +124,10 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
     }
     case 'quota': {
       const user = await setUserQuota(ctx, username, value);
-      return print({ user }, `${username}: ${user.quotaBytes === null ? 'no quota' : `quota ${formatBytes(user.quotaBytes)}`}${user.quotaSource === 'default' ? ' (the default)' : ''}, ${formatBytes(user.bytes)} used`);
+      // Allowed (the files stay), but the admin should know: on stderr, so --json stays one object.
+      const warning = quotaWarning(user);
+      if (warning) process.stderr.write(`${warning}\n`);
+      return print({ user }, quotaSetLine(user, value));
     }
   }
 }

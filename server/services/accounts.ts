@@ -109,15 +109,30 @@ export async function deleteUser(ctx: ServiceContext, username: string): Promise
   return { files: files.length, bytes: files.reduce((sum, file) => sum + Number(file.size), 0) };
 }
 
-/** `2GiB`, `500MB`, `1.5 GB`, `1048576`: a size in bytes. SI units are powers of 1000, IEC of 1024. */
-export function parseSize(text: string): number | null {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(text);
+/** A size as an admin writes it, and what it means in bytes. */
+export interface Size {
+  bytes: number;
+  /** The amount as written, with its unit spelled the usual way: "500 MB", "2 GiB", "1048576 B". */
+  written: string;
+  /** Whether the unit counts in powers of 1024 (or is plain bytes). */
+  binary: boolean;
+}
+
+/**
+ * `500MB`, `500MiB`, `2G`, `2GiB`, `1.5 GB`, `1048576`, whatever the case. KB, MB, GB and TB are
+ * powers of 1000 (what disk makers and most people mean by them); KiB, MiB, GiB, TiB and the bare
+ * K, M, G, T are powers of 1024 (a bare G is what `ls -h` and `df -h` print). No unit, or B: bytes.
+ */
+export function readSize(text: string): Size | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:([kmgt])(i?b)?|b)?\s*$/i.exec(text);
   if (!match) return null;
-  const unit = (match[2] ?? 'b').toLowerCase();
-  const power = ['b', 'k', 'm', 'g', 't'].indexOf(unit[0]);
-  const base = unit.includes('i') ? 1024 : 1000;
-  const bytes = Math.round(Number(match[1]) * base ** power);
-  return Number.isSafeInteger(bytes) ? bytes : null;
+  const [, amount, prefix, suffix] = match;
+  const decimal = prefix !== undefined && suffix?.toLowerCase() === 'b';
+  const power = prefix ? 'bkmgt'.indexOf(prefix.toLowerCase()) : 0;
+  const bytes = Math.round(Number(amount) * (decimal ? 1000 : 1024) ** power);
+  if (!Number.isSafeInteger(bytes)) return null;
+  const unit = prefix ? `${prefix.toUpperCase()}${decimal ? 'B' : 'iB'}` : 'B';
+  return { bytes, written: `${Number(amount)} ${unit}`, binary: !decimal };
 }
 
 /**
@@ -130,9 +145,9 @@ export async function setUserQuota(ctx: ServiceContext, username: string, value:
   if (choice === 'none') change = { hasOwnQuota: true, quotaBytes: null };
   else if (choice === 'default') change = { hasOwnQuota: false, quotaBytes: null };
   else {
-    const bytes = parseSize(value);
-    if (bytes === null) throw new AppError('BAD_REQUEST', `Quota must be a size such as 500MB or 2GiB, "none" or "default", got "${value}"`);
-    change = { hasOwnQuota: true, quotaBytes: bytes };
+    const size = readSize(value);
+    if (size === null) throw new AppError('BAD_REQUEST', `Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "${value}"`);
+    change = { hasOwnQuota: true, quotaBytes: size.bytes };
   }
   const user = await requireUserNamed(ctx, username);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, change);

@@ -56,14 +56,13 @@ function expectOneLineFailure(result: RunResult, mentions?: RegExp) {
 }
 
 describe('register-user --password-stdin', () => {
-  it('when a valid name and password are piped in, then it exits 0, prints the new id, and the user exists with a bcrypt hash', async () => {
+  it('when a valid name and password are piped in, then it exits 0, says "Created user <name> (id <id>)", and the user exists with a bcrypt hash', async () => {
     const result = await register('Alice', PASSWORD);
 
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    const id = result.stdout.trim();
+    const id = /^Created user Alice \(id (\S+)\)\n$/.exec(result.stdout)?.[1];
     expect(id).toMatch(UUID);
-    expect(result.stdout).toBe(`${id}\n`);
     const users = await usersIn(dataDir);
     const alice = users.find((user) => user.username === 'Alice');
     expect(alice?.id).toBe(id);
@@ -99,7 +98,31 @@ describe('register-user --password-stdin', () => {
     const result = await register(username, PASSWORD);
 
     expect(result.code).toBe(0);
-    expect(result.stdout.trim()).toMatch(UUID);
+    expect(result.stdout).toContain(`Created user ${username} (id `);
+  });
+
+  it('when a script asks for --quiet, then only the new id is printed; with --json, the user as JSON', async () => {
+    const quiet = await registerUserCli(['quiet-one', '--password-stdin', '--quiet'], { env: env(), input: `${PASSWORD}\n` });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    const quietId = quiet.stdout.trim();
+    expect(quietId).toMatch(UUID);
+    expect(quiet.stdout).toBe(`${quietId}\n`);
+
+    const json = await registerUserCli(['json-one', '--json', '--password-stdin'], { env: env(), input: `${PASSWORD}\n` });
+    expect(json.code, json.stderr).toBe(0);
+    const { user } = JSON.parse(json.stdout);
+    expect(user).toEqual({ id: expect.stringMatching(UUID), username: 'json-one' });
+
+    const rows = await usersIn(dataDir);
+    expect(rows.find((row) => row.username === 'quiet-one')?.id).toBe(quietId);
+    expect(rows.find((row) => row.username === 'json-one')?.id).toBe(user.id);
+  });
+
+  it('when both --json and --quiet are given, then it is one line pointing to --help and no user is made', async () => {
+    const result = await registerUserCli(['both-ways', '--json', '--quiet', '--password-stdin'], { env: env(), input: `${PASSWORD}\n` });
+    expectOneLineFailure(result, /--json or --quiet.*--help/);
+    expect(result.code).toBe(2);
+    expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain('both-ways');
   });
 
   it('when the password is 7 characters, then it fails with one line', async () => {
@@ -161,7 +184,7 @@ describe("the contract's alphabet (CONTRACT.md §2: 1-64 characters of A-Z a-z 0
     for (const name of names) {
       const result = await registerUserCli([name, '--password-stdin'], { env: { DATA_DIR: dir }, input: `${PASSWORD}\n` });
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout.trim()).toMatch(UUID);
+      expect(result.stdout).toContain(`Created user ${name} (id `);
     }
     expect((await usersIn(dir)).map((user) => user.username)).toEqual([...names].sort());
 
@@ -194,7 +217,7 @@ describe('where it runs', () => {
     const app = await startApp({ DATA_DIR: dir });
     try {
       await app.createUser('existing');
-      const result = await registerUserCli(['newcomer', '--password-stdin'], { env: { DATA_DIR: dir }, input: `${PASSWORD}\n` });
+      const result = await registerUserCli(['newcomer', '--password-stdin', '--quiet'], { env: { DATA_DIR: dir }, input: `${PASSWORD}\n` });
       expect(result.code, result.stderr).toBe(0);
 
       const res = await fetch(`${app.url}/api/v1/auth/login`, {

@@ -94,7 +94,7 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
       expect(JSON.parse(set.stdout).user).toMatchObject({ quotaBytes: bytes, quotaSource: source });
     }
     const human = await users(['quota', 'dave', '1KiB']);
-    expect(human.stdout).toBe('dave: quota 1.0 KiB, 0 B used\n');
+    expect(human.stdout).toBe("dave's quota is now 1 KiB\n");
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(1025)]), 'big.bin');
     const refused = await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie: await cookieOf('dave') }, body: form });
@@ -103,7 +103,63 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
 
     const bad = await users(['quota', 'dave', 'lots']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe('users: Quota must be a size such as 500MB or 2GiB, "none" or "default", got "lots"\n');
+    expect(bad.stderr).toBe('users: Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "lots"\n');
+  });
+
+  it('when an admin sets a quota, then it is said in the unit written beside the binary one: MB, GB are powers of 1000; MiB, GiB and a bare M, G of 1024', async () => {
+    await users(['add', 'ivan', '--password-stdin'], `${PASSWORD}\n`);
+    const cases: Array<[string, number, string]> = [
+      ['500MB', 500_000_000, "ivan's quota is now 500 MB (476.8 MiB)"],
+      ['500MiB', 500 * 1024 ** 2, "ivan's quota is now 500 MiB"],
+      ['2G', 2 * 1024 ** 3, "ivan's quota is now 2 GiB"],
+      ['2GiB', 2 * 1024 ** 3, "ivan's quota is now 2 GiB"],
+      ['2gb', 2_000_000_000, "ivan's quota is now 2 GB (1.9 GiB)"],
+      ['1.5 TB', 1.5e12, "ivan's quota is now 1.5 TB (1.4 TiB)"],
+      ['64k', 65_536, "ivan's quota is now 64 KiB"],
+      ['1048576', 1_048_576, "ivan's quota is now 1048576 B (1.0 MiB)"],
+      ['none', 0, "ivan's quota is now unlimited"],
+      ['default', 0, "ivan's quota is now the default (unlimited)"],
+    ];
+    for (const [value, bytes, line] of cases) {
+      const human = await users(['quota', 'ivan', value]);
+      expect(human.code, human.stderr).toBe(0);
+      expect(human.stderr).toBe('');
+      expect(human.stdout).toBe(`${line}\n`);
+      if (bytes) expect(JSON.parse((await users(['quota', 'ivan', value, '--json'])).stdout).user.quotaBytes).toBe(bytes);
+    }
+  });
+
+  it('when a size is not one, then the quota command is one line on stderr, a non-zero exit, and the quota is unchanged', async () => {
+    await users(['add', 'judy', '--password-stdin'], `${PASSWORD}\n`);
+    expect((await users(['quota', 'judy', '3GiB'])).code).toBe(0);
+    for (const value of ['lots', '2X', '-5MB', '5 GBB', '1e9', '2..5G', '99999999999TB', '']) {
+      // After a lone --, as a value that starts with "-" must come.
+      const bad = await users(['quota', 'judy', '--', value]);
+      expect(bad.code, value).toBe(1);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toBe(`users: Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "${value}"\n`);
+    }
+    const judy = JSON.parse((await users(['list', '--json'])).stdout).users.find((u: { username: string }) => u.username === 'judy');
+    expect(judy.quotaBytes).toBe(3 * 1024 ** 3);
+  });
+
+  it('when a quota is set below what the user already stores, then it is set, with a warning that uploads will be refused', async () => {
+    await users(['add', 'kim', '--password-stdin'], `${PASSWORD}\n`);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(3000)]), 'kept.bin');
+    expect((await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie: await cookieOf('kim') }, body: form })).status).toBe(201);
+
+    const lowered = await users(['quota', 'kim', '2KB']);
+    expect(lowered.code, lowered.stderr).toBe(0);
+    expect(lowered.stdout).toBe("kim's quota is now 2 KB (2.0 KiB)\n");
+    expect(lowered.stderr).toBe('Warning: kim already stores 2.9 KiB: new uploads will be refused until files are deleted\n');
+    const json = await users(['quota', 'kim', '2KB', '--json']);
+    expect(JSON.parse(json.stdout).user).toMatchObject({ quotaBytes: 2000, bytes: 3000 });
+    expect(json.stderr).toContain('kim already stores 2.9 KiB');
+
+    const roomy = await users(['quota', 'kim', '1MB']);
+    expect(roomy.stdout).toBe("kim's quota is now 1 MB (976.6 KiB)\n");
+    expect(roomy.stderr).toBe('');
   });
 
   it('when an admin sets a password, then the user’s sessions end and only the new password works; a short one is refused', async () => {

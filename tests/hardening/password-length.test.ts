@@ -25,6 +25,6 @@ describe('password length at registration', () => {
     // still free) and was about the length alone.
     const accepted = await registerWithCli(env, 'longpw', 'a'.repeat(72));
     expect(accepted.code, accepted.stderr).toBe(0);
-    expect(accepted.stdout.trim()).toMatch(/^[\w-]+$/);
+    expect(accepted.stdout).toMatch(/^Created user longpw \(id [\w-]+\)\n$/);
   });
 });

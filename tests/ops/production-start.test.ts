@@ -119,7 +119,7 @@ describe('production start without dev dependencies', () => {
           input: 'a long passphrase\n',
         });
         expect(result.code, result.stderr).toBe(0);
-        expect(result.stdout.trim()).toMatch(/^\S+$/);
+        expect(result.stdout).toMatch(/^Created user alice \(id \S+\)\n$/);
       } finally {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
