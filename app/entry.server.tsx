@@ -22,7 +22,7 @@ function markPrivate(headers: Headers, loadContext: AppLoadContext): void {
   if (loadContext.ctx.user) headers.set('Cache-Control', PRIVATE_PAGE_CACHE_CONTROL);
 }
 
-// The loaders' and actions' data fetched by the pages once JavaScript runs (`?_data=`): the same rule.
+// The loaders' and actions' data fetched by the pages once JavaScript runs (`<path>.data`): the same rule.
 export const handleDataRequest: HandleDataRequestFunction = (response, { context }) => {
   markPrivate(response.headers, context);
   return response;
@@ -76,7 +76,8 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
+        {/* The nonce also goes on the scripts that stream the loaders' data to the page (single fetch, ADR 0031). */}
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
       </NonceContext.Provider>,
       {
         nonce,

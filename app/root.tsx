@@ -1,5 +1,4 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
 import {
   Form,
   Link,
@@ -28,7 +27,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : []);
 
 export async function loader({ context }: LoaderFunctionArgs) {
-  return json({ user: context.ctx.user });
+  return { user: context.ctx.user };
 }
 
 function Header() {

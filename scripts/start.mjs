@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const outputs = ['build/index.js', 'dist/server/index.js', 'public/build'];
-// Everything `npm run build` reads: remix build (app, the server code it imports, its config,
-// tsconfig.json's paths), scripts/build-server.mjs (server, cli), and the dependencies bundled
-// into the browser build (package.json, package-lock.json).
-const sources = ['app', 'server', 'cli', 'remix.config.js', 'tsconfig.json', 'scripts/build-server.mjs', 'package.json', 'package-lock.json'];
+// Everything `npm run build` reads: scripts/build-remix.mjs (app, the server code it imports,
+// remix.config.js, tsconfig.json's paths), scripts/build-server.mjs (server, cli), and the
+// dependencies bundled into the browser build (package.json, package-lock.json).
+const sources = ['app', 'server', 'cli', 'remix.config.js', 'tsconfig.json', 'scripts/build-remix.mjs', 'scripts/build-server.mjs', 'package.json', 'package-lock.json'];
 
 function newestMtime(entry) {
   if (!fs.existsSync(entry)) return 0;

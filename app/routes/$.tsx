@@ -1,13 +1,13 @@
-import { json } from '@remix-run/node';
+import { data } from '@remix-run/node';
 import { ErrorPage } from '~/components/error-page';
 
 // Every path no other route claims: the not-found page, with status 404.
 export function loader() {
-  throw json({ message: 'Page not found.' }, { status: 404 });
+  throw data({ message: 'Page not found.' }, { status: 404 });
 }
 
 export function action() {
-  throw json({ message: 'Page not found.' }, { status: 404 });
+  throw data({ message: 'Page not found.' }, { status: 404 });
 }
 
 export default function NotFound() {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
+import { formatBytes } from '~/utils/format';
 
 export const meta: MetaFunction = () => [
   { title: 'File sharing' },
@@ -8,16 +8,17 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ context }: LoaderFunctionArgs) {
-  return json({ username: context.ctx.user?.username ?? null });
+  // The largest file the server takes (MAX_UPLOAD_BYTES), said in the words the upload form uses.
+  return { username: context.ctx.user?.username ?? null, maxUpload: formatBytes(context.ctx.config.maxUploadBytes) };
 }
 
 export default function Home() {
-  const { username } = useLoaderData<typeof loader>();
+  const { username, maxUpload } = useLoaderData<typeof loader>();
   return (
     <main className="narrow">
       <h1>Share files with a link</h1>
       <p className="lead">
-        Upload a file of any size and get a link anyone can open: they see a preview and can download it. You keep
+        {`Upload a file of up to ${maxUpload} and get a link anyone can open`}: they see a preview and can download it. You keep
         the list of what you shared, and can delete a file whenever you like.
       </p>
       {username ? (

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
@@ -9,7 +9,7 @@ import { ShareSettingsFields } from '~/components/share-settings-fields';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { inFormWords, sentShareSettings, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
-import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
+import { counted, formatBytes, formatDownloads, formatExpiry, formatExpiryDate } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { FILE_NOT_FOUND } from '~/utils/share-messages';
 
@@ -21,15 +21,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = params.id ?? '';
   const share = await services.shares.openShare(ctx, id, { grant: http.readShareGrant(request.headers.get('cookie') ?? undefined, id) });
   // Like the raw link: a record whose content is gone is as missing as an unknown id.
-  if (share.kind === 'missing') throw json({ message: FILE_NOT_FOUND }, { status: 404 });
-  if (share.kind === 'gone') throw json({ message: share.message }, { status: 410 });
+  if (share.kind === 'missing') throw data({ message: FILE_NOT_FOUND }, { status: 404 });
+  if (share.kind === 'gone') throw data({ message: share.message }, { status: 410 });
   // Nothing about a protected file before its password: no name, size or preview.
-  if (share.kind === 'locked') return json({ locked: true as const, fileId: share.fileId }, { status: 401 });
+  if (share.kind === 'locked') return data({ locked: true as const, fileId: share.fileId }, { status: 401 });
   const { file } = share;
   const preview = share.previewable ? services.previewKind(file.mimeType) : 'none';
   const textPreview = preview === 'text' ? await services.shares.readTextPreview(share, TEXT_PREVIEW_BYTES) : null;
   const shareUrl = services.files.shareUrl(ctx, file.id);
-  return json({
+  return data({
     locked: false as const,
     file: { id: file.id, originalName: file.originalName, mimeType: file.mimeType, size: file.size, createdAt: file.createdAt },
     preview,
@@ -44,6 +44,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     // A protected file's link preview names nothing (it may unfurl in a chat for anyone).
     hasPassword: file.hasPassword,
     downloadsLeft: file.maxDownloads === null ? null : file.maxDownloads - file.downloads,
+    // The recipient is told when the link stops working, as the owner is.
+    expiresAt: file.expiresAt,
     isOwner: share.isOwner,
     settings: share.isOwner
       ? {
@@ -81,28 +83,28 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return redirect(`/f/${id}`, { status: 303, headers: { 'Set-Cookie': http.shareGrantCookie(ctx.config, id, grant, maxAgeSeconds) } });
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
-      if (status === 404 || status === 410) throw json({ message }, { status });
+      if (status === 404 || status === 410) throw data({ message }, { status });
       const headers: HeadersInit = {};
       if (http.isAppError(error) && error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
-      return json({ unlockError: message, settingsError: null, settingsSaved: false, sent: null }, { status, headers });
+      return data({ unlockError: message, settingsError: null, settingsSaved: false, sent: null }, { status, headers });
     }
   }
   if (intent === 'settings') {
     requireUserPage(context, request);
     try {
       await services.files.updateShareSettings(ctx, id, settingsFromForm(form));
-      return json({ unlockError: null, settingsError: null, settingsSaved: true, sent: null });
+      return { unlockError: null, settingsError: null, settingsSaved: true, sent: null };
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
       // In words for a person: the service's (and the API's) 403 says only "Forbidden".
-      if (status === 403) throw json({ message: 'You can only change the link settings of your own files.' }, { status });
-      if (status === 404 || status === 410) throw json({ message }, { status });
+      if (status === 403) throw data({ message: 'You can only change the link settings of your own files.' }, { status });
+      if (status === 404 || status === 410) throw data({ message }, { status });
       // The form comes back with what was typed (a page without JavaScript is drawn anew), its password aside.
       const sent = sentShareSettings((name) => form.get(name));
-      return json({ unlockError: null, settingsError: inFormWords(message, SHARE_SETTINGS_LABELS), settingsSaved: false, sent }, { status });
+      return data({ unlockError: null, settingsError: inFormWords(message, SHARE_SETTINGS_LABELS), settingsSaved: false, sent }, { status });
     }
   }
-  throw json({ message: 'Unknown form.' }, { status: 400 });
+  throw data({ message: 'Unknown form.' }, { status: 400 });
 }
 
 /**
@@ -176,7 +178,7 @@ export default function FileView() {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   if (data.locked) return <UnlockForm error={actionData?.unlockError ?? null} />;
-  const { file, preview, previewOff, textPreview, shareUrl, rawPath, settings, downloadsLeft, now } = data;
+  const { file, preview, previewOff, textPreview, shareUrl, rawPath, settings, downloadsLeft, expiresAt, now } = data;
   return (
     <main>
       <h1 className="file-name">{file.originalName}</h1>
@@ -212,6 +214,14 @@ export default function FileView() {
           </>
         ) : null}
       </dl>
+      {!settings && (expiresAt !== null || downloadsLeft !== null) ? (
+        // What a recipient needs to know to fetch the file in time; the owner has the settings below.
+        <p className="link-limits">
+          {[expiresAt === null ? null : formatExpiryDate(expiresAt), downloadsLeft === null ? null : `${counted(downloadsLeft, 'download')} left`]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+      ) : null}
       <p className="share-row">
         <span className="muted">Share link</span>
         <ShareLink url={shareUrl} label="Share link" />
@@ -235,7 +245,7 @@ export default function FileView() {
             {/* An iframe, not <object>: the pages' CSP has object-src 'none'. */}
             <iframe
               src={rawPath}
-              title={`PDF preview of ${file.originalName}`}
+              title={file.originalName}
               style={{ width: '100%', height: '75vh', border: '1px solid var(--border)', borderRadius: 'var(--radius)' }}
             />
             <p>

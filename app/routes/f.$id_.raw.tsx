@@ -1,4 +1,4 @@
-import { json } from '@remix-run/node';
+import { data } from '@remix-run/node';
 import { ErrorPage } from '~/components/error-page';
 import { FILE_NOT_FOUND } from '~/utils/share-messages';
 
@@ -8,7 +8,7 @@ import { FILE_NOT_FOUND } from '~/utils/share-messages';
 // the splat route's "Page not found.": the address is right, the file is missing. (`$id_`: a
 // route of its own, not nested in the share page's.)
 export function loader() {
-  throw json({ message: FILE_NOT_FOUND }, { status: 404 });
+  throw data({ message: FILE_NOT_FOUND }, { status: 404 });
 }
 
 export default function RawFileMissing() {

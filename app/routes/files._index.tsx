@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json } from '@remix-run/node';
 import { isRouteErrorResponse, Link, useLoaderData, useLocation, useRevalidator, useRouteError } from '@remix-run/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
@@ -39,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The count of files comes with the space used (one query either way): no count of its own.
   const { usage, quota } = await services.storage.myStorageReport(ctx);
   const unfinished = await services.resumableUploads.listMyUnfinishedUploads(ctx);
-  return json({
+  return {
     files: page.files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })),
     nextCursor: page.nextCursor,
     olderPage: cursor !== undefined,
@@ -48,13 +47,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     usage,
     quota,
     unfinished,
-  });
+  };
 }
 
 export default function Files() {
   const { files, nextCursor, olderPage, now, usage, quota, unfinished } = useLoaderData<typeof loader>();
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  // Back from the delete confirmation (without JavaScript): it names the file it deleted.
+  const deletedName = new URLSearchParams(useLocation().search).get('deleted');
+  const [notice, setNotice] = useState<string | null>(deletedName ? deletedNotice(deletedName) : null);
   // With JavaScript a delete needs no reload: success or not, the loader runs again for this
   // same page (its cursor kept), so the row goes, a file deleted meanwhile (another tab, the
   // API) goes too, the next older file moves up into a full page, and the space used follows.
@@ -195,9 +196,9 @@ export default function Files() {
                     <span className="count-noun">{` ${downloadsNoun(file.downloads, file.maxDownloads)}`}</span>
                   </td>
                   <td>
-                    {/* Without JavaScript it deletes and comes back here (ADR 0008); with it, the
-                        browser's confirm dialog asks first and the delete is done in place. */}
-                    <form method="post" action={`/files/${file.id}/delete`} onSubmit={(e) => onDelete(e, file.id, file.originalName)}>
+                    {/* Without JavaScript it opens the confirmation page, which comes back here
+                        (ADR 0008); with it, the browser's confirm dialog asks and the delete is done in place. */}
+                    <form method="get" action={`/files/${file.id}/delete`} onSubmit={(e) => onDelete(e, file.id, file.originalName)}>
                       <button type="submit" className="danger small" aria-label={`Delete ${file.originalName}`}>
                         Delete
                       </button>

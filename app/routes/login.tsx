@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
 import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
@@ -40,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined) {
       headers['Retry-After'] = String(error.retryAfterSeconds);
     }
-    return json({ error: loginErrorInWords(status, message), username: typeof username === 'string' ? username : '' }, { status, headers });
+    return data({ error: loginErrorInWords(status, message), username: typeof username === 'string' ? username : '' }, { status, headers });
   }
 }
 

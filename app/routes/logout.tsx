@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Log out · File sharing' }]);
 
 export function loader({ context }: LoaderFunctionArgs) {
-  return json({ loggedIn: context.ctx.user !== null });
+  return { loggedIn: context.ctx.user !== null };
 }
 
 // GET only asks: a link or a prefetch must never log anyone out. Nobody to log out: it says so.

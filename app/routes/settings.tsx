@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { ApiTokensSection } from '~/components/settings/api-tokens-section';
@@ -17,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, services } = context;
   const [tokens, sessions] = [await services.apiTokens.listApiTokens(ctx), await services.sessions.listSessions(ctx)];
-  return json({ tokens, sessions, now: ctx.clock.now() });
+  return { tokens, sessions, now: ctx.clock.now() };
 }
 
 const SECTION_OF_INTENT: Record<string, SettingsSection> = {
@@ -40,9 +40,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = String(form.get('intent') ?? '');
   const section = SECTION_OF_INTENT[intent];
-  if (!section) return json<SettingsResult>({ section: 'tokens', error: 'Unknown form.', notice: null, created: null }, { status: 400 });
+  if (!section) return data<SettingsResult>({ section: 'tokens', error: 'Unknown form.', notice: null, created: null }, { status: 400 });
   const answer = (notice: string | null, created: SettingsResult['created'] = null, status = 200) =>
-    json<SettingsResult>({ section, error: null, notice, created }, { status });
+    data<SettingsResult>({ section, error: null, notice, created }, { status });
   // Logged out of the session this page runs in: its cookie goes, and so does the page.
   const toLogin = () => redirect('/login', { headers: { 'Set-Cookie': context.http.clearedSessionCookie(ctx.config) } });
   try {
@@ -80,7 +80,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // The new-token form comes back as it was typed; the password forms never carry a password back.
     const typed = (name: string) => String(form.get(name) ?? '').slice(0, 200);
     const sentToken = intent === 'create-token' ? { name: typed('name'), expiresInDays: typed('expiresInDays') } : null;
-    return json<SettingsResult>({ section, error: inFormWords(message, LABELS_OF_INTENT[intent] ?? {}), notice: null, created: null, sentToken }, { status });
+    return data<SettingsResult>({ section, error: inFormWords(message, LABELS_OF_INTENT[intent] ?? {}), notice: null, created: null, sentToken }, { status });
   }
 }
 

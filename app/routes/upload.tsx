@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { json, redirect } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { UploadForm } from '~/components/upload-form';
@@ -13,7 +13,7 @@ export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = requireUserPage(context, request);
   const { config } = context.ctx;
-  return json({ expiry: context.services.shareSettings.expiryChoices(config), maxUploadBytes: config.maxUploadBytes, ownerId: user.id });
+  return { expiry: context.services.shareSettings.expiryChoices(config), maxUploadBytes: config.maxUploadBytes, ownerId: user.id };
 }
 
 // Without JavaScript the form posts here: the body is streamed through busboy into the
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, http, services } = context;
-  if (!request.body) return json({ error: 'No file uploaded', sent: null }, { status: 400 });
+  if (!request.body) return data({ error: 'No file uploaded', sent: null }, { status: 400 });
   // The link options as the parser handed them over, so that a refused form comes back with
   // them (a refusal before the file part, or before the body is read, has none to give).
   const typed: { sent: SentShareSettings | null } = { sent: null };
@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(`/f/${file.id}`);
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
-    return json({ error: uploadErrorInWords(status, message, ctx.config.maxUploadBytes), sent: typed.sent }, { status });
+    return data({ error: uploadErrorInWords(status, message, ctx.config.maxUploadBytes), sent: typed.sent }, { status });
   }
 }
 

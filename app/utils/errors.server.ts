@@ -1,5 +1,5 @@
 import type { AppLoadContext } from '@remix-run/node';
-import { json } from '@remix-run/node';
+import { data } from '@remix-run/node';
 
 /**
  * The page door's one mapping of service errors: a known AppError becomes its status with
@@ -18,5 +18,5 @@ export function pageErrorFrom(context: AppLoadContext, error: unknown): { status
  */
 export function throwPageError(context: AppLoadContext, error: unknown, inWords: Partial<Record<number, string>> = {}): never {
   const { status, message } = pageErrorFrom(context, error);
-  throw json({ message: inWords[status] ?? message }, { status });
+  throw data({ message: inWords[status] ?? message }, { status });
 }

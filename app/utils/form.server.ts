@@ -1,4 +1,4 @@
-import { json } from '@remix-run/node';
+import { data } from '@remix-run/node';
 
 /**
  * The form a page posted. A body that is no form (none, or another Content-Type: a script's
@@ -8,6 +8,6 @@ export async function readForm(request: Request): Promise<FormData> {
   try {
     return await request.formData();
   } catch {
-    throw json({ message: 'This request did not carry the form. Send it again from the page.' }, { status: 400 });
+    throw data({ message: 'This request did not carry the form. Send it again from the page.' }, { status: 400 });
   }
 }

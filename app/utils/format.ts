@@ -25,6 +25,18 @@ export function formatExpiry(expiresAt: string | null, now: number): string {
   return `expires in ${counted(Math.round(left / 86400_000), 'day')}`;
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * When a link stops working, for whoever received it: "Expires on 3 December 2026, 14:00 UTC".
+ * In UTC, so the server and the browser write the same words.
+ */
+export function formatExpiryDate(iso: string): string {
+  const date = new Date(iso);
+  const time = date.toISOString().slice(11, 16);
+  return `Expires on ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${time} UTC`;
+}
+
 /** "1 day", "2 days", "0 downloads": a count with its noun in the right number. */
 export function counted(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;

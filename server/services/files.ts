@@ -278,12 +278,26 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt: new Date(Number(match[1])), id: match[2] };
 }
 
-/** Deletes one of the caller's files: the record, then the content (an orphan is swept at start). */
-export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<void> {
+/** The caller's own file, as the delete confirmation shows it: 404 unknown, 403 someone else's. */
+export async function getOwnFile(ctx: ServiceContext, fileId: string): Promise<FileDto> {
+  return toFileDto(await requireOwnFile(ctx, fileId));
+}
+
+async function requireOwnFile(ctx: ServiceContext, fileId: string): Promise<StoredFile> {
   const owner = requireUser(ctx);
   const file = await findFile(ctx, fileId);
   if (!file) throw new AppError('NOT_FOUND', 'File not found');
   if (file.userId !== owner.id) throw new AppError('FORBIDDEN', 'Forbidden');
+  return file;
+}
+
+/**
+ * Deletes one of the caller's files: the record, then the content (an orphan is swept at start).
+ * Returns what it was: the page names it in its notice.
+ */
+export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<FileDto> {
+  const owner = requireUser(ctx);
+  const file = await requireOwnFile(ctx, fileId);
   // A concurrent delete of the same file may have won: only the one that removed the row succeeds.
   const removed = await ctx.em.nativeDelete(FileSchema, { id: file.id, userId: owner.id });
   if (removed === 0) throw new AppError('NOT_FOUND', 'File not found');
@@ -295,6 +309,7 @@ export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<v
     ctx.log.warn({ err: error, fileId: file.id, storedName: file.storedName }, 'content not removed; left to the sweep');
   }
   ctx.log.info({ fileId: file.id }, 'file deleted');
+  return toFileDto(file);
 }
 
 /**

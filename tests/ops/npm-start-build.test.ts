@@ -14,6 +14,7 @@ const SOURCES: Record<string, string> = {
   'cli/register-user.ts': '',
   'remix.config.js': 'export default {};\n',
   'tsconfig.json': '{}\n',
+  'scripts/build-remix.mjs': '',
   'scripts/build-server.mjs': '',
   'package-lock.json': '{}\n',
   'package.json': `${JSON.stringify({ private: true, scripts: { build: `node -e "require('node:fs').writeFileSync('rebuilt', '')"` } })}\n`,

@@ -60,7 +60,7 @@ describe('protected pages without a session', () => {
     const file = await apiUpload(app, alice, { filename: 'keep-me.txt', type: 'text/plain', content: 'keep' });
     const res = await postForm(app, `/files/${file.id}/delete`, {});
     expect([302, 303]).toContain(res.status);
-    // Not back to /files/<id>/delete: that address only takes POSTs (a GET of it is the 404 page).
+    // Back to the list, not to /files/<id>/delete: the form posted is not sent again after logging in.
     expect(res.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
     expect(await fileRow(file.id)).toBeDefined();
     expect((await app.storedFiles())).toContain(file.storedName);
@@ -265,10 +265,11 @@ describe('POST /files/<id>/delete', () => {
     expect((await app.storedFiles())).toContain(file.storedName);
   });
 
-  it('when the delete address is opened with GET, then it is the 404 page and nothing is deleted', async () => {
+  it('when the delete address is opened with GET, then it is the confirmation page and nothing is deleted', async () => {
     const file = await apiUpload(app, alice, { filename: 'get-safe.txt', type: 'text/plain', content: 'x' });
     const res = await getPage(app, `/files/${file.id}/delete`, alice);
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(200);
+    expect(visibleText(await res.text())).toContain('Delete “get-safe.txt”?');
     expect(await fileRow(file.id)).toBeDefined();
   });
 });

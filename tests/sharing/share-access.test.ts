@@ -254,7 +254,7 @@ describe('passwords', () => {
     expect(page.body.toString()).toContain('file a');
     // Its text preview is the content: kept by no cache, as the raw link's answer.
     expect(page.headers['cache-control']).toBe('private, no-store');
-    const data = await request(`${a.url}?_data=routes%2Ff.%24id`, { headers: { cookie: grant } });
+    const data = await request(`${a.url}.data`, { headers: { cookie: grant } });
     expect(data.headers['cache-control']).toBe('private, no-store');
     // The same proof under file b's name opens nothing: it is signed for file a.
     const borrowed = `share_${b.file.id}=${grant.split('=')[1]}`;

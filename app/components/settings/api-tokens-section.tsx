@@ -1,4 +1,5 @@
 import { Form } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
 import type { ApiTokenDto } from '../../../server/services/api-tokens';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
@@ -17,6 +18,12 @@ const TOKEN_LIFETIMES = [
 export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[]; now: number; result: SettingsResult | undefined }) {
   const created = result?.section === 'tokens' ? result.created : null;
   const sent = result?.section === 'tokens' ? result.sentToken : null;
+  // With JavaScript the page stays after a token is made: the form empties, ready for the next
+  // one, as a page drawn anew without JavaScript is. (A refused form keeps what was typed.)
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (created) form.current?.reset();
+  }, [created]);
   return (
     <section className="card stack" aria-labelledby="tokens-heading">
       <h2 id="tokens-heading">API tokens</h2>
@@ -39,7 +46,7 @@ export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[
           </Form>
         </div>
       ) : null}
-      <Form method="post" className="token-form">
+      <Form method="post" className="token-form" ref={form}>
         <input type="hidden" name="intent" value="create-token" />
         <label>
           <span>Name</span>
