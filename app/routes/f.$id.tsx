@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { data, redirect } from '@remix-run/node';
+import { data, redirectDocument } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
@@ -80,7 +80,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent === 'unlock') {
     try {
       const { grant, maxAgeSeconds } = await services.shares.unlockShare(ctx, id, form.get('password'));
-      return redirect(`/f/${id}`, { status: 303, headers: { 'Set-Cookie': http.shareGrantCookie(ctx.config, id, grant, maxAgeSeconds) } });
+      // A document load, not the page's data fetch: the grant cookie's Path is /f/<id>, which a
+      // browser does not send to /f/<id>.data (ADR 0031).
+      return redirectDocument(`/f/${id}`, { status: 303, headers: { 'Set-Cookie': http.shareGrantCookie(ctx.config, id, grant, maxAgeSeconds) } });
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
       if (status === 404 || status === 410) throw data({ message }, { status });

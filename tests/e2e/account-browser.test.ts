@@ -69,7 +69,7 @@ async function openSettings(page: Page, js: boolean): Promise<void> {
 /** Clicks a button that posts a settings form and returns the answer to that post. */
 async function post(page: Page, click: () => Promise<void>): Promise<PageResponse> {
   const [response] = await Promise.all([
-    page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/settings'),
+    page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname.replace(/\.data$/, '') === '/settings'),
     click(),
   ]);
   return response;

@@ -440,13 +440,17 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
       expect(await fileIdsOf('frank')).toEqual([id]);
       await snap(page, 'file-view-text-nojs');
 
-      // Delete from the list: no confirmation dialog without JavaScript; the form posts and comes back.
+      // Delete from the list: without JavaScript a confirmation page asks, then the list names the file.
       await page.getByRole('navigation').getByRole('link', { name: 'My files' }).click();
       await page.waitForURL(`${app.url}/files`);
       expect(await page.getByRole('link', { name: 'minutes.txt' }).isVisible()).toBe(true);
       await snap(page, 'files-nojs');
       await page.getByRole('button', { name: 'Delete minutes.txt' }).click();
-      await page.waitForURL(`${app.url}/files`);
+      await page.waitForURL(/\/files\/[A-Za-z0-9_-]+\/delete/);
+      await page.getByText('Delete “minutes.txt”? Its share link will stop working.').waitFor();
+      await page.locator('main').getByRole('button', { name: 'Delete' }).click();
+      await page.waitForURL(/\/files\?deleted=minutes\.txt$/);
+      await page.getByText('“minutes.txt” was deleted.').waitFor();
       await page.getByText('No files yet').waitFor();
       expect(await fileIdsOf('frank')).toEqual([]);
 
