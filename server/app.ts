@@ -40,7 +40,7 @@ function createExpressApp(options: CreateAppOptions): Express {
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
 
   app.use(securityHeaders(config));
-  // Every request gets its id and its log line (CONTRACT.md §7), the assets too.
+  // Every request gets its id and its JSON log line (method, path, status, duration), assets too.
   app.use(requestContext(options));
   // Fingerprinted browser assets: immutable, served before the session and the routes.
   if (build && options.assetsDir) {

@@ -340,8 +340,8 @@ function parseTrustProxy(text: string | undefined, ctx: z.RefinementCtx): Config
 
 /**
  * UPLOAD_DIR is the service's own: its start-up sweep removes content without a record there.
- * It must not hold the data dir (database, secret) or the database (issue 12: with
- * UPLOAD_DIR=DATA_DIR a first start deleted app.db and session-secret).
+ * It must not hold the data dir (database, secret) or the database: with UPLOAD_DIR=DATA_DIR,
+ * a first start would delete app.db and session-secret.
  */
 function refuseSharedUploadDir(uploadDir: string, dataDir: string, database: DatabaseConfig): void {
   const uploads = fs.realpathSync(uploadDir);

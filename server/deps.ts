@@ -52,7 +52,7 @@ export async function createContentStore(config: Config, log: Logger): Promise<C
 export async function startHousekeeping(deps: AppDeps, options: { expirySweepEveryMs?: number } = {}): Promise<() => void> {
   const parts = { em: deps.orm.em.fork(), store: deps.store, log: deps.log, clock: deps.clock };
   await removeExpiredFiles(parts);
-  // CONTRACT.md §7: a crash mid-upload leaves nothing once the service runs again. On SQLite this
+  // A crash mid-upload leaves nothing once the service runs again. On SQLite this
   // process is the data's only writer (several instances need PostgreSQL), and it serves nothing
   // yet: whatever is unfinished is a crashed run's, however young (ADR 0028).
   const soleWriter = deps.config.database.dialect === 'sqlite';

@@ -10,7 +10,7 @@ extendZodWithOpenApi(z);
 
 export const usernameSchema = z
   .string({ required_error: 'Username is required', invalid_type_error: 'Username must be a string' })
-  // CONTRACT.md's alphabet, in any order (ADR 0027): a name is never a path nor part of a URL
+  // Any of A-Z a-z 0-9 . _ -, in any order (ADR 0027): a name is never a path nor part of a URL
   // here, and the CLI takes one that starts with "-" after a lone "--".
   .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Username must be 1-64 characters of letters, digits, ".", "_" or "-"');
 

@@ -1,7 +1,7 @@
 // Whether the database still takes and commits writes (/healthz), and recovery
 // when it does not: the pooled connections are thrown away and opened afresh. A connection
 // that is left inside a transaction (or closed under us) otherwise keeps answering reads while
-// every write it takes is never committed (issue 12: uploads answered 201 and then lost).
+// every write it takes is never committed (uploads would answer 201 and then be lost).
 import type { Logger } from 'pino';
 import type { Orm } from './orm';
 

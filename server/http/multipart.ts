@@ -139,7 +139,7 @@ export async function withFirstUploadedFile<T>(
       parser.destroy(new Error('Part after the closing boundary'));
       return;
     }
-    // Only the first named file is handled (CONTRACT.md: "the first part that carries a file";
+    // Only the first named file is handled (the upload is the first part that carries a file,
     // ADR 0026); later ones, empty file inputs (what a browser sends for an input left empty)
     // and anything after a parse error or past a limit are read and dropped.
     if (state.failed || parser.destroyed || state.handling || state.refusal || !info.filename) {
@@ -174,8 +174,8 @@ export async function withFirstUploadedFile<T>(
   /**
    * Resolves once the rest of the body was read (later file parts dropped); rejects with an
    * AppError when a share setting came after the file, the body went past a limit, the client
-   * went away before the end, or the body broke before its closing boundary (CONTRACT.md §4:
-   * malformed multipart is a 400 and keeps nothing, even after a complete file part). An epilogue
+   * went away before the end, or the body broke before its closing boundary (malformed
+   * multipart is a 400 and keeps nothing, even after a complete file part). An epilogue
    * after the closing boundary is ignored, as MIME says: that file is stored.
    */
   const bodyAccepted = async (): Promise<void> => {

@@ -189,7 +189,7 @@ function downloadName(name: string): string {
 
 /**
  * `filename=` (an ASCII fallback, quoted by the library) and always `filename*=UTF-8''…` with the
- * exact name, as CONTRACT.md §5 asks, even when the two read the same (the library would then
+ * exact name (RFC 6266), even when the two read the same (the library would then
  * send the fallback alone).
  */
 function dispositionHeader(type: 'inline' | 'attachment', name: string): string {

@@ -64,9 +64,9 @@ export async function recogniseBearerToken(ctx: ServiceContext, req: IncomingMes
 }
 
 /**
- * A refused token is unauthenticated: 401 {"error":"Unauthorized"}, as CONTRACT.md answers every
- * unauthenticated request; what was wrong with the token goes in the WWW-Authenticate challenge
- * (RFC 6750, section 3), where a script's HTTP library looks for it.
+ * A refused token is unauthenticated: 401 {"error":"Unauthorized"}, as the API answers every
+ * unauthenticated request (docs/api.md); what was wrong with the token goes in the
+ * WWW-Authenticate challenge (RFC 6750, section 3), where a script's HTTP library looks for it.
  */
 export function sendBearerRefusal(res: ServerResponse, refusal: BearerRefusal): void {
   res.setHeader('WWW-Authenticate', `Bearer error="${refusal.error}", error_description="${refusal.description.replaceAll('"', "'")}"`);
@@ -86,8 +86,9 @@ export async function receiveUpload(ctx: ServiceContext, req: IncomingMessage): 
 
 export function apiV1Router(): Router {
   const router = Router();
-  // Logout always succeeds (CONTRACT.md §3), whatever else the request carries: it comes before
-  // the token check, and revokes the session of the cookie it clears (read beside a Bearer too).
+  // Logout always answers 200 {"ok":true} (docs/api.md), whatever else the request carries: it
+  // comes before the token check, and revokes the session of the cookie it clears (read beside a
+  // Bearer too).
   router.post(
     '/auth/logout',
     handler(async (_req, res) => {

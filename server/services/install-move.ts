@@ -1,5 +1,5 @@
 // Moves a whole install (users, sessions, API tokens, file records and their content) from one database
-// and store to another: typically SQLite + a local folder onto PostgreSQL + S3 (issue 13).
+// and store to another: typically SQLite + a local folder onto PostgreSQL + S3, to scale out.
 // Idempotent: what the target already has is kept, so a second run only fills gaps, and a run
 // cut short can simply be run again. Content goes before its record, as in an upload.
 import type { EntitySchema } from '@mikro-orm/core';

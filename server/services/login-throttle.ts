@@ -31,7 +31,7 @@ const UNDER_ATTACK_DELAY_MS = 1000;
 const SLOW_DOWN_AFTER = 2;
 const SLOW_DOWN_STEP_MS = 250;
 const MAX_SLOW_DOWN_MS = 1000;
-/** The same for an address across usernames (CONTRACT.md §7: slowed, then 429), in smaller steps. */
+/** The same for an address across usernames (slowed, then 429 with Retry-After), in smaller steps. */
 const ADDRESS_SLOW_DOWN_AFTER = 10;
 const ADDRESS_SLOW_DOWN_STEP_MS = 50;
 /** How long an attempt queues behind others of its pair or address before it is refused. */

@@ -251,7 +251,7 @@ async function openSmallContent(reads: SmallContentReads, file: string, key: str
       // Already in memory, handed over whole: nothing is left to hold back, and a client that
       // goes away is the socket's business. Waiting for the end (finished()) cost every small
       // download its listeners and a promise, and kept the request's objects alive until the
-      // last byte left: ~7 % of its CPU, in the collector (docs/performance.md, session 18).
+      // last byte left: ~7 % of its CPU, in the collector (docs/performance.md).
       destination.end(bytes);
     },
   };

@@ -3,7 +3,7 @@
 // three calls take a few microseconds, while each trip to libuv's thread pool costs the loop a
 // thread wake-up and a completion on a machine whose cores are busy: the two trips (open, read)
 // were a quarter of a small download's time, and the raw route served 15-30 % more downloads a
-// second without them (docs/performance.md, session 19). nginx reads files the same way.
+// second without them (docs/performance.md). nginx reads files the same way.
 //
 // The price is that a read the page cache cannot answer waits for the disk with the loop held.
 // So every read is timed, and when reads take longer than the budget on average (a slow or cold
