@@ -1,4 +1,4 @@
-// The account through the API (issue 15): a user's sessions (listed with browser, address,
+// The account through the API (ADR 0016): a user's sessions (listed with browser, address,
 // created and last seen; one or all logged out) and changing the password (other sessions
 // logged out, this one kept). Session management needs a session: a token gets 403. Runs on
 // both backends.

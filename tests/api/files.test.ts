@@ -174,7 +174,7 @@ describe('POST /api/v1/files', () => {
     expect(file.storedName).toBe(`${file.id}.pdf`);
   });
 
-  it('when the body has a text field, then two files, then 201 with the first file, and only its bytes are stored (CONTRACT: "the first part that carries a file")', async () => {
+  it('when the body has a text field, then two files, then 201 with the first file, and only its bytes are stored (ADR 0026: the first part that carries a file is the upload)', async () => {
     const form = new FormData();
     form.append('note', 'not a file');
     form.append('file', new Blob(['first']), 'first.txt');

@@ -1,4 +1,4 @@
-// The OpenAPI document (issue 15): served at /api/v1/openapi.json, naming every route of the
+// The OpenAPI document (ADR 0017): served at /api/v1/openapi.json, naming every route of the
 // router and nothing else, with the bearer and cookie schemes. That real responses match it is
 // checked on every API call of the suite (tests/setup/validate-api-responses.ts); here, that the
 // check itself can fail.

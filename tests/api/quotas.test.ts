@@ -1,4 +1,4 @@
-// Storage quotas and disabled accounts through the API (issue 17): an upload past the quota is
+// Storage quotas and disabled accounts through the API (ADR 0018): an upload past the quota is
 // refused with 413 while it streams and leaves nothing behind; parallel uploads cannot pass it
 // together; deleting frees space; GET /api/v1/me tells usage and quota. A disabled user's
 // cookie, token and links stop working at once. Runs on both backends.

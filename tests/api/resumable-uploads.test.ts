@@ -1,4 +1,4 @@
-// Resumable uploads (tus 1.0) at /api/v1/uploads (issue 16), on both backends: an upload is
+// Resumable uploads (tus 1.0) at /api/v1/uploads (ADR 0019), on both backends: an upload is
 // created, sent in pieces, broken off and resumed from where the server says it stands, and
 // becomes one file exactly like a multipart upload. Each upload is its creator's alone; sizes
 // and quotas are refused at creation; partial uploads are never files and expire after a day.

@@ -1,4 +1,4 @@
-// Personal access tokens through the API (issue 15): created, listed and revoked with a session;
+// Personal access tokens through the API (ADR 0015): created, listed and revoked with a session;
 // `Authorization: Bearer` opens the file routes and never sets a cookie; a revoked, expired or
 // unknown token, or one whose user is gone, is a 401 at once. Runs on both backends.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// `--help` on every admin command (found by QA): the built CLI in a child process, named as the
+// `--help` on every admin command: the built CLI in a child process, named as the
 // container runs it (`node dist/cli/<name>.js`), and once through npm as on a clone. Help reads no
 // settings and opens nothing; a wrong command line is one line on stderr that points to it.
 import fs from 'node:fs';

@@ -174,7 +174,7 @@ describe('the password limits, checked by logging in', () => {
   });
 });
 
-describe("the contract's alphabet (CONTRACT.md §2: 1-64 characters of A-Z a-z 0-9 . _ -)", () => {
+describe('the username alphabet (1-64 characters of A-Z a-z 0-9 . _ -)', () => {
   let app: TestApp | undefined;
   afterAll(() => app?.close());
 
@@ -255,7 +255,7 @@ describe('where it runs', () => {
   });
 });
 
-describe('what it refuses (issue 12)', () => {
+describe('what it refuses', () => {
   it.each([
     ['eight spaces', '        '],
     ['tabs and no-break spaces', '\t\u00a0\t\u00a0\t\u00a0\t\u00a0'],

@@ -1,4 +1,4 @@
-// `npm run tokens` as an admin scripts it (issue 15): the built CLI in a child process, against
+// `npm run tokens` as an admin scripts it (ADR 0015): the built CLI in a child process, against
 // a server running on the same data, on SQLite and on PostgreSQL. Also: a token is never logged.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDir, TEST_SECRET } from '../helpers/app';

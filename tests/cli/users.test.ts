@@ -1,4 +1,4 @@
-// `npm run users` as an admin runs it (issue 17): the built CLI in a child process, beside a
+// `npm run users` as an admin runs it (ADR 0018): the built CLI in a child process, beside a
 // running server on the same data, on SQLite and on PostgreSQL. Each command's success line,
 // JSON, failure line and exit code.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -70,7 +70,7 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     expect(await hanaOf()).toMatchObject({ heldBytes: 0, unfinishedUploads: 0 });
   });
 
-  it('when an admin adds a username that starts with "-" after a lone --, then it is made and logs in (CONTRACT.md: any of A-Z a-z 0-9 . _ -)', async () => {
+  it('when an admin adds a username that starts with "-" after a lone --, then it is made and logs in (any of A-Z a-z 0-9 . _ -)', async () => {
     const added = await users(['add', '--password-stdin', '--', '-bot'], `${PASSWORD}\n`);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^Created -bot \(id [0-9a-f-]{36}\)\n$/);

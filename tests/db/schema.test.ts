@@ -1,4 +1,4 @@
-// The entities and the migrations describe the same schema, on both databases (issue 13):
+// The entities and the migrations describe the same schema, on both databases:
 // after the migrations, MikroORM's schema diff against the entities is empty. Were they to
 // drift, `migration:create` would write a migration that drops an index, a table or a key.
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // What the forms say and do after a refusal, in a real browser (Debian's Chromium through
-// playwright-core): the parts of the QA pass of session 18 that run in a browser (ADR 0008),
-// mostly with JavaScript on. What the pages answer without it is tested in tests/pages.
+// playwright-core): the parts of the page feedback (ADR 0008) that need a browser, mostly
+// with JavaScript on. What the pages answer without it is tested in tests/pages.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';

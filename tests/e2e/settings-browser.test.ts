@@ -1,4 +1,4 @@
-// The settings page's tokens in Chromium (issue 15), with JavaScript on and off: a token is
+// The settings page's tokens in Chromium (ADR 0015), with JavaScript on and off: a token is
 // created and shown once (with a copy button once JavaScript runs), listed, and revoked.
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The share controls of issue 14 in a real browser (Debian's Chromium through playwright-core),
+// The share controls (ADR 0014) in a real browser (Debian's Chromium through playwright-core),
 // each with JavaScript on and off: link options on the upload page, a visitor unlocking a
 // password-protected link, the owner's settings form on the share page, a download limit used
 // up, and an expired link. The owner's browser carries the session cookie (`token`); every

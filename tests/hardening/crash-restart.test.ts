@@ -1,7 +1,7 @@
 // Faults of the process itself (crash safety, ADR 0010): the built server killed with
 // SIGKILL in the middle of an upload, and content left behind by a delete that stopped
-// half-way. On SQLite a start sweeps every leftover the service made, however young (ADR 0028;
-// CONTRACT.md §7: nothing is left "once the service is running again"): then UPLOAD_DIR holds
+// half-way. On SQLite a start sweeps every leftover the service made, however young (ADR 0028:
+// nothing is left once the service is running again): then UPLOAD_DIR holds
 // exactly the content of existing records. Files of other shapes are not the service's: they stay.
 // Needs `npm run build` (dist/ and build/).
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// A broken database connection is noticed and replaced (issue 12): a connection left inside a
+// A broken database connection is noticed and replaced: a connection left inside a
 // transaction keeps answering reads while none of its writes commit, so /healthz probes with a
 // real write, answers 503, and the pool opens a fresh connection. What is committed is checked
 // through a second, read-only connection, as another process would see it.

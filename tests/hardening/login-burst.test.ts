@@ -1,4 +1,4 @@
-// Issue 12's burst, against the built server process: wrong logins, uploads and correct logins
+// A burst of failed logins beside uploads, against the built server process: wrong logins, uploads and correct logins
 // all at once, round after round. Never a 500, every upload answered 201 is committed (read
 // through a connection of its own, outside the server process) with its content stored, it
 // survives a restart, and the CLI works on the same database meanwhile. On both backends.
@@ -50,7 +50,7 @@ function committed(sql: string) {
   return outside.committed(sql);
 }
 
-describe('a burst of failed logins beside uploads (issue 12)', () => {
+describe('a burst of failed logins beside uploads', () => {
   it(`when 50 wrong logins, 50 uploads and 10 correct logins run at once, ${ROUNDS} times, then no 500, every 201 upload is committed and stored, and the CLI works meanwhile`, { timeout: 300_000 }, async () => {
     const cookieRes = await login('uploader', PASSWORD, '198.51.100.1');
     expect(cookieRes.status).toBe(200);

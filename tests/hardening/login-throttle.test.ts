@@ -99,7 +99,7 @@ describe('login throttling', () => {
       expect((await apiLogin(`stuffed${i}`, 'leaked password', '203.0.113.80')).status).toBe(401);
       timings.push(performance.now() - started);
     }
-    // Each username failed once: only the address's count can slow these (CONTRACT.md §7: slowed, then 429).
+    // Each username failed once: only the address's count can slow these (slowed, then 429).
     expect(Math.min(...timings.slice(25))).toBeGreaterThan(Math.max(...timings.slice(0, 5)) + 500);
     expect((await apiLogin('shared', DEFAULT_PASSWORD, '203.0.113.80')).status).toBe(429);
     expect((await apiLogin('shared', DEFAULT_PASSWORD, '203.0.113.81')).status).toBe(200);

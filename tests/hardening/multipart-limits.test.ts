@@ -124,7 +124,7 @@ describe('many parts', () => {
   // What a browser sends for a file input left empty: no name, no bytes, application/octet-stream.
   const emptyInput = (): RawPart => ({ headers: ['Content-Disposition: form-data; name="other"; filename=""', 'Content-Type: application/octet-stream'], content: '' });
 
-  it.each(BOTH_ROUTES)('when a request carries two files, plainly or past the files limit, then %s stores the first alone (CONTRACT: "the first part that carries a file")', async (_route, path) => {
+  it.each(BOTH_ROUTES)('when a request carries two files, plainly or past the files limit, then %s stores the first alone (ADR 0026: the first part that carries a file is the upload)', async (_route, path) => {
     const bodies: RawPart[][] = [
       [filePart('one.txt', 'one'), filePart('two.txt', 'two')],
       // The sixth file part, after four empty file inputs: past busboy's files limit, which only
@@ -216,7 +216,7 @@ describe('malformed bodies', () => {
     expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('real content');
   });
 
-  it.each(BOTH_ROUTES)('when a complete file part is followed by a body that breaks before its closing boundary, then %s answers 400 "Malformed multipart body" and keeps nothing (CONTRACT.md §4)', async (_route, path) => {
+  it.each(BOTH_ROUTES)('when a complete file part is followed by a body that breaks before its closing boundary, then %s answers 400 "Malformed multipart body" and keeps nothing', async (_route, path) => {
     const file = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="whole.txt"\r\nContent-Type: text/plain\r\n\r\nwhole content`;
     const endings = [
       // A delimiter, and then nothing: no "--" to close the body.

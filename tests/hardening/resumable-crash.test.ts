@@ -1,4 +1,4 @@
-// A resumable upload survives its server (issue 16): the built server is killed with SIGKILL
+// A resumable upload survives its server (ADR 0019): the built server is killed with SIGKILL
 // while a PATCH is streaming, started again, and HEAD then answers an offset the stored bytes
 // really reach. The client carries on from there and the file ends with the right SHA-256.
 // Runs on both backends. Needs `npm run build` (dist/ and build/).

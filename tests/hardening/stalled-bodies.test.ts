@@ -1,4 +1,4 @@
-// Request bodies that stall (issue 12): a connection that sends part of a body and then
+// Request bodies that stall: a connection that sends part of a body and then
 // nothing is closed after REQUEST_IDLE_TIMEOUT_MS (1 s here, 60 s by default), and an upload
 // cut that way leaves nothing behind; a slow upload that keeps moving is never cut.
 import net from 'node:net';

@@ -1,4 +1,4 @@
-// An upload folder that stops taking writes (issue 12): /healthz says so, an upload answers
+// An upload folder that stops taking writes: /healthz says so, an upload answers
 // 503 with a clear JSON error and keeps nothing, and a delete still succeeds (the record is
 // gone; the content is left to the housekeeping sweep). The server runs as an unprivileged
 // user, so that file modes bind it (as root, chmod stops nothing).

@@ -1,4 +1,4 @@
-// UPLOAD_DIR belongs to the service (issue 12): a start never deletes what the service did not
+// UPLOAD_DIR belongs to the service: a start never deletes what the service did not
 // make. Sharing it with DATA_DIR or the database is refused with one line; any other folder
 // keeps its foreign files. The built server and CLI as real processes.
 import fs from 'node:fs';

@@ -230,7 +230,7 @@ describe('.dockerignore', () => {
 });
 
 describe('README Quick start', () => {
-  it('when it is read, then its commands are exactly the two CONTRACT.md §1 names: npm ci && npm start, and npm test', () => {
+  it('when it is read, then its commands are exactly the two a fresh clone needs: npm ci && npm start, and npm test', () => {
     const quickStart = /^## Quick start\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
     const blocks = [...quickStart.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((block) => block[1].trim());
     expect(blocks).toEqual(['npm ci && npm start', 'npm test']);

@@ -1,4 +1,4 @@
-// `npm start` builds first when the build is missing or stale (CONTRACT.md, section 1): stale
+// `npm start` builds first when the build is missing or stale: stale
 // means older than any file `npm run build` reads. The real scripts/start.mjs runs in a small
 // project whose build script only leaves a mark and whose server only says it was started.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 // A start that cannot go on stops with one clear line naming the variable to fix, and a non-zero
-// exit: never a stack trace (CONTRACT.md, section 1). The production server as a child process.
+// exit: never a stack trace. The production server as a child process.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';

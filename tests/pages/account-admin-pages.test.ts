@@ -1,4 +1,4 @@
-// What issue 17 shows on the pages, without JavaScript: the files page's storage use (a bar
+// What disabled accounts and storage quotas (ADR 0018) show on the pages, without JavaScript: the files page's storage use (a bar
 // against the quota when there is one) and the login page's answer to a disabled account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, fileForm, startApp, type TestApp } from '../helpers/app';

@@ -104,7 +104,7 @@ describe('POST /login', () => {
     ['http:/evil.com', '/files'],
     ['/\t/evil.com', '/files'],
     ['/%2F%2Fevil.com', '/%2F%2Fevil.com'],
-    // Dot segments that collapse into "//evil.com" once resolved (found by the session-20 audit).
+    // Dot segments that collapse into "//evil.com" once resolved.
     ['/.//evil.com', '/files'],
     ['/..//evil.com', '/files'],
     ['/a/..//evil.com/x?y#z', '/files'],

@@ -1,4 +1,4 @@
-// The settings page without JavaScript (issue 15): API tokens created with a form and shown
+// The settings page without JavaScript (ADR 0015): API tokens created with a form and shown
 // once, listed by name and first characters, revoked with a button; the ShareX uploader it
 // offers is valid JSON that uploads for real with its own headers; the password changed and
 // the sessions listed and logged out, with plain forms.

@@ -1,4 +1,4 @@
-// The share controls on the pages without JavaScript (issue 14): the upload form's link options,
+// The share controls on the pages without JavaScript (ADR 0014): the upload form's link options,
 // the list's expiry, downloads and lock, and the owner's settings form on the file's page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, TestClock, type TestApp } from '../helpers/app';

@@ -1,4 +1,4 @@
-// `move-install` (issue 13): an existing SQLite + disk install moved onto PostgreSQL + S3 by
+// `move-install`: an existing SQLite + disk install moved onto PostgreSQL + S3 by
 // the built CLI. Everyone logs in as before (sessions too), every file downloads byte-exact,
 // and a second run changes nothing.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The service on PostgreSQL + S3 (issue 13), over real HTTP: that it really runs on them, and a
+// The service on PostgreSQL + S3, over real HTTP: that it really runs on them, and a
 // file large enough for a multipart upload. The API, sharing and hardening suites run on this
 // backend too (the `postgres-s3` vitest project); this file holds what only it checks.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Resumable uploads with two instances on one PostgreSQL database and one bucket (issue 16):
+// Resumable uploads with two instances on one PostgreSQL database and one bucket (ADR 0019):
 // an upload begun on one instance carries on and finishes on the other, and a request stuck on
 // one instance (a connection that went quiet) lets go when the client resumes on the other.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Share controls with two instances on one PostgreSQL database and one bucket (issue 14):
+// Share controls with two instances on one PostgreSQL database and one bucket (ADR 0014):
 // a download limit holds across both, and both sweeping the same expired links at once
 // removes each exactly once, leaving the live ones alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

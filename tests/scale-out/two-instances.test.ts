@@ -1,4 +1,4 @@
-// Two instances of the built server on one PostgreSQL database and one bucket (issue 13):
+// Two instances of the built server on one PostgreSQL database and one bucket:
 // they serve the same users and files, a logout on one holds on the other, the login throttle
 // counts across both, and a restart of one (with its start-up sweep) leaves the other's upload
 // in progress alone.

@@ -1,6 +1,6 @@
 // Every /api/v1 response any test receives through fetch is checked against the OpenAPI
 // document: a response the document does not describe fails the test that got it. So the
-// document cannot drift from what the API really answers (issue 15).
+// document cannot drift from what the API really answers.
 import { API_PREFIX, createApiResponseValidator } from '../helpers/openapi-validator';
 
 const validator = createApiResponseValidator();

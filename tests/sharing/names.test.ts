@@ -77,7 +77,7 @@ describe('names sent by browsers and curl (FormData)', () => {
     });
   }
 
-  it('when the name is ASCII only, then filename= and filename*=UTF-8 both carry it (CONTRACT.md §5: the fallback plus filename*)', async () => {
+  it('when the name is ASCII only, then filename= and filename*=UTF-8 both carry it (RFC 6266: the fallback plus filename*)', async () => {
     const { file } = await app.upload('x', "simple (name)'s*.txt", 'text/plain');
     const res = await request(`${app.url}/f/${file.id}/raw`);
     expect(res.headers['content-disposition']).toBe(`inline; filename="simple (name)'s*.txt"; filename*=UTF-8''simple%20%28name%29%27s%2A.txt`);

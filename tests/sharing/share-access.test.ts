@@ -1,4 +1,4 @@
-// Who gets a share link's content, and when (issue 14): expired links answer 410 and are swept,
+// Who gets a share link's content, and when (ADR 0014): expired links answer 410 and are swept,
 // download limits are counted atomically, passwords are asked for and throttled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, TestClock } from '../helpers/app';

@@ -1,4 +1,4 @@
-// The internal tRPC door of the share settings (issue 14): the list carries them, and
+// The internal tRPC door of the share settings (ADR 0014): the list carries them, and
 // files.updateShare changes them with the same rules and messages as the API's PATCH.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSharingApp, type SharingApp } from './support';

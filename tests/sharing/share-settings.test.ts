@@ -1,4 +1,4 @@
-// Share settings through the API (issue 14): set at upload (multipart fields before the file),
+// Share settings through the API (ADR 0014): set at upload (multipart fields before the file),
 // changed with PATCH, shown in the file object; bad values refused with nothing left behind.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
