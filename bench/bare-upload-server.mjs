@@ -3,7 +3,7 @@
 //   node bench/bare-upload-server.mjs <dir>      (prints {"port":N} on stdout once listening)
 // Query string per request: ?fsync=1 writes with `flush: true` (fsync before close, as the
 // service does); ?hwm=<bytes> sets busboy's file stream and the write stream highWaterMark
-// (without it, Node's and busboy's defaults are used: the "bare" baseline of the brief).
+// (without it, Node's and busboy's defaults are used: the "bare" baseline of docs/performance.md).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
