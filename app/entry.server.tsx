@@ -29,7 +29,7 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { context
 };
 
 /**
- * What Remix reports goes to our JSON log, one line each (CONTRACT.md §7, "Logs"): its default
+ * What Remix reports goes to our JSON log, one line each, like every other log line: its default
  * printed each error's stack to the console, a dozen plain-text lines among the JSON ones. A
  * refusal by Remix's router is the client's mistake, not a fault (405: a form posted to a page
  * that takes none, an OPTIONS): the request's own line already has its status, so it adds at

@@ -1,9 +1,9 @@
 // What the pages' forms say when the server refuses them. The services' messages are written
-// for the API (CONTRACT.md §4: `{"error":"File too large"}`); a page says the same in the words
+// for the API (`{"error":"File too large"}`, docs/api.md); a page says the same in the words
 // of the form a person sees. Pure: the upload form uses it in the browser too (tus answers).
 import { counted, formatBytes } from './format';
 
-/** The API's message for a file over MAX_UPLOAD_BYTES (CONTRACT.md §4, docs/api.md). */
+/** The API's message for a file over MAX_UPLOAD_BYTES (docs/api.md). */
 const API_FILE_TOO_LARGE = 'File too large';
 
 /** A file over the server's limit, with the limit in human units. */
