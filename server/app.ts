@@ -1,7 +1,6 @@
 // Builds the app: Express, with the fast paths of uploads and raw files ahead of it. Never
 // listens (tests drive it on port 0, index.ts in production).
 import type { RequestListener } from 'node:http';
-import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AppDeps } from './context';
@@ -9,6 +8,7 @@ import { crossSiteGuard } from './http/cross-site-guard';
 import { healthCheck } from './http/health';
 import { lingerAfterEarlyAnswers } from './http/lingering-close';
 import { answeringOutagesOnPages } from './http/page-outages';
+import { remixPages } from './http/remix-pages';
 import { rawFile } from './http/raw-file';
 import { withFastPaths } from './http/fast-paths';
 import { requestContext } from './http/request-context';
@@ -59,7 +59,7 @@ function createExpressApp(options: CreateAppOptions): Express {
 
   if (build) {
     const pages = answeringOutagesOnPages(build);
-    app.all('*', lingerAfterEarlyAnswers(), createRequestHandler({ build: pages, getLoadContext: (_req, res) => loadContextFor(res) }));
+    app.all('*', lingerAfterEarlyAnswers(), remixPages(pages, loadContextFor));
   } else {
     app.use((_req, res) => res.status(404).type('text/plain').send('Not found'));
   }

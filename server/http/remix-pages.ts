@@ -1,0 +1,59 @@
+// The pages' door: Express to Remix. The same steps as @remix-run/express's adapter, with one
+// difference: the request's signal is aborted once the response is over, finished or cut short.
+// Under single fetch (ADR 0031) Remix starts a timer for each answer's data stream (its ~5 s
+// limit for promises in loader data) and clears it only when that signal aborts. The upstream
+// adapter aborts only a response cut short, so after every normal answer the timer stayed
+// pending its 5 s; every page served left one (tests/sharing/view-page.test.ts).
+import {
+  createReadableStreamFromReadable,
+  createRequestHandler,
+  writeReadableStreamToWritable,
+  type AppLoadContext,
+  type ServerBuild,
+} from '@remix-run/node';
+import type { NextFunction, Request, Response } from 'express';
+
+export function remixPages(build: ServerBuild, loadContextFor: (res: Response) => AppLoadContext) {
+  const handle = createRequestHandler(build, process.env.NODE_ENV);
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const answer = await handle(remixRequest(req, res), loadContextFor(res));
+      await sendAnswer(res, answer);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function remixRequest(req: Request, res: Response): globalThis.Request {
+  // req.hostname follows the `trust proxy` setting; the port comes from the host it names.
+  const port = /:(\d+)$/.exec(req.get('X-Forwarded-Host') ?? '')?.[1] ?? /:(\d+)$/.exec(req.get('Host') ?? '')?.[1];
+  const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ''}${req.originalUrl}`);
+  const done = new AbortController();
+  // 'close' follows 'finish' when the answer went out whole, and comes alone when it was cut short.
+  res.on('close', () => done.abort());
+  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers: requestHeaders(req), signal: done.signal };
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = 'half';
+  }
+  return new globalThis.Request(url, init);
+}
+
+function requestHeaders(req: Request): Headers {
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(req.headers)) {
+    if (values === undefined) continue;
+    for (const value of Array.isArray(values) ? values : [values]) headers.append(name, value);
+  }
+  return headers;
+}
+
+async function sendAnswer(res: Response, answer: globalThis.Response): Promise<void> {
+  res.statusMessage = answer.statusText;
+  res.status(answer.status);
+  // append, not set: a page may send several Set-Cookie headers.
+  for (const [name, value] of answer.headers.entries()) res.append(name, value);
+  if (answer.body) await writeReadableStreamToWritable(answer.body, res);
+  else res.end();
+}
