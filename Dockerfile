@@ -10,7 +10,7 @@
 # tests/ops/production-start.test.ts runs the same steps (prune, start, health) without Docker.
 
 # Bump both stages at once, to a tag that names the exact version (never `latest`).
-ARG NODE_IMAGE=node:22.21.1-bookworm-slim
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
