@@ -14,7 +14,8 @@ import {
 import type { NextFunction, Request, Response } from 'express';
 
 export function remixPages(build: ServerBuild, loadContextFor: (res: Response) => AppLoadContext) {
-  const handle = createRequestHandler(build, process.env.NODE_ENV);
+  // Always Remix's production mode: its development mode sends error details and stacks to the page.
+  const handle = createRequestHandler(build, 'production');
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const answer = await handle(remixRequest(req, res), loadContextFor(res));
