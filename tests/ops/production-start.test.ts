@@ -39,7 +39,7 @@ describe('production start without dev dependencies', () => {
       for (const devOnly of ['vitest', '@remix-run/dev', 'tsx', 'esbuild', 'playwright-core']) {
         expect(fs.existsSync(path.join(appDir, 'node_modules', devOnly)), `${devOnly} should be pruned`).toBe(false);
       }
-      for (const runtime of ['express', '@remix-run/express', '@mikro-orm/sqlite', 'sqlite3', 'busboy']) {
+      for (const runtime of ['express', '@remix-run/node', '@mikro-orm/sqlite', 'sqlite3', 'busboy']) {
         expect(fs.existsSync(path.join(appDir, 'node_modules', runtime)), `${runtime} should stay`).toBe(true);
       }
       // The project itself was not touched.
