@@ -3,10 +3,11 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, describeDatabase, type Config } from '../server/config';
+import { ConfigError, describeDatabase, loadConfig, type Config } from '../server/config';
 import { createServiceContext, type ServiceContext } from '../server/context';
 import { createDeps, type Deps } from '../server/deps';
 import { isAppError } from '../server/errors';
+import { provision } from '../server/provision';
 
 /** A failure the command explains itself: its message is the line the admin sees. */
 export class CliError extends Error {}
@@ -82,6 +83,14 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
     const dashName = /^Unknown option '-[^-]/.test(problem) ? ' (a name that starts with "-" goes after a lone --)' : '';
     throw usageError(help, problem + dashName);
   }
+}
+
+/**
+ * The configuration as the server starts with it: checked, then its folders and generated secret
+ * made on disk (a command may be the first thing run on a fresh install).
+ */
+export function loadCommandConfig(): Config {
+  return provision(loadConfig());
 }
 
 /** Runs `command` with a service context on the configured database, closing it afterwards. */

@@ -4,12 +4,12 @@
 // arrived with content of the right size. Safe to run again: it only fills what is missing.
 // Every failure is one line on stderr and a non-zero exit code.
 import path from 'node:path';
-import { ConfigError, describeDatabase, loadConfig } from '../server/config';
+import { ConfigError, describeDatabase } from '../server/config';
 import { initOrm, type Orm } from '../server/db/orm';
 import { createDeps, type Deps } from '../server/deps';
 import { moveInstall, MoveVerificationError } from '../server/services/install-move';
 import { LocalDiskStore } from '../server/storage/local-disk-store';
-import { CliError, printHelpIfAsked, usageError, type CommandHelp } from './cli-support';
+import { CliError, loadCommandConfig, printHelpIfAsked, usageError, type CommandHelp } from './cli-support';
 
 const HELP: CommandHelp = {
   name: 'move-install',
@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
   if (!match) throw usageError(HELP, '--from-database must be a SQLite file as file:/path/app.db');
   const sourcePath = path.resolve(match[1]);
 
-  const config = loadConfig();
+  const config = loadCommandConfig();
   if (config.database.dialect === 'sqlite' && config.database.path === sourcePath) {
     throw new CliError('The target database (DATABASE_URL) is the source itself: point DATABASE_URL at the new database');
   }

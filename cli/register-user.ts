@@ -2,10 +2,9 @@
 // Parse arguments → read the password → registerUser → say so: a line for people, or for
 // scripts the JSON of `users add --json` or the bare id. Every failure is one line on stderr
 // and a non-zero exit code; never a stack trace.
-import { loadConfig } from '../server/config';
 import { isAppError } from '../server/errors';
 import { registerUser } from '../server/services/users';
-import { CliError, failureLine, printHelpIfAsked, promptPassword, readFirstLine, usageError, withServiceContext, type CommandHelp } from './cli-support';
+import { CliError, failureLine, loadCommandConfig, printHelpIfAsked, promptPassword, readFirstLine, usageError, withServiceContext, type CommandHelp } from './cli-support';
 
 const HELP: CommandHelp = {
   name: 'register-user',
@@ -46,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   if (positional.length !== 1) throw usageError(HELP, positional.length ? `Expected one <username>, got ${positional.length}` : 'Missing the <username>');
   const [username] = positional;
 
-  const config = loadConfig();
+  const config = loadCommandConfig();
   const password = passwordFromStdin ? await readFirstLine(process.stdin) : await promptPassword();
 
   const user = await withServiceContext(config, (ctx) => registerUser(ctx, { username, password }));

@@ -2,11 +2,10 @@
 // For admins scripting a set-up: personal access tokens of any user. Each command prints a
 // human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line); never a stack trace.
-import { loadConfig } from '../server/config';
 import type { ServiceContext } from '../server/context';
 import { issueApiToken, listApiTokensOf, revokeApiTokenOf, type ApiTokenDto } from '../server/services/api-tokens';
 import { findUserByUsername } from '../server/services/users';
-import { CliError, commandUsageError, failureLine, parseCommandLine, printHelpIfAsked, UsageError, withServiceContext, type CommandHelp } from './cli-support';
+import { CliError, commandUsageError, failureLine, loadCommandConfig, parseCommandLine, printHelpIfAsked, UsageError, withServiceContext, type CommandHelp } from './cli-support';
 
 const HELP: CommandHelp = {
   name: 'tokens',
@@ -88,7 +87,7 @@ function describe(token: ApiTokenDto): string {
 async function main(argv: string[]): Promise<number> {
   if (printHelpIfAsked(argv, HELP)) return 0;
   const command = parseCommand(argv);
-  await withServiceContext(loadConfig(), (ctx) => run(ctx, command));
+  await withServiceContext(loadCommandConfig(), (ctx) => run(ctx, command));
   return 0;
 }
 

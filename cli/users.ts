@@ -2,13 +2,12 @@
 // Account administration, safe while the server runs and on PostgreSQL. Each command prints
 // a human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.
-import { loadConfig } from '../server/config';
 import type { ServiceContext } from '../server/context';
 import { isAppError } from '../server/errors';
 import { deleteUser, describeUser, listUsers, setUserDisabled, setUserPassword, setUserQuota, type UserSummary } from '../server/services/accounts';
 import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usage';
 import { registerUser } from '../server/services/users';
-import { ask, CliError, commandUsageError, failureLine, parseCommandLine, printHelpIfAsked, promptPassword, readFirstLine, UsageError, withServiceContext, type CommandHelp } from './cli-support';
+import { ask, CliError, commandUsageError, failureLine, loadCommandConfig, parseCommandLine, printHelpIfAsked, promptPassword, readFirstLine, UsageError, withServiceContext, type CommandHelp } from './cli-support';
 import { formatBytes, quotaSetLine, quotaWarning } from './quota-lines';
 
 const HELP: CommandHelp = {
@@ -135,7 +134,7 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
 async function main(argv: string[]): Promise<number> {
   if (printHelpIfAsked(argv, HELP)) return 0;
   const command = parseCommand(argv);
-  const config = loadConfig();
+  const config = loadCommandConfig();
   const password = command.name === 'add' || command.name === 'passwd' ? await readPassword(command) : null;
   if (command.name === 'delete' && !command.yes) await confirmDeletion(command.args[0]);
   await withServiceContext(config, (ctx) => run(command, ctx, password));

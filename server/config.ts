@@ -1,13 +1,12 @@
 // The only reader of process.env. The environment is checked once at start against one zod
 // schema; a bad value throws a ConfigError whose message is one line naming the variable.
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+// Nothing here touches the disk: the folders and the generated secret the values name are
+// start-up's work (server/provision.ts).
 import path from 'node:path';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { SESSION_TTL_SECONDS } from './auth/session-constants';
 import { countCharacters } from './characters';
-import { makeDirectories } from './make-directories';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -44,6 +43,8 @@ export interface Config {
   readonly database: DatabaseConfig;
   /** The variable that places the database: DATA_DIR while DATABASE_URL is unset (errors name it). */
   readonly databaseVariable: 'DATABASE_URL' | 'DATA_DIR';
+  /** The variable that places the local content folder: DATA_DIR while UPLOAD_DIR is unset (errors name it). */
+  readonly uploadDirVariable: 'UPLOAD_DIR' | 'DATA_DIR';
   readonly sessionSecret: Uint8Array;
   readonly sessionTtlSeconds: number;
   /** Cookies get `Secure` when the public address is https. */
@@ -61,6 +62,15 @@ export interface Config {
   readonly requestIdleTimeoutMs: number;
   /** Things worth telling the operator once the logger exists. */
   readonly startupWarnings: readonly string[];
+}
+
+/**
+ * What loadConfig returns: the environment checked, nothing on disk done yet. provision()
+ * (server/provision.ts) makes the folders and turns it into the Config the service runs with.
+ */
+export interface LoadedConfig extends Omit<Config, 'sessionSecret'> {
+  /** SESSION_SECRET's bytes; null when it is unset: start-up reads or generates $DATA_DIR/session-secret. */
+  readonly sessionSecret: Uint8Array | null;
 }
 
 /** A variable as read, byte for byte (for values whose exact bytes matter: secrets); blank counts as unset. */
@@ -112,7 +122,7 @@ function duration(name: string, longest?: { seconds: number; text: string }) {
 /**
  * Every variable the service reads, each with its rule; `.env.example` and the README table
  * must document exactly these. The values are checked here; what needs the filesystem
- * (folders, the generated secret) is done by loadConfig afterwards.
+ * (folders, the generated secret) is done at start-up afterwards (server/provision.ts).
  */
 const environmentVariables = z.object({
   PORT: wholeNumber('PORT', 3000, 0, 65535),
@@ -229,27 +239,12 @@ function storageOf(values: CheckedVariables, uploadDir: string, ctx: z.Refinemen
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env): Config {
+/** The environment, checked: a bad value throws a ConfigError naming its variable. Reads no file. */
+export function loadConfig(env: Env = process.env): LoadedConfig {
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => issue.message).join('; '));
   const settings = parsed.data;
   const warnings: string[] = [];
-
-  // What the values name must exist and be writable.
-  ensureWritableDir('DATA_DIR', settings.dataDir);
-  if (settings.database.dialect === 'sqlite') ensureWritableDir(settings.databaseVariable, path.dirname(settings.database.path));
-  if (settings.storage.kind === 'disk') {
-    ensureWritableDir(settings.uploadDirVariable, settings.uploadDir);
-    refuseSharedUploadDir(settings.uploadDir, settings.dataDir, settings.database);
-  }
-
-  let sessionSecret: Uint8Array;
-  if (settings.sessionSecretText !== undefined) {
-    sessionSecret = new TextEncoder().encode(settings.sessionSecretText);
-  } else {
-    sessionSecret = loadOrCreateSecret(settings.dataDir);
-    warnings.push(`SESSION_SECRET is not set: using the generated secret stored in ${path.join(settings.dataDir, 'session-secret')}`);
-  }
   if (settings.legacySessionTtlSeconds !== undefined) {
     warnings.push('JWT_EXPIRES_IN is deprecated and will be removed: sessions last 30 days by default; unset it to use the default');
   }
@@ -263,7 +258,8 @@ export function loadConfig(env: Env = process.env): Config {
     storage: settings.storage,
     database: settings.database,
     databaseVariable: settings.databaseVariable,
-    sessionSecret,
+    uploadDirVariable: settings.uploadDirVariable,
+    sessionSecret: settings.sessionSecretText === undefined ? null : new TextEncoder().encode(settings.sessionSecretText),
     sessionTtlSeconds: settings.legacySessionTtlSeconds ?? SESSION_TTL_SECONDS,
     secureCookies: settings.baseUrl.startsWith('https:'),
     maxUploadBytes: settings.maxUploadBytes,
@@ -336,94 +332,4 @@ function parseTrustProxy(text: string | undefined, ctx: z.RefinementCtx): Config
     return refuse(ctx, `TRUST_PROXY must be true, false, a number of hops, or addresses/subnets (e.g. loopback, 10.0.0.0/8): ${(error as Error).message}`);
   }
   return text;
-}
-
-/**
- * UPLOAD_DIR is the service's own: its start-up sweep removes content without a record there.
- * It must not hold the data dir (database, secret) or the database: with UPLOAD_DIR=DATA_DIR,
- * a first start would delete app.db and session-secret.
- */
-function refuseSharedUploadDir(uploadDir: string, dataDir: string, database: DatabaseConfig): void {
-  const uploads = fs.realpathSync(uploadDir);
-  if (isWithin(fs.realpathSync(dataDir), uploads)) {
-    throw new ConfigError(`UPLOAD_DIR (${uploadDir}) must not be DATA_DIR or contain it: give uploads a folder of their own`);
-  }
-  if (database.dialect !== 'sqlite') return;
-  const file = path.join(fs.realpathSync(path.dirname(database.path)), path.basename(database.path));
-  if (isWithin(file, uploads)) {
-    throw new ConfigError(`DATABASE_URL: the database ${database.path} must not be inside UPLOAD_DIR (${uploadDir})`);
-  }
-}
-
-/** True when `target` is `folder` itself or anything below it. */
-function isWithin(target: string, folder: string): boolean {
-  const relative = path.relative(folder, target);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-}
-
-function ensureWritableDir(name: string, dir: string): void {
-  let reason: string;
-  try {
-    makeDirectories(dir);
-    fs.accessSync(dir, fs.constants.W_OK);
-    // access() passes for a writable regular file too: what is not a folder would only fail
-    // later, under the name of what was to go in it (the uploads, the secret).
-    if (fs.statSync(dir).isDirectory()) return;
-    reason = 'ENOTDIR';
-  } catch (error) {
-    reason = (error as NodeJS.ErrnoException).code ?? 'not writable';
-  }
-  throw new ConfigError(`${name}: directory ${dir} is not writable (${reason})`);
-}
-
-/**
- * A generated secret is kept in the data dir (mode 0600) so sessions survive restarts. SESSION_SECRET
- * is unset here, so a file that cannot be read or written is DATA_DIR's to fix.
- */
-function loadOrCreateSecret(dataDir: string): Uint8Array {
-  const file = path.join(dataDir, 'session-secret');
-  const existing = readSecretFile(file);
-  if (existing !== null) return existing;
-  const secret = randomBytes(48).toString('base64url');
-  // Written in full under a temporary name, then linked into place: the file never exists
-  // half-written (a crash leaves no empty secret), and link fails with EEXIST when another
-  // process (server and CLI starting at once) got there first — its secret is then used.
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    fs.writeFileSync(temp, secret + '\n', { mode: 0o600, flag: 'wx' });
-    try {
-      fs.linkSync(temp, file);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
-      // A filesystem without hard links: create it directly, still never overwriting.
-      fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      const winner = readSecretFile(file);
-      if (winner !== null) return winner;
-    }
-    throw new ConfigError(`DATA_DIR: cannot write the generated session secret ${file} (${code})`);
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
-  return new TextEncoder().encode(secret);
-}
-
-/** The stored secret; null when there is none yet; a ConfigError when it is unusable. */
-function readSecretFile(file: string): Uint8Array | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    throw new ConfigError(`DATA_DIR: cannot read the generated session secret ${file} (${code})`);
-  }
-  if (countCharacters(text) < 32) {
-    throw new ConfigError(`SESSION_SECRET: ${file} holds fewer than 32 characters; delete it to generate a new secret, or set SESSION_SECRET`);
-  }
-  return new TextEncoder().encode(text);
 }

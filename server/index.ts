@@ -1,4 +1,4 @@
-// The process: config → database → app → listen, and a graceful close (README: Health, logs and stopping).
+// The process: config → folders and secret on disk → database → app → listen, and a graceful close (README: Health, logs and stopping).
 import http, { type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,13 +7,14 @@ import { createApp } from './app';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config';
 import { applyServerTimeouts } from './http/server-timeouts';
 import { createDeps, startHousekeeping } from './deps';
+import { provision } from './provision';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = provision(loadConfig());
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`Configuration error: ${error.message}\n`);

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
+import { provision } from '../../server/provision';
 import { createServiceContext } from '../../server/context';
 import { createDeps, type Deps } from '../../server/deps';
 import { withFastPaths } from '../../server/http/fast-paths';
@@ -36,7 +37,7 @@ beforeAll(async () => {
   server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = loadConfig({ SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...(await backendEnv()), DATA_DIR: tempDir(), BASE_URL: url });
+  const config = provision(loadConfig({ SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...(await backendEnv()), DATA_DIR: tempDir(), BASE_URL: url }));
   deps = await createDeps(config);
   server.on('request', withFastPaths(deps, recordingExpress));
 

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
+import { provision } from '../../server/provision';
 import { createDeps } from '../../server/deps';
 import { reconcileStorage } from '../../server/services/maintenance';
 import { startApp, tempDir, TestClock, type TestApp } from '../helpers/app';
@@ -45,7 +46,7 @@ function startUpload(url: string, cookie: string) {
 
 /** The hourly round of another instance on the same database and storage, at `clock`'s time. */
 async function sweepFromAnotherInstance(env: Record<string, string>, clock: TestClock) {
-  const other = await createDeps(loadConfig(env), { clock, logLevel: 'silent' });
+  const other = await createDeps(provision(loadConfig(env)), { clock, logLevel: 'silent' });
   try {
     return await reconcileStorage({ em: other.orm.em.fork(), store: other.store, log: other.log, clock });
   } finally {

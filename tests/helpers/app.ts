@@ -13,6 +13,7 @@ import { createServiceContext } from '../../server/context';
 import type { Orm } from '../../server/db/orm';
 import type { Clock } from '../../server/clock';
 import { createDeps, startHousekeeping } from '../../server/deps';
+import { provision } from '../../server/provision';
 import type { ContentStore } from '../../server/storage/content-store';
 import { applyServerTimeouts } from '../../server/http/server-timeouts';
 import { registerUser } from '../../server/services/users';
@@ -84,7 +85,7 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
   // A test that names its database or bucket gets exactly that; others get the run's backend.
   const backend = env.DATABASE_URL || env.S3_BUCKET ? {} : await backendEnv();
   const startEnv = { SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...backend, ...env, DATA_DIR: dataDir };
-  const finalConfig = loadConfig({ BASE_URL: url, ...startEnv });
+  const finalConfig = provision(loadConfig({ BASE_URL: url, ...startEnv }));
   const content = inspectContent(finalConfig);
   const deps = await createDeps(finalConfig, { clock: options.clock });
   if (options.wrapStore) deps.store = options.wrapStore(deps.store);

@@ -52,7 +52,7 @@ export function outsideView(env: Record<string, string>): { committed(sql: strin
   return { committed: (sql, params) => readCommittedRows(config.database, sql, params), content: inspectContent(config) };
 }
 
-export function inspectContent(config: Config): ContentInspector {
+export function inspectContent(config: Pick<Config, 'storage'>): ContentInspector {
   return config.storage.kind === 'disk' ? inspectFolder(config.storage.dir) : inspectBucket(config.storage);
 }
 

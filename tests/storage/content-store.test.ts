@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config';
+import { provision } from '../../server/provision';
 import { createContentStore } from '../../server/deps';
 import { createLogger } from '../../server/logger';
 import { ContentNotFoundError, ContentTooLargeError, StorageUnavailableError, type ContentStore } from '../../server/storage/content-store';
@@ -17,7 +18,7 @@ import { freshBucketEnv } from '../helpers/buckets';
 /** A store on a fresh folder or bucket; `log` receives what it logs (silent by default). */
 async function storeOn(kind: 'disk' | 's3', log = createLogger('silent')): Promise<ContentStore> {
   const env = kind === 's3' ? await freshBucketEnv() : {};
-  return createContentStore(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...env }), log);
+  return createContentStore(provision(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...env })), log);
 }
 
 /** `size` bytes of a repeating pattern, produced in 1 MiB pieces (never whole in memory). */
@@ -153,7 +154,7 @@ describe('what the S3 store says', () => {
   it('when the bucket refuses a part half-way, then the write fails with StorageUnavailableError, stops reading, aborts the multipart upload and leaves no object', { timeout: 60_000 }, async () => {
     const bucket = await bucketRefusingPartTwo();
     try {
-      const store = await createContentStore(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...bucket.env }), createLogger('silent'));
+      const store = await createContentStore(provision(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...bucket.env })), createLogger('silent'));
       const size = 64 * 1024 * 1024;
       const content = patterned(size);
       let read = 0;

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
+import { provision } from '../../server/provision';
 import { createContentStore } from '../../server/deps';
 import { createLogger } from '../../server/logger';
 import { ContentNotFoundError, type ContentStore, type PartialProgress } from '../../server/storage/content-store';
@@ -16,7 +17,7 @@ const MiB = 1024 * 1024;
 
 async function storeOn(kind: 'disk' | 's3'): Promise<ContentStore> {
   const env = kind === 's3' ? await freshBucketEnv() : {};
-  return createContentStore(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...env }), createLogger('silent'));
+  return createContentStore(provision(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...env })), createLogger('silent'));
 }
 
 async function bytesOf(store: ContentStore, key: string): Promise<Buffer> {

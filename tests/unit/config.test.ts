@@ -1,9 +1,11 @@
-// Configuration (.env.example): loadConfig in-process for every rule, and the built server
-// process for what the operator sees (one stderr line, no stack, the exit code, the warnings).
+// Configuration (.env.example): loadConfig and the start-up's provision in-process for every
+// rule, and the built server process for what the operator sees (one stderr line, no stack, the
+// exit code, the warnings).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
+import { provision } from '../../server/provision';
 import { tempDir } from '../helpers/app';
 import { registerUserCli, runNode, SERVER_JS, startServerProcess, type RunResult, type ServerProcess } from '../helpers/process';
 
@@ -12,9 +14,14 @@ vi.setConfig({ testTimeout: 90_000 });
 
 const SECRET = 's'.repeat(32);
 
-/** loadConfig over a fresh DATA_DIR (never ./data) with a valid secret, plus `env`. */
+/** The configuration as the service starts with it: checked, then its folders and secret made on disk. */
+function start(env: Record<string, string | undefined>) {
+  return provision(loadConfig(env));
+}
+
+/** The start over a fresh DATA_DIR (never ./data) with a valid secret, plus `env`. */
 function load(env: Record<string, string | undefined> = {}) {
-  return loadConfig({ DATA_DIR: tempDir('fs-config-'), SESSION_SECRET: SECRET, ...env });
+  return start({ DATA_DIR: tempDir('fs-config-'), SESSION_SECRET: SECRET, ...env });
 }
 
 function configErrorOf(env: Record<string, string | undefined>): ConfigError {
@@ -24,7 +31,7 @@ function configErrorOf(env: Record<string, string | undefined>): ConfigError {
     expect(error).toBeInstanceOf(ConfigError);
     return error as ConfigError;
   }
-  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+  throw new Error(`the start accepted ${JSON.stringify(env)}`);
 }
 
 /** A regular file: any directory "under" it can never be created. */
@@ -117,20 +124,20 @@ describe('SESSION_SECRET', () => {
   it('when it is unset, then a secret is generated into $DATA_DIR/session-secret (mode 0600), a warning is given, and the next load reuses it', () => {
     const dataDir = tempDir('fs-config-');
 
-    const first = loadConfig({ DATA_DIR: dataDir });
+    const first = start({ DATA_DIR: dataDir });
     const file = path.join(dataDir, 'session-secret');
 
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(first.sessionSecret.length).toBeGreaterThanOrEqual(32);
     expect(first.startupWarnings.some((warning) => warning.includes('SESSION_SECRET'))).toBe(true);
-    const second = loadConfig({ DATA_DIR: dataDir });
+    const second = start({ DATA_DIR: dataDir });
     expect(Buffer.from(second.sessionSecret).equals(Buffer.from(first.sessionSecret))).toBe(true);
     expect(fs.readdirSync(dataDir).filter((name) => name.startsWith('session-secret'))).toEqual(['session-secret']);
   });
 
   it('when two data dirs generate secrets, then the secrets differ', () => {
-    const a = loadConfig({ DATA_DIR: tempDir('fs-config-') }).sessionSecret;
-    const b = loadConfig({ DATA_DIR: tempDir('fs-config-') }).sessionSecret;
+    const a = start({ DATA_DIR: tempDir('fs-config-') }).sessionSecret;
+    const b = start({ DATA_DIR: tempDir('fs-config-') }).sessionSecret;
 
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(false);
   });
