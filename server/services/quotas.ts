@@ -8,9 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/knex';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { Config } from '../config';
-import type { AuthUser, ServiceContext, UserQuotaColumns } from '../context';
+import type { ServiceContext, UserQuotaColumns } from '../context';
 import { UploadReservationSchema } from '../db/entities/upload-reservation.entity';
-import { requireUser } from './sessions';
 
 export const QUOTA_EXCEEDED = 'Storage quota exceeded';
 /** While room is ample, an upload holds up to this much ahead of what it received: one locked transaction per step, not per chunk. */
@@ -265,17 +264,4 @@ export async function liveUploadKeys(ctx: Pick<ServiceContext, 'em' | 'clock'>):
 /** Every row: on a start where this process is the data's only writer, none of their uploads is under way (ADR 0028). */
 export async function removeAllReservations(ctx: Pick<ServiceContext, 'em'>): Promise<number> {
   return ctx.em.nativeDelete(UploadReservationSchema, {});
-}
-
-export interface MyStorage {
-  user: AuthUser;
-  usage: Usage;
-  /** Bytes the user may fill; null: unlimited. */
-  quota: number | null;
-}
-
-/** The signed-in user's usage against their quota, for the files page and `GET /api/v1/me`. */
-export async function myStorage(ctx: ServiceContext): Promise<MyStorage> {
-  const user = requireUser(ctx);
-  return { user, usage: await usageOf(ctx, user.id), quota: await quotaOfUser(ctx, user.id) };
 }
