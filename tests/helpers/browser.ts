@@ -1,12 +1,16 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser). Tests that need
-// it skip with a visible reason when it is not installed; .ci/run installs it.
+// it skip with a visible reason when it is not installed, except in CI, where every file that
+// imports this one fails instead (chromium-requirement.ts); .ci/run installs it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { ROOT } from './app';
+import { decideBrowserTests } from './chromium-requirement';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = fs.existsSync(CHROMIUM_PATH);
+const decision = decideBrowserTests({ ci: process.env.CI, chromiumPath: CHROMIUM_PATH, chromiumPresent: fs.existsSync(CHROMIUM_PATH) });
+if (decision.outcome === 'fail') throw new Error(decision.message);
+export const hasChromium = decision.outcome === 'run';
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'screenshots');
 
 export async function launchBrowser(): Promise<Browser> {
