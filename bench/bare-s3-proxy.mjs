@@ -8,7 +8,6 @@
 import http from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { state as sdkNodeVersionNotice } from '@aws-sdk/core/client';
 import { Upload } from '@aws-sdk/lib-storage';
 import busboy from 'busboy';
 
@@ -20,8 +19,6 @@ if (!endpoint || !bucket) {
 const PART_BYTES = 8 * 1024 * 1024;
 const QUEUE_SIZE = 2;
 
-// The SDK's multi-line Node 20 notice would land in the log; the service silences it the same way.
-sdkNodeVersionNotice.warningEmitted = true;
 const client = new S3Client({
   region: 'us-east-1',
   endpoint,

@@ -1170,10 +1170,6 @@ async function measureOnPostgresS3({ inputDir, logDir }) {
 async function bareSdk(endpoint) {
   const { S3Client, CreateBucketCommand, GetObjectCommand, HeadObjectCommand } = await import('@aws-sdk/client-s3');
   const { Upload } = await import('@aws-sdk/lib-storage');
-  // The SDK's multi-line Node 20 notice would land in the middle of the progress lines; the
-  // service silences it the same way (its once-only flag).
-  const { state } = await import('@aws-sdk/core/client');
-  state.warningEmitted = true;
   const client = new S3Client({
     region: 'us-east-1',
     endpoint,

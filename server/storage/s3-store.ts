@@ -15,7 +15,6 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { state as sdkNodeVersionNotice } from '@aws-sdk/core/client';
 import type { Logger } from 'pino';
 import { bodyCollectionPacer } from '../young-collection-pacer';
 import { libraryLogger } from '../library-logs';
@@ -53,11 +52,6 @@ export class S3Store implements ContentStore {
 
   /** `log` receives the SDK's own warnings (it would print them on the console). */
   constructor(options: S3StoreOptions, log: Logger) {
-    // On Node 20 the SDK prints a multi-line plain-text notice on stderr (newer SDK releases
-    // will need Node 22): it would break the JSON log lines and the CLIs' one-line errors. The
-    // SDK's own once-only flag, set beforehand, keeps it quiet. The container runs Node 22 and
-    // the lock file pins the SDK (ADR 0012).
-    sdkNodeVersionNotice.warningEmitted = true;
     this.bucket = options.bucket;
     this.client = new S3Client({
       region: options.region,

@@ -2,15 +2,12 @@
 // and a look into them from outside the service.
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { state as sdkNodeVersionNotice } from '@aws-sdk/core/client';
 import { inject } from 'vitest';
 
 /** s3rver checks no credentials; these are what the service is given too. */
 const KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export function clientFor(endpoint: string): S3Client {
-  // The SDK's Node 22 notice would print in every test's output (the store silences it the same way).
-  sdkNodeVersionNotice.warningEmitted = true;
   return new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: KEYS });
 }
 
