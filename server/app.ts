@@ -15,7 +15,7 @@ import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 import { sessionRecognition } from './http/session';
 import { answerServerFault, sendStatusPage } from './http/status-page';
-import { sendJsonError } from './rest/json-errors';
+import { sendJsonError } from './http/json-errors';
 import { apiV1Router } from './rest/v1';
 import { trpcMiddleware } from './trpc/middleware';
 import { AppError } from './errors';

@@ -12,10 +12,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../context';
 import { AppError } from '../errors';
-import { sendJsonError } from '../rest/json-errors';
-import { receiveUpload, recogniseBearerToken, sendBearerRefusal } from '../rest/v1';
-import { carriesBearer } from './bearer';
+import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from './bearer';
+import { sendJsonError } from './json-errors';
 import { sendJson } from './json-response';
+import { receiveUpload } from './receive-upload';
 import { beginRequest } from './request-context';
 import { setSecurityHeaders } from './security-headers';
 import { recogniseRequestSession } from './session';

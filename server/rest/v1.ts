@@ -1,19 +1,16 @@
 // The JSON API, /api/v1 (docs/api.md). Each handler parses, calls a service, shapes JSON.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
 import { AppError } from '../errors';
-import { bearerToken, carriesBearer } from '../http/bearer';
-import { withFirstUploadedFile } from '../http/multipart';
+import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../http/bearer';
+import { receiveUpload } from '../http/receive-upload';
 import { resumableUploads } from '../http/resumable-uploads';
-import { createApiToken, listApiTokens, recogniseApiToken, revokeApiToken } from '../services/api-tokens';
-import type { ServiceContext } from '../context';
-import { deleteFile, type FileDto, listFilesJson, listFilesPage, shareUrl, updateShareSettings, uploadFile } from '../services/files';
-import { SHARE_SETTING_FIELDS } from '../schemas';
+import { createApiToken, listApiTokens, revokeApiToken } from '../services/api-tokens';
+import { deleteFile, listFilesJson, listFilesPage, updateShareSettings } from '../services/files';
 import { myStorageReport } from '../services/storage-usage';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../services/sessions';
 import { changeOwnPassword } from '../services/users';
-import { sendJsonError } from './json-errors';
+import { sendJsonError } from '../http/json-errors';
 import { openApiDocument } from './openapi';
 
 /** Express 4 does not forward rejected promises: this does. */
@@ -45,44 +42,6 @@ const tokenRecognition: RequestHandler = (req, res, next) => {
   if (!carriesBearer(req)) return next();
   recogniseBearerToken(res.locals.ctx, req).then((refusal) => (refusal ? sendBearerRefusal(res, refusal) : next()), next);
 };
-
-/** Why a request's token was refused: the RFC 6750 challenge's error and description. */
-export interface BearerRefusal {
-  error: 'invalid_request' | 'invalid_token';
-  description: string;
-}
-
-/** Makes the user of the request's API token the context's; why not when there is none. */
-export async function recogniseBearerToken(ctx: ServiceContext, req: IncomingMessage): Promise<BearerRefusal | null> {
-  const token = bearerToken(req);
-  if (!token) return { error: 'invalid_request', description: 'Malformed Authorization header: expected "Bearer <token>"' };
-  const user = await recogniseApiToken(ctx, token);
-  if (!user) return { error: 'invalid_token', description: 'Invalid or expired token' };
-  ctx.user = user;
-  ctx.authMethod = 'token';
-  return null;
-}
-
-/**
- * A refused token is unauthenticated: 401 {"error":"Unauthorized"}, as the API answers every
- * unauthenticated request (docs/api.md); what was wrong with the token goes in the
- * WWW-Authenticate challenge (RFC 6750, section 3), where a script's HTTP library looks for it.
- */
-export function sendBearerRefusal(res: ServerResponse, refusal: BearerRefusal): void {
-  res.setHeader('WWW-Authenticate', `Bearer error="${refusal.error}", error_description="${refusal.description.replaceAll('"', "'")}"`);
-  sendJsonError(res, new AppError('UNAUTHORIZED', 'Unauthorized'));
-}
-
-/** `POST /api/v1/files`: the request's one file stored for its signed-in user (also answered ahead of Express: upload-fast-path.ts). */
-export async function receiveUpload(ctx: ServiceContext, req: IncomingMessage): Promise<{ file: FileDto; url: string }> {
-  const file = await withFirstUploadedFile(
-    req.headers,
-    req,
-    { maxFileBytes: ctx.config.maxUploadBytes, fieldsBeforeFile: SHARE_SETTING_FIELDS },
-    (upload) => uploadFile(ctx, upload),
-  );
-  return { file, url: shareUrl(ctx, file.id) };
-}
 
 export function apiV1Router(): Router {
   const router = Router();

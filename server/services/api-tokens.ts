@@ -7,7 +7,7 @@ import { ApiTokenSchema, type ApiToken } from '../db/entities/api-token.entity';
 import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
 import { firstIssue, newApiTokenSchema } from '../schemas';
-import { requireSessionUser } from './sessions';
+import { requireSessionUser } from './guards';
 
 export const TOKEN_PREFIX = 'fsk_';
 const TOKEN_RANDOM_BYTES = 32;

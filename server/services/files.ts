@@ -8,7 +8,7 @@ import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from '../storage/content-store';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
 import { fileTypeFor } from './file-types';
-import { requireUser } from './sessions';
+import { requireUser } from './guards';
 import { quotaExceededError } from './storage-usage';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
 

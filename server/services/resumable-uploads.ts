@@ -16,7 +16,7 @@ import { PARTIAL_CONTENT_LIFETIME_MS, StorageFullError, StorageUnavailableError,
 import { cleanFileName, newFileId, storedExtension, toFileDto, type FileDto } from './files';
 import { quotaOfUser, withAvailableBytes } from './quotas';
 import { fileTypeFor } from './file-types';
-import { requireUser } from './sessions';
+import { requireUser } from './guards';
 import { quotaExceededError } from './storage-usage';
 import { newShareColumns } from './share-settings';
 

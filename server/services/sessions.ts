@@ -9,6 +9,7 @@ import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
 import { firstIssue, loginSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
+import { requireSessionUser } from './guards';
 import { describeUserAgent } from './user-agent';
 import { findUserByUsername } from './users';
 
@@ -122,19 +123,6 @@ export async function logout(ctx: ServiceContext, token: string | null): Promise
   if (!token) return;
   const claims = await verifySessionToken(token, ctx.config.sessionSecret);
   if (claims) await ctx.em.nativeDelete(SessionSchema, { id: claims.sid });
-}
-
-/** Throws UNAUTHORIZED unless a user is signed in; the one guard every protected service uses. */
-export function requireUser(ctx: ServiceContext): AuthUser {
-  if (!ctx.user) throw new AppError('UNAUTHORIZED', 'Unauthorized');
-  return ctx.user;
-}
-
-/** The signed-in user, when signed in with a session: tokens, sessions and the password are managed only that way. */
-export function requireSessionUser(ctx: ServiceContext): AuthUser {
-  const user = requireUser(ctx);
-  if (ctx.authMethod === 'token') throw new AppError('FORBIDDEN', 'This needs a login session: an API token cannot manage tokens, sessions or the password');
-  return user;
 }
 
 export interface SessionDto {

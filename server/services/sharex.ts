@@ -3,7 +3,7 @@
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
 import { findApiTokenOwner } from './api-tokens';
-import { requireUser } from './sessions';
+import { requireUser } from './guards';
 
 export interface SharexConfig {
   Version: string;

@@ -8,7 +8,7 @@ import { formatBytes } from '../byte-sizes';
 import type { AuthUser, ServiceContext } from '../context';
 import { AppError } from '../errors';
 import { QUOTA_EXCEEDED, quotaOfUser, usageOf } from './quotas';
-import { requireUser } from './sessions';
+import { requireUser } from './guards';
 
 /** Bytes held against the quota by uploads not yet files, and how many uploads hold them. */
 export interface HeldBytes {

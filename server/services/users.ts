@@ -7,7 +7,7 @@ import { UserSchema } from '../db/entities/user.entity';
 import { AppError } from '../errors';
 import { changePasswordSchema, firstIssue, registerUserSchema, usernameSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
-import { requireSessionUser } from './sessions';
+import { requireSessionUser } from './guards';
 
 const TAKEN = 'Username is already taken';
 

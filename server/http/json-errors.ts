@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { isAppError } from '../errors';
-import { sendJson } from '../http/json-response';
-import { closeAfterDiscardingBody } from '../http/lingering-close';
-import type { ResponseWithLocals } from '../http/request-context';
+import { sendJson } from './json-response';
+import { closeAfterDiscardingBody } from './lingering-close';
+import type { ResponseWithLocals } from './request-context';
 
 /**
  * The one mapping from errors to API responses: an AppError (a dependency outage among them)
