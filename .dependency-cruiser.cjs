@@ -1,0 +1,86 @@
+// The layering rules (ADR 0033), checked by `npm run lint:deps` and so by `npm test`.
+// Doors (REST, tRPC, tus, the raw link, the pages, the CLI) call services; services call
+// storage and the database; nothing below climbs back up.
+
+/** Express and its types: the transport the services must not know. */
+const EXPRESS = '(^|/)node_modules/(@types/)?express(/|$)';
+
+/**
+ * The server modules the browser bundle may take at run time: pure helpers with no I/O and no
+ * secrets. Everything else in server/ reaches app/ through the Remix load context, or as types.
+ */
+const SERVER_MODULES_FOR_THE_BROWSER = ['^server/byte-sizes\\.ts$'];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle means a shared piece belongs one layer down: move it there.',
+      from: { pathNot: '^app/' },
+      to: { circular: true },
+    },
+    {
+      // Relaxed for the pages: a page types its parent route's data by `typeof loader`
+      // (error-page.tsx reads the root's), an `import type` that the build erases, so such a
+      // cycle does not exist at run time. A cycle with any run-time import is still an error.
+      name: 'no-circular-at-run-time-in-the-pages',
+      severity: 'error',
+      comment: 'A cycle means a shared piece belongs one layer down: move it there.',
+      from: { path: '^app/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'app-reaches-server-through-the-load-context',
+      severity: 'error',
+      comment:
+        'app/ takes from server/ only types and the pure helpers listed above; the loaders and actions reach the services through the Remix load context.',
+      from: { path: '^app/' },
+      to: {
+        path: '^server/',
+        pathNot: SERVER_MODULES_FOR_THE_BROWSER,
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'services-know-nothing-of-transport',
+      severity: 'error',
+      comment: 'Services take (ctx, input) and throw AppError; each door maps that to its transport.',
+      from: { path: '^server/services/' },
+      to: { path: ['^server/(http|rest|trpc)/', EXPRESS] },
+    },
+    {
+      name: 'storage-and-db-sit-below-services',
+      severity: 'error',
+      comment: 'The content store and the database are called by services, never the other way round.',
+      from: { path: '^server/(storage|db)/' },
+      to: { path: '^server/services/' },
+    },
+    {
+      name: 'http-middleware-sits-below-the-doors',
+      severity: 'error',
+      comment:
+        'server/http/ holds what the doors share (middleware, bearer recognition, the upload use case, the JSON error mapping); it never imports a router.',
+      from: { path: '^server/http/' },
+      to: { path: '^server/(rest|trpc)/' },
+    },
+    {
+      name: 'only-tests-import-tests',
+      severity: 'error',
+      comment: 'Test helpers and fixtures are not part of the product.',
+      from: { pathNot: '^tests/' },
+      to: { path: '^tests/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports are dependencies too (a cycle through types is still a tangle), and the
+    // app/ rule must tell them apart from imports that reach the browser bundle.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};
