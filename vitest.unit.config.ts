@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitest/config';
+import everything from './vitest.config';
+
+/**
+ * The fast tier (`npm run test:unit`): the tests that need no PostgreSQL, no S3 server, no
+ * browser and no server process, so no global set-up starts the backends. Same setup files,
+ * pool and Node flags as the full run (`npm test`), which still runs these too.
+ */
+const shared = everything.test!;
+
+export default defineConfig({
+  test: {
+    name: 'unit',
+    include: [
+      'tests/unit/**/*.test.ts',
+      // The disk-only store pieces (the other storage suites also run against S3).
+      'tests/storage/part-assembler.test.ts',
+      'tests/storage/small-content-reads.test.ts',
+      // Checks of the repository's own files.
+      'tests/ops/env-example.test.ts',
+      'tests/ops/product-words.test.ts',
+    ],
+    // Starts the built server and CLI as processes, dozens of times: a minute and more on its own.
+    exclude: ['tests/unit/config.test.ts'],
+    setupFiles: shared.setupFiles,
+    pool: shared.pool,
+    // These files keep no state between them: one module graph per worker instead of one per file
+    // (loading the server's modules and the OpenAPI validator is most of this tier's time).
+    isolate: false,
+    execArgv: shared.execArgv,
+    testTimeout: shared.testTimeout,
+    hookTimeout: shared.hookTimeout,
+    maxWorkers: shared.maxWorkers,
+    reporters: shared.reporters,
+  },
+});
