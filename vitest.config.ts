@@ -15,8 +15,9 @@ export default defineConfig({
   test: {
     // A throwaway PostgreSQL cluster and an S3 server for the whole run (tests/helpers/backends.ts).
     globalSetup: ['tests/global-setup.ts'],
-    // Every /api/v1 response a test receives is checked against the OpenAPI document.
-    setupFiles: ['tests/setup/validate-api-responses.ts'],
+    // Every /api/v1 response a test receives is checked against the OpenAPI document, and a test
+    // during which console.error is called fails unless it says it expects that.
+    setupFiles: ['tests/setup/validate-api-responses.ts', 'tests/setup/fail-on-unexpected-errors.ts'],
     pool: 'forks',
     // Most suites run the app inside the test worker: give it the young generation production
     // runs with (ADR 0007), so memory measured there (client aborts) is the server's own.

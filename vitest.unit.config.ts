@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import everything from './vitest.config';
+import everything from './vitest.config.ts';
 
 /**
  * The fast tier (`npm run test:unit`): the tests that need no PostgreSQL, no S3 server, no
@@ -13,6 +13,7 @@ export default defineConfig({
     name: 'unit',
     include: [
       'tests/unit/**/*.test.ts',
+      'tests/setup/**/*.test.ts',
       // The disk-only store pieces (the other storage suites also run against S3).
       'tests/storage/part-assembler.test.ts',
       'tests/storage/small-content-reads.test.ts',
