@@ -22,7 +22,9 @@ beforeAll(async () => {
   const copy = await run('cp', ['-a', ...SHIPPED, appDir], { cwd: ROOT });
   if (copy.code !== 0) throw new Error(`copy failed: ${copy.stderr}`);
   // The Dockerfile's `npm prune --omit=dev`, with NODE_ENV=production as in the image.
-  pruned = await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], { cwd: appDir, env: { NODE_ENV: 'production' } });
+  // Offline: the copy holds every package, so pruning needs nothing from the registry (npm run
+  // by the project's own Node reads no machine-wide npmrc, and so none of its registry settings).
+  pruned = await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund', '--offline'], { cwd: appDir, env: { NODE_ENV: 'production' } });
 }, 180_000);
 
 afterAll(() => {
