@@ -106,9 +106,14 @@ describe.each(['disk', 's3'] as const)('the %s partial content store', (kind) =>
     const key = 'PDDDDDDDDDDDDDDDDDDDDD.bin';
     const content = randomBytes(6 * MiB);
     const recorded = new Recorded(await store.partial.begin(key));
-    const broken = new Readable({ read() {} });
-    broken.push(content.subarray(0, 2 * MiB));
-    setTimeout(() => broken.destroy(new Error('client went away')), 50);
+    // The client sends 2 MiB, and is gone once the store has taken them (when it asks for more).
+    let reads = 0;
+    const broken = new Readable({
+      read() {
+        if (reads++ === 0) this.push(content.subarray(0, 2 * MiB));
+        else setImmediate(() => this.destroy(new Error('client went away')));
+      },
+    });
     recorded.progress = await store.partial.append(key, recorded.progress, broken, { length: content.length, checkpoint: recorded.checkpoint });
     expect(recorded.progress.size).toBe(2 * MiB);
     await appendAndRecord(store, key, recorded, content.subarray(2 * MiB), content.length);
