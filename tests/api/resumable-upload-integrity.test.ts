@@ -82,6 +82,17 @@ async function listedIds(target: TestApp, cookie: string): Promise<string[]> {
   return listed.files.map((file: { id: string }) => file.id);
 }
 
+/** Sends the rest of `source` from `offset`: the upload finishes, and its file serves exactly `source`. */
+async function resumeToTheEnd(target: TestApp, tus: TusClient, location: string, offset: number, source: Buffer): Promise<string> {
+  const last = await tus.patch(location, offset, source.subarray(offset));
+  expect(last.status).toBe(200);
+  expect(last.headers.get('upload-offset')).toBe(String(source.length));
+  const { file } = await last.json();
+  expect(file.size).toBe(source.length);
+  expect(sha256(await served(target, file.id))).toBe(sha256(source));
+  return file.id;
+}
+
 describe('a resumable upload whose bytes were stored but never recorded', () => {
   it('when the process dies between the store writing a short PATCH and the row update, then HEAD gives the recorded offset and resuming from it ends byte-identical to the source', { timeout: 60_000 }, async () => {
     const { tus } = await newClient(app);
@@ -95,12 +106,7 @@ describe('a resumable upload whose bytes were stored but never recorded', () => 
     const offset = await offsetOf(tus, location);
     expect(offset).toBe(MiB);
 
-    const last = await tus.patch(location, offset, source.subarray(offset));
-    expect(last.status).toBe(200);
-    expect(last.headers.get('upload-offset')).toBe(String(source.length));
-    const { file } = await last.json();
-    expect(file.size).toBe(source.length);
-    expect(sha256(await served(app, file.id))).toBe(sha256(source));
+    await resumeToTheEnd(app, tus, location, offset, source);
   });
 });
 
@@ -121,10 +127,7 @@ describe('a resumable upload whose store reports more bytes than Upload-Length',
     expect(offset).toBeLessThanOrEqual(source.length);
     expect(await listedIds(app, cookie)).toEqual([]);
 
-    const last = await tus.patch(location, offset, source.subarray(offset));
-    expect(last.status).toBe(200);
-    const { file } = await last.json();
-    expect(sha256(await served(app, file.id))).toBe(sha256(source));
+    await resumeToTheEnd(app, tus, location, offset, source);
   });
 });
 
@@ -161,13 +164,8 @@ describe.runIf(onPostgresS3)('a resumable upload on S3 while PostgreSQL stops', 
       }
       expect(offset).toBe(MiB);
 
-      const last = await tus.patch(location, offset, source.subarray(offset));
-      expect(last.status).toBe(200);
-      expect(last.headers.get('upload-offset')).toBe(String(source.length));
-      const { file } = await last.json();
-      expect(file.size).toBe(source.length);
-      expect(sha256(await served(own, file.id))).toBe(sha256(source));
-      expect(await listedIds(own, cookie)).toEqual([file.id]);
+      const fileId = await resumeToTheEnd(own, tus, location, offset, source);
+      expect(await listedIds(own, cookie)).toEqual([fileId]);
     } finally {
       await own?.close();
       await postgres.stop();
