@@ -32,7 +32,15 @@ export default defineConfig({
       { extends: true, test: { name: 'sqlite-disk', include: ['tests/**/*.test.ts'] } },
       // The same suites again with every app on a fresh PostgreSQL database and S3 bucket
       // (tests/helpers/test-backend.ts).
-      { extends: true, test: { name: 'postgres-s3', include: EVERY_BACKEND, exclude: DISK_STORE_ONLY, env: { TEST_BACKEND: 'postgres-s3' } } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres-s3',
+          include: EVERY_BACKEND,
+          exclude: DISK_STORE_ONLY,
+          env: { TEST_BACKEND: 'postgres-s3' },
+        },
+      },
     ],
   },
 });

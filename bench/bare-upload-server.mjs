@@ -28,7 +28,10 @@ const server = http.createServer(async (req, res) => {
     parser.on('file', (_field, file) => {
       if (stored) return void file.resume();
       const name = `${randomBytes(12).toString('hex')}.bin`;
-      const output = fs.createWriteStream(path.join(dir, name), { flush: fsync, ...(hwm ? { highWaterMark: hwm } : {}) });
+      const output = fs.createWriteStream(path.join(dir, name), {
+        flush: fsync,
+        ...(hwm ? { highWaterMark: hwm } : {}),
+      });
       stored = pipeline(file, output).then(() => ({ name, size: output.bytesWritten }));
     });
     await pipeline(req, parser);

@@ -39,15 +39,25 @@ function collect(res) {
 async function sendFromDisk({ port, path, method, headers, file, start, end, prefix, suffix, agent = false }) {
   const length = (prefix?.length ?? 0) + (end - start) + (suffix?.length ?? 0);
   const started = process.hrtime.bigint();
-  const req = http.request({ host: HOST, port, path, method, agent, headers: { ...headers, 'content-length': String(length) } });
+  const req = http.request({
+    host: HOST,
+    port,
+    path,
+    method,
+    agent,
+    headers: { ...headers, 'content-length': String(length) },
+  });
   const response = new Promise((resolve, reject) => {
-    req.on('response', (res) => collect(res).then((raw) => resolve({ status: res.statusCode, headers: res.headers, raw }), reject));
+    req.on('response', (res) =>
+      collect(res).then((raw) => resolve({ status: res.statusCode, headers: res.headers, raw }), reject),
+    );
     req.on('error', reject);
   });
   let sentAt = null;
   const sending = pipeline(async function* body() {
     if (prefix) yield prefix;
-    if (end > start) for await (const chunk of fs.createReadStream(file, { start, end: end - 1, highWaterMark: CHUNK })) yield chunk;
+    if (end > start)
+      for await (const chunk of fs.createReadStream(file, { start, end: end - 1, highWaterMark: CHUNK })) yield chunk;
     if (suffix) yield suffix;
   }, req).then(() => {
     sentAt = process.hrtime.bigint();
@@ -68,7 +78,17 @@ export async function uploadFromDisk({ port, path, file, filename, cookie }) {
   const size = fs.statSync(file).size;
   const { contentType, prefix, suffix } = multipartFraming(filename);
   const headers = { 'content-type': contentType, ...(cookie ? { cookie } : {}) };
-  const { status, body, ms, waitMs } = await sendFromDisk({ port, path, method: 'POST', headers, file, start: 0, end: size, prefix, suffix });
+  const { status, body, ms, waitMs } = await sendFromDisk({
+    port,
+    path,
+    method: 'POST',
+    headers,
+    file,
+    start: 0,
+    end: size,
+    prefix,
+    suffix,
+  });
   return { status, body, ms, waitMs };
 }
 
@@ -97,7 +117,11 @@ export async function tusUploadFromDisk({ port, path, file, filename, cookie, ch
   const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
   try {
     const created = await requestJson({
-      port, path, method: 'POST', cookie, agent,
+      port,
+      path,
+      method: 'POST',
+      cookie,
+      agent,
       headers: {
         ...TUS_HEADERS,
         'upload-length': String(size),
@@ -106,7 +130,16 @@ export async function tusUploadFromDisk({ port, path, file, filename, cookie, ch
       },
     });
     if (created.status !== 201 || !created.headers.location) {
-      return { status: created.status, body: created.body, ms: elapsed(), creationMs: created.ms, patchMs: [], waitMs: [], patches: 0, failedAt: 'creation' };
+      return {
+        status: created.status,
+        body: created.body,
+        ms: elapsed(),
+        creationMs: created.ms,
+        patchMs: [],
+        waitMs: [],
+        patches: 0,
+        failedAt: 'creation',
+      };
     }
     const location = new URL(created.headers.location, `http://${HOST}:${port}`).pathname;
     let offset = 0;
@@ -115,19 +148,47 @@ export async function tusUploadFromDisk({ port, path, file, filename, cookie, ch
     while (offset < size) {
       const end = Math.min(size, offset + chunkBytes);
       const last = await sendFromDisk({
-        port, path: location, method: 'PATCH', agent, file, start: offset, end,
-        headers: { ...TUS_HEADERS, ...auth, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        port,
+        path: location,
+        method: 'PATCH',
+        agent,
+        file,
+        start: offset,
+        end,
+        headers: {
+          ...TUS_HEADERS,
+          ...auth,
+          'upload-offset': String(offset),
+          'content-type': 'application/offset+octet-stream',
+        },
       });
       patchMs.push(last.ms);
       waitMs.push(last.waitMs);
-      const answer = { status: last.status, body: last.body, uploadOffset: last.headers['upload-offset'], creationMs: created.ms, patchMs, waitMs, patches: patchMs.length };
+      const answer = {
+        status: last.status,
+        body: last.body,
+        uploadOffset: last.headers['upload-offset'],
+        creationMs: created.ms,
+        patchMs,
+        waitMs,
+        patches: patchMs.length,
+      };
       if (end < size && (last.status !== 204 || last.headers['upload-offset'] !== String(end))) {
         return { ...answer, ms: elapsed(), failedAt: `PATCH ${patchMs.length} at ${offset}` };
       }
       offset = end;
       if (offset === size) return { ...answer, ms: elapsed() };
     }
-    return { status: created.status, body: created.body, ms: elapsed(), creationMs: created.ms, patchMs, waitMs, patches: 0, failedAt: 'empty file' };
+    return {
+      status: created.status,
+      body: created.body,
+      ms: elapsed(),
+      creationMs: created.ms,
+      patchMs,
+      waitMs,
+      patches: 0,
+      failedAt: 'empty file',
+    };
   } finally {
     agent.destroy();
   }
@@ -163,7 +224,9 @@ export function download({ port, path, agent = false, cookie }) {
       res.on('data', (chunk) => {
         bytes += chunk.length;
       });
-      res.on('end', () => resolve({ status: res.statusCode, bytes, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, bytes, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -176,7 +239,13 @@ export function fetchText({ port, path, agent = false, cookie }) {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: HOST, port, path, agent, headers: cookie ? { cookie } : {} }, (res) =>
       collect(res).then(
-        (raw) => resolve({ status: res.statusCode, text: raw.toString('utf8'), bytes: raw.length, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+        (raw) =>
+          resolve({
+            status: res.statusCode,
+            text: raw.toString('utf8'),
+            bytes: raw.length,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          }),
         reject,
       ),
     );

@@ -26,7 +26,15 @@ if (file) {
   }).observe({ entryTypes: ['gc'] });
   setInterval(() => {
     const m = process.memoryUsage();
-    const line = { t: Date.now() - started, rss: mb(m.rss), heapTotal: mb(m.heapTotal), heapUsed: mb(m.heapUsed), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers), gc };
+    const line = {
+      t: Date.now() - started,
+      rss: mb(m.rss),
+      heapTotal: mb(m.heapTotal),
+      heapUsed: mb(m.heapUsed),
+      external: mb(m.external),
+      arrayBuffers: mb(m.arrayBuffers),
+      gc,
+    };
     gc = {};
     fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
   }, Number(process.env.BENCH_MEMLOG_MS) || 100).unref();

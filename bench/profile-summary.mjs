@@ -10,7 +10,9 @@ const opt = (name, fallback) => {
   return hit ? hit.slice(name.length + 3) : fallback;
 };
 if (!file) {
-  process.stderr.write('usage: profile-summary.mjs <file.cpuprofile> [--top=25] [--from=s] [--to=s] [--timeline] [--callers=name]\n');
+  process.stderr.write(
+    'usage: profile-summary.mjs <file.cpuprofile> [--top=25] [--from=s] [--to=s] [--timeline] [--callers=name]\n',
+  );
   process.exit(2);
 }
 const top = Number(opt('top', 25));
@@ -82,7 +84,8 @@ if (callersOf) {
   for (const [id, ms] of selfMs) {
     if (!label(id).includes(callersOf)) continue;
     const frames = [];
-    for (let cur = parentOf.get(id); cur !== undefined && frames.length < 6; cur = parentOf.get(cur)) frames.push(label(cur));
+    for (let cur = parentOf.get(id); cur !== undefined && frames.length < 6; cur = parentOf.get(cur))
+      frames.push(label(cur));
     const key = frames.join('\n      < ');
     stacks.set(key, (stacks.get(key) ?? 0) + ms);
   }

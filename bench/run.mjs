@@ -19,7 +19,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
-import { download, fetchText, requestJson, runConcurrent, tusUploadFromDisk, uploadBuffer, uploadFromDisk, HOST } from './client.mjs';
+import {
+  download,
+  fetchText,
+  requestJson,
+  runConcurrent,
+  tusUploadFromDisk,
+  uploadBuffer,
+  uploadFromDisk,
+  HOST,
+} from './client.mjs';
 import { postgresBin, startPostgres } from './postgres-cluster.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,7 +70,12 @@ const S = {
   serverNodeFlags: SERVER_NODE_FLAGS,
   serviceNodeFlags: (env.BENCH_SERVICE_NODE_FLAGS || '').split(/\s+/).filter(Boolean),
   // Extra environment for the service only, for experiments (e.g. "UV_THREADPOOL_SIZE=2").
-  serviceEnv: Object.fromEntries((env.BENCH_SERVICE_ENV || '').split(/\s+/).filter(Boolean).map((pair) => pair.split(/=(.*)/s, 2))),
+  serviceEnv: Object.fromEntries(
+    (env.BENCH_SERVICE_ENV || '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => pair.split(/=(.*)/s, 2)),
+  ),
 };
 const wants = (phase) => !S.only || S.only.has(phase);
 /** The phases measured on the embedded backend (SQLite + disk); `s3` has its own service. */
@@ -235,8 +249,13 @@ class RssMonitor {
     const cpu = cpuTimes(this.pid);
     const [userS, sysS] = [cpu.user - this.cpuBefore.user, cpu.sys - this.cpuBefore.sys];
     return {
-      beforeMb: round(this.before), peakMb: round(peak), afterMb: round(rss), hwmReset: this.hwmReset,
-      cpuS: round(userS + sysS, 2), userS: round(userS, 2), sysS: round(sysS, 2),
+      beforeMb: round(this.before),
+      peakMb: round(peak),
+      afterMb: round(rss),
+      hwmReset: this.hwmReset,
+      cpuS: round(userS + sysS, 2),
+      userS: round(userS, 2),
+      sysS: round(sysS, 2),
     };
   }
 }
@@ -275,10 +294,14 @@ function newestMtime(target) {
 }
 
 function buildIfNeeded() {
-  const outputs = ['dist/server/index.js', 'dist/cli/register-user.js', 'build/index.js'].map((p) => path.join(ROOT, p));
+  const outputs = ['dist/server/index.js', 'dist/cli/register-user.js', 'build/index.js'].map((p) =>
+    path.join(ROOT, p),
+  );
   const oldestOutput = Math.min(...outputs.map((p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0)));
   const newestSource = Math.max(
-    ...['server', 'app', 'cli', 'remix.config.js', 'package.json', 'scripts/build-server.mjs'].map((p) => newestMtime(path.join(ROOT, p))),
+    ...['server', 'app', 'cli', 'remix.config.js', 'package.json', 'scripts/build-server.mjs'].map((p) =>
+      newestMtime(path.join(ROOT, p)),
+    ),
   );
   if (oldestOutput >= newestSource) return false;
   if (S.skipBuild) {
@@ -374,10 +397,13 @@ async function measureOnDisk({ inputDir, logDir }) {
   registerBenchUser(serviceEnv);
   const service = startService('service', serviceEnv, logDir);
   // The bare download server reads the service's own upload dir: the very same files.
-  const startBare = (nameSuffix = '') => startBareServers({ logDir, uploadDir: bareDir, downloadDir: uploadDir, nameSuffix });
+  const startBare = (nameSuffix = '') =>
+    startBareServers({ logDir, uploadDir: bareDir, downloadDir: uploadDir, nameSuffix });
   let [bare] = await Promise.all([startBare(), waitForHealth(port, service.entry)]);
   const { bareUpPort, bareDownPort, bareUpRss, bareDownRss } = bare;
-  log(`service pid ${service.child.pid} on ${HOST}:${port}; bare upload :${bareUpPort}, bare download :${bareDownPort}`);
+  log(
+    `service pid ${service.child.pid} on ${HOST}:${port}; bare upload :${bareUpPort}, bare download :${bareDownPort}`,
+  );
 
   let serviceRss = new RssMonitor(service.child.pid);
   results.serviceIdleRssMb = round(serviceRss.status().rss);
@@ -389,7 +415,18 @@ async function measureOnDisk({ inputDir, logDir }) {
   if (wants('login')) await measureLogin(doLogin);
   if (wants('large')) {
     for (const mb of largeSizes) {
-      await measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputDir, bareDir, serviceRss, bareUpRss, bareDownRss });
+      await measureLarge({
+        mb,
+        port,
+        cookie,
+        bareUpPort,
+        bareDownPort,
+        inputDir,
+        bareDir,
+        serviceRss,
+        bareUpRss,
+        bareDownRss,
+      });
     }
     // Constant memory: the peak must not grow with the file (smallest vs largest size measured).
     if (largeSizes.length > 1) {
@@ -400,9 +437,13 @@ async function measureOnDisk({ inputDir, logDir }) {
         // their plateau: from such a size the difference says nothing, so it carries no target.
         const comparable = largeSizes[0] >= 64;
         record({
-          group: 'memory', measure: `peak RSS growth ${kind} ${small} → ${big} (MB)`, unit: 'MB',
+          group: 'memory',
+          measure: `peak RSS growth ${kind} ${small} → ${big} (MB)`,
+          unit: 'MB',
           service: round(peakOf(big) - peakOf(small)),
-          ...(comparable ? { target: '< 16 MB', check: (s) => s < 16 } : { note: 'informational: the smaller size is under 64 MiB' }),
+          ...(comparable
+            ? { target: '< 16 MB', check: (s) => s < 16 }
+            : { note: 'informational: the smaller size is under 64 MiB' }),
         });
       }
     }
@@ -443,11 +484,20 @@ async function measureOnDisk({ inputDir, logDir }) {
  * with ?fsync=1) and stat + createReadStream from `downloadDir`. Resolves once both listen.
  */
 async function startBareServers({ logDir, uploadDir, downloadDir, nameSuffix = '' }) {
-  const bareUp = spawnChild(`bare-upload${nameSuffix}`, process.execPath, ['bench/bare-upload-server.mjs', uploadDir], { logDir, handshake: true });
-  const bareDown = spawnChild(`bare-download${nameSuffix}`, process.execPath, ['bench/bare-download-server.mjs', downloadDir], { logDir, handshake: true });
+  const bareUp = spawnChild(`bare-upload${nameSuffix}`, process.execPath, ['bench/bare-upload-server.mjs', uploadDir], {
+    logDir,
+    handshake: true,
+  });
+  const bareDown = spawnChild(
+    `bare-download${nameSuffix}`,
+    process.execPath,
+    ['bench/bare-download-server.mjs', downloadDir],
+    { logDir, handshake: true },
+  );
   const [bareUpPort, bareDownPort] = await Promise.all([handshakePort(bareUp), handshakePort(bareDown)]);
   return {
-    bareUpPort, bareDownPort,
+    bareUpPort,
+    bareDownPort,
     bareUpRss: new RssMonitor(bareUp.child.pid),
     bareDownRss: new RssMonitor(bareDown.child.pid),
     stop: () => Promise.all([bareUp.entry, bareDown.entry].map((entry) => stopChild(entry))),
@@ -482,8 +532,15 @@ function registerBenchUser(serviceEnv) {
 
 /** The built service as in production (its node flags), plus the bench's profiling flags. */
 function startService(name, serviceEnv, logDir) {
-  const nodeFlags = [...SERVER_NODE_FLAGS, ...(S.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`] : []), ...S.serviceNodeFlags];
-  return spawnChild(name, process.execPath, [...nodeFlags, 'dist/server/index.js'], { env: { ...serviceEnv, ...S.serviceEnv }, logDir });
+  const nodeFlags = [
+    ...SERVER_NODE_FLAGS,
+    ...(S.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`] : []),
+    ...S.serviceNodeFlags,
+  ];
+  return spawnChild(name, process.execPath, [...nodeFlags, 'dist/server/index.js'], {
+    env: { ...serviceEnv, ...S.serviceEnv },
+    logDir,
+  });
 }
 
 /** The port a helper server prints as its first line ({"port":N}). */
@@ -496,7 +553,10 @@ const loginRequest = (port) =>
 async function logIn(port) {
   const res = await loginRequest(port);
   assert(res.status === 200, `login failed: ${res.status} ${JSON.stringify(res.body)}`);
-  const cookie = [res.headers['set-cookie']].flat().map((c) => c.split(';')[0]).find((c) => c.startsWith('token='));
+  const cookie = [res.headers['set-cookie']]
+    .flat()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('token='));
   assert(cookie, 'no token cookie after login');
   return cookie;
 }
@@ -535,12 +595,38 @@ async function measureLogin(doLogin) {
     bare.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   const note = 'baseline: bcryptjs.compare (cost 10) alone, in the bench process';
-  record({ group: 'login', measure: 'login p50 (ms)', unit: 'ms', service: round(median(service)), baseline: round(median(bare)), note, samples: service.map((x) => round(x)) });
-  record({ group: 'login', measure: 'login p99 (ms)', unit: 'ms', service: round(percentile(service, 0.99)), baseline: round(percentile(bare, 0.99)), note });
+  record({
+    group: 'login',
+    measure: 'login p50 (ms)',
+    unit: 'ms',
+    service: round(median(service)),
+    baseline: round(median(bare)),
+    note,
+    samples: service.map((x) => round(x)),
+  });
+  record({
+    group: 'login',
+    measure: 'login p99 (ms)',
+    unit: 'ms',
+    service: round(percentile(service, 0.99)),
+    baseline: round(percentile(bare, 0.99)),
+    note,
+  });
 }
 
 // ---------------------------------------------------------------------------- large files
-async function measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputDir, bareDir, serviceRss, bareUpRss, bareDownRss }) {
+async function measureLarge({
+  mb,
+  port,
+  cookie,
+  bareUpPort,
+  bareDownPort,
+  inputDir,
+  bareDir,
+  serviceRss,
+  bareUpRss,
+  bareDownRss,
+}) {
   const bytes = mb * MiB;
   const label = sizeLabel(mb);
   const runs = mb > S.largeMb ? 1 : S.largeRuns;
@@ -553,7 +639,13 @@ async function measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputD
     service: async () => {
       // The real REST upload: busboy → PassThrough → byte counter → temp file, fsync, rename, row.
       serviceRss.start();
-      const res = await uploadFromDisk({ port, path: '/api/v1/files', file: input, filename: `large-${mb}.bin`, cookie });
+      const res = await uploadFromDisk({
+        port,
+        path: '/api/v1/files',
+        file: input,
+        filename: `large-${mb}.bin`,
+        cookie,
+      });
       up.serviceRss.push(serviceRss.stop());
       assert(res.status === 201, `service upload ${res.status}: ${JSON.stringify(res.body)}`);
       assert(res.body.file.size === bytes, `service stored ${res.body.file.size} bytes, expected ${bytes}`);
@@ -568,7 +660,12 @@ async function measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputD
   };
   async function uploadToBare(key, query) {
     bareUpRss.start();
-    const bare = await uploadFromDisk({ port: bareUpPort, path: `/${query}`, file: input, filename: `large-${mb}.bin` });
+    const bare = await uploadFromDisk({
+      port: bareUpPort,
+      path: `/${query}`,
+      file: input,
+      filename: `large-${mb}.bin`,
+    });
     up[`${key}Rss`].push(bareUpRss.stop());
     assert(bare.status === 201 && bare.body.size === bytes, `bare upload ${bare.status}: ${JSON.stringify(bare.body)}`);
     up[key].push(mibPerS(bare.ms));
@@ -609,42 +706,87 @@ async function measureLarge({ mb, port, cookie, bareUpPort, bareDownPort, inputD
   const group = `large ${label}`;
   const isTarget = mb === S.largeMb;
   record({
-    group, measure: `upload ${label} (MiB/s)`, unit: 'MiB/s', service: round(best(up.service)), baseline: round(best(up.bareFsync)),
-    target: isTarget ? '≥ 0.90' : undefined, check: isTarget ? (_s, ratio) => ratio >= 0.9 : undefined,
-    note: 'baseline: bare busboy → fs.createWriteStream({flush:true}) (fsync, as the service)', samples: { service: r(up.service), baseline: r(up.bareFsync) },
+    group,
+    measure: `upload ${label} (MiB/s)`,
+    unit: 'MiB/s',
+    service: round(best(up.service)),
+    baseline: round(best(up.bareFsync)),
+    target: isTarget ? '≥ 0.90' : undefined,
+    check: isTarget ? (_s, ratio) => ratio >= 0.9 : undefined,
+    note: 'baseline: bare busboy → fs.createWriteStream({flush:true}) (fsync, as the service)',
+    samples: { service: r(up.service), baseline: r(up.bareFsync) },
   });
   record({
-    group, measure: `upload ${label} vs no-fsync bare`, unit: 'MiB/s', service: round(best(up.service)), baseline: round(best(up.bareNoFsync)),
-    note: 'baseline: bare busboy → disk without fsync (the cost of durability)', samples: { baseline: r(up.bareNoFsync) },
+    group,
+    measure: `upload ${label} vs no-fsync bare`,
+    unit: 'MiB/s',
+    service: round(best(up.service)),
+    baseline: round(best(up.bareNoFsync)),
+    note: 'baseline: bare busboy → disk without fsync (the cost of durability)',
+    samples: { baseline: r(up.bareNoFsync) },
   });
   record({
-    group, measure: `download ${label} (MiB/s)`, unit: 'MiB/s', service: round(best(down.service)), baseline: round(best(down.bare)),
-    target: isTarget ? '≥ 0.90' : undefined, check: isTarget ? (_s, ratio) => ratio >= 0.9 : undefined,
-    note: 'baseline: bare fs.createReadStream(file).pipe(res), default 64 KiB chunks', samples: { service: r(down.service), baseline: r(down.bare) },
+    group,
+    measure: `download ${label} (MiB/s)`,
+    unit: 'MiB/s',
+    service: round(best(down.service)),
+    baseline: round(best(down.bare)),
+    target: isTarget ? '≥ 0.90' : undefined,
+    check: isTarget ? (_s, ratio) => ratio >= 0.9 : undefined,
+    note: 'baseline: bare fs.createReadStream(file).pipe(res), default 64 KiB chunks',
+    samples: { service: r(down.service), baseline: r(down.bare) },
   });
   record({
-    group, measure: `download ${label} vs 1 MiB-chunk bare`, unit: 'MiB/s', service: round(best(down.service)), baseline: round(best(down.bareTuned)),
-    note: 'baseline: bare createReadStream({highWaterMark: 1 MiB}).pipe(res) (the ceiling of a Node stream)', samples: { baseline: r(down.bareTuned) },
+    group,
+    measure: `download ${label} vs 1 MiB-chunk bare`,
+    unit: 'MiB/s',
+    service: round(best(down.service)),
+    baseline: round(best(down.bareTuned)),
+    note: 'baseline: bare createReadStream({highWaterMark: 1 MiB}).pipe(res) (the ceiling of a Node stream)',
+    samples: { baseline: r(down.bareTuned) },
   });
   // CPU seconds per GiB moved (least of the runs): what the code costs, whatever the machine's load.
   const cpuPerGiB = (xs) => round(Math.min(...xs.map((x) => x.cpuS)) / (bytes / (1024 * MiB)), 2);
   record({
-    group, measure: `CPU s/GiB upload ${label}`, unit: 's/GiB', service: cpuPerGiB(up.serviceRss), baseline: cpuPerGiB(up.bareFsyncRss),
+    group,
+    measure: `CPU s/GiB upload ${label}`,
+    unit: 's/GiB',
+    service: cpuPerGiB(up.serviceRss),
+    baseline: cpuPerGiB(up.bareFsyncRss),
     note: 'user+system CPU of the server process (/proc/<pid>/stat); baseline: bare upload with fsync; lower is better',
     samples: { bareNoFsync: cpuPerGiB(up.bareNoFsyncRss) },
   });
   record({
-    group, measure: `CPU s/GiB download ${label}`, unit: 's/GiB', service: cpuPerGiB(down.serviceRss), baseline: cpuPerGiB(down.bareRss),
-    note: 'baseline: bare 64 KiB-chunk download; lower is better', samples: { bareTuned: cpuPerGiB(down.bareTunedRss) },
+    group,
+    measure: `CPU s/GiB download ${label}`,
+    unit: 's/GiB',
+    service: cpuPerGiB(down.serviceRss),
+    baseline: cpuPerGiB(down.bareRss),
+    note: 'baseline: bare 64 KiB-chunk download; lower is better',
+    samples: { bareTuned: cpuPerGiB(down.bareTunedRss) },
   });
   const peak = (xs) => Math.max(...xs.map((x) => x.peakMb));
   record({
-    group, measure: `peak RSS upload ${label} (MB)`, unit: 'MB', service: peak(up.serviceRss), baseline: peak(up.bareFsyncRss),
-    target: '< 150 MB', check: (s) => s < 150, note: 'VmHWM reset before each run; baseline: the bare upload server', detail: up.serviceRss,
+    group,
+    measure: `peak RSS upload ${label} (MB)`,
+    unit: 'MB',
+    service: peak(up.serviceRss),
+    baseline: peak(up.bareFsyncRss),
+    target: '< 150 MB',
+    check: (s) => s < 150,
+    note: 'VmHWM reset before each run; baseline: the bare upload server',
+    detail: up.serviceRss,
   });
   record({
-    group, measure: `peak RSS download ${label} (MB)`, unit: 'MB', service: peak(down.serviceRss), baseline: peak(down.bareRss),
-    target: '< 150 MB', check: (s) => s < 150, note: 'baseline: the bare download server', detail: down.serviceRss,
+    group,
+    measure: `peak RSS download ${label} (MB)`,
+    unit: 'MB',
+    service: peak(down.serviceRss),
+    baseline: peak(down.bareRss),
+    target: '< 150 MB',
+    check: (s) => s < 150,
+    note: 'baseline: the bare download server',
+    detail: down.serviceRss,
   });
 }
 
@@ -676,7 +818,13 @@ async function measureTus({ port, cookie, inputDir, uploadDir, serviceRss }) {
   const upload = {
     multipart: async () => {
       serviceRss.start();
-      const res = await uploadFromDisk({ port, path: '/api/v1/files', file: input, filename: `tus-baseline-${mb}.bin`, cookie });
+      const res = await uploadFromDisk({
+        port,
+        path: '/api/v1/files',
+        file: input,
+        filename: `tus-baseline-${mb}.bin`,
+        cookie,
+      });
       rss.multipart.push(serviceRss.stop());
       assert(res.status === 201, `multipart upload ${res.status}: ${JSON.stringify(res.body)}`);
       checkStored('multipart', res.body.file);
@@ -688,17 +836,34 @@ async function measureTus({ port, cookie, inputDir, uploadDir, serviceRss }) {
   };
   async function uploadOverTus(who, chunk) {
     serviceRss.start();
-    const res = await tusUploadFromDisk({ port, path: '/api/v1/uploads', file: input, filename: `${who}-${mb}.bin`, cookie, chunkBytes: chunk });
+    const res = await tusUploadFromDisk({
+      port,
+      path: '/api/v1/uploads',
+      file: input,
+      filename: `${who}-${mb}.bin`,
+      cookie,
+      chunkBytes: chunk,
+    });
     rss[who].push(serviceRss.stop());
-    assert(!res.failedAt && res.status === 200, `${who}: ${res.failedAt ?? 'last PATCH'} answered ${res.status}: ${JSON.stringify(res.body)}`);
-    assert(res.uploadOffset === String(bytes), `${who}: Upload-Offset ${res.uploadOffset} at the end, expected ${bytes}`);
+    assert(
+      !res.failedAt && res.status === 200,
+      `${who}: ${res.failedAt ?? 'last PATCH'} answered ${res.status}: ${JSON.stringify(res.body)}`,
+    );
+    assert(
+      res.uploadOffset === String(bytes),
+      `${who}: Upload-Offset ${res.uploadOffset} at the end, expected ${bytes}`,
+    );
     checkStored(who, res.body.file);
     rate[who].push(mibPerS(res.ms));
     timings[who].push({
-      totalMs: round(res.ms), creationMs: round(res.creationMs), patches: res.patches,
-      patchMsP50: round(median(res.patchMs)), patchMsMax: round(Math.max(...res.patchMs)),
+      totalMs: round(res.ms),
+      creationMs: round(res.creationMs),
+      patches: res.patches,
+      patchMsP50: round(median(res.patchMs)),
+      patchMsMax: round(Math.max(...res.patchMs)),
       // A PATCH's wait from its last byte handed to the socket to its answer: p50, and summed.
-      waitMsP50: round(median(res.waitMs)), waitMsTotal: round(res.waitMs.reduce((a, b) => a + b, 0)),
+      waitMsP50: round(median(res.waitMs)),
+      waitMsTotal: round(res.waitMs.reduce((a, b) => a + b, 0)),
     });
   }
   // Files stay until the end, as in the large phase (deleting a GiB trims in the background).
@@ -711,29 +876,49 @@ async function measureTus({ port, cookie, inputDir, uploadDir, serviceRss }) {
   const group = `tus ${label}`;
   const cpuPerGiB = (xs) => round(Math.min(...xs.map((x) => x.cpuS)) / (bytes / (1024 * MiB)), 2);
   const peak = (xs) => Math.max(...xs.map((x) => x.peakMb));
-  const baselineNote = 'baseline: the service\'s multipart upload (POST /api/v1/files) of the same file, in the same run';
+  const baselineNote =
+    "baseline: the service's multipart upload (POST /api/v1/files) of the same file, in the same run";
   const kinds = [
     ['tusOne', 'one PATCH', 'creation (POST), then one PATCH of the whole file; time from the POST to the last answer'],
-    ['tusChunked', chunkLabel, `creation, then PATCHes of ${S.tusChunkMb} MiB on one keep-alive connection, each answered before the next`],
+    [
+      'tusChunked',
+      chunkLabel,
+      `creation, then PATCHes of ${S.tusChunkMb} MiB on one keep-alive connection, each answered before the next`,
+    ],
   ];
   for (const [who, how, what] of kinds) {
     record({
-      group, measure: `tus upload ${label}, ${how} (MiB/s)`, unit: 'MiB/s', service: round(best(rate[who])), baseline: round(best(rate.multipart)),
-      target: '≥ 0.90', check: (_s, ratio) => ratio >= 0.9,
-      note: `${what}; ${baselineNote}`, samples: { service: r(rate[who]), baseline: r(rate.multipart) },
+      group,
+      measure: `tus upload ${label}, ${how} (MiB/s)`,
+      unit: 'MiB/s',
+      service: round(best(rate[who])),
+      baseline: round(best(rate.multipart)),
+      target: '≥ 0.90',
+      check: (_s, ratio) => ratio >= 0.9,
+      note: `${what}; ${baselineNote}`,
+      samples: { service: r(rate[who]), baseline: r(rate.multipart) },
       detail: { service: timings[who], baseline: timings.multipart },
     });
   }
   for (const [who, how] of kinds) {
     record({
-      group, measure: `CPU s/GiB tus upload ${label}, ${how}`, unit: 's/GiB', service: cpuPerGiB(rss[who]), baseline: cpuPerGiB(rss.multipart),
+      group,
+      measure: `CPU s/GiB tus upload ${label}, ${how}`,
+      unit: 's/GiB',
+      service: cpuPerGiB(rss[who]),
+      baseline: cpuPerGiB(rss.multipart),
       note: 'user+system CPU of the service (/proc/<pid>/stat), least of the runs; baseline: its multipart upload; lower is better',
       detail: { service: rss[who].map((x) => x.cpuS), baseline: rss.multipart.map((x) => x.cpuS) },
     });
   }
   record({
-    group, measure: `peak RSS tus upload ${label} (MB)`, unit: 'MB', service: Math.max(peak(rss.tusOne), peak(rss.tusChunked)), baseline: peak(rss.multipart),
-    target: '< 150 MB', check: (s) => s < 150,
+    group,
+    measure: `peak RSS tus upload ${label} (MB)`,
+    unit: 'MB',
+    service: Math.max(peak(rss.tusOne), peak(rss.tusChunked)),
+    baseline: peak(rss.multipart),
+    target: '< 150 MB',
+    check: (s) => s < 150,
     note: 'the higher of the two tus kinds, VmHWM reset before each upload; baseline: the multipart uploads',
     detail: { tusOne: rss.tusOne, tusChunked: rss.tusChunked, multipart: rss.multipart },
   });
@@ -748,12 +933,30 @@ async function measureTus({ port, cookie, inputDir, uploadDir, serviceRss }) {
  * rather than the service's own files (`bareReadsServiceFiles`). `alsoWatch`: other processes
  * (s3rver) whose CPU during the service's requests goes in the JSON, to see where time goes.
  */
-async function measureSmall({ port, cookie, bare, serviceRss, prefix = '', bareReadsServiceFiles = true, alsoWatch = {}, withTargets = true }) {
+async function measureSmall({
+  port,
+  cookie,
+  bare,
+  serviceRss,
+  prefix = '',
+  bareReadsServiceFiles = true,
+  alsoWatch = {},
+  withTargets = true,
+}) {
   const { bareUpPort, bareDownPort, bareUpRss, bareDownRss } = bare;
   const size = S.smallKb * 1024;
   const label = `${S.smallKb} KiB`;
   const payloads = Array.from({ length: 64 }, () => randomBytes(size));
-  const up = { service: [], bareFsync: [], bareNoFsync: [], serviceLat: [], serviceRss: [], bareFsyncRss: [], bareNoFsyncRss: [], others: [] };
+  const up = {
+    service: [],
+    bareFsync: [],
+    bareNoFsync: [],
+    serviceLat: [],
+    serviceRss: [],
+    bareFsyncRss: [],
+    bareNoFsyncRss: [],
+    others: [],
+  };
   const down = { service: [], bare: [], serviceLat: [], bareLat: [], serviceRss: [], bareRss: [], others: [] };
   const stored = [];
   /** The names the bare upload server gave the files it synced (what it serves on S3). */
@@ -774,7 +977,14 @@ async function measureSmall({ port, cookie, bare, serviceRss, prefix = '', bareR
     const s = await onService(up, () =>
       withAgent((agent) =>
         runConcurrent(S.smallCount, S.concurrency, async (i) => {
-          const res = await uploadBuffer({ port, path: '/api/v1/files', data: payloads[i % payloads.length], filename: `small-${i}.bin`, cookie, agent });
+          const res = await uploadBuffer({
+            port,
+            path: '/api/v1/files',
+            data: payloads[i % payloads.length],
+            filename: `small-${i}.bin`,
+            cookie,
+            agent,
+          });
           assert(res.status === 201, `small upload ${res.status}: ${JSON.stringify(res.body)}`);
           stored.push(res.body.file);
         }),
@@ -783,11 +993,20 @@ async function measureSmall({ port, cookie, bare, serviceRss, prefix = '', bareR
     up.service.push(s.perSecond);
     up.serviceLat.push(...s.latencies);
 
-    for (const [key, query] of [['bareFsync', '?fsync=1'], ['bareNoFsync', '']]) {
+    for (const [key, query] of [
+      ['bareFsync', '?fsync=1'],
+      ['bareNoFsync', ''],
+    ]) {
       bareUpRss.start();
       const b = await withAgent((agent) =>
         runConcurrent(S.smallCount, S.concurrency, async (i) => {
-          const res = await uploadBuffer({ port: bareUpPort, path: `/${query}`, data: payloads[i % payloads.length], filename: `small-${i}.bin`, agent });
+          const res = await uploadBuffer({
+            port: bareUpPort,
+            path: `/${query}`,
+            data: payloads[i % payloads.length],
+            filename: `small-${i}.bin`,
+            agent,
+          });
           assert(res.status === 201 && res.body.size === size, `bare small upload ${res.status}`);
           if (key === 'bareFsync') bareStored.push(res.body.name);
         }),
@@ -800,7 +1019,8 @@ async function measureSmall({ port, cookie, bare, serviceRss, prefix = '', bareR
   log(`${prefix}${label}: the service idles ${IDLE_RSS_SECONDS} s after the uploads`);
   const idle = await idleRss(serviceRss);
 
-  const bareNameOf = (i) => (bareReadsServiceFiles ? stored[i % stored.length].storedName : bareStored[i % bareStored.length]);
+  const bareNameOf = (i) =>
+    bareReadsServiceFiles ? stored[i % stored.length].storedName : bareStored[i % bareStored.length];
   for (let run = 1; run <= S.smallRuns; run++) {
     log(`${prefix}${label}: ${S.smallDownloads} raw downloads × ${S.concurrency} clients, run ${run}/${S.smallRuns}`);
     const s = await onService(down, () =>
@@ -832,46 +1052,96 @@ async function measureSmall({ port, cookie, bare, serviceRss, prefix = '', bareR
   /** The line's target, or none where the lines are informational (withTargets false). */
   const aim = (target, check) => (withTargets ? { target, check } : {});
   record({
-    group, measure: `${prefix}uploads/s ${label} ×${S.concurrency}`, unit: '1/s', service: round(best(up.service)), baseline: round(best(up.bareFsync)),
+    group,
+    measure: `${prefix}uploads/s ${label} ×${S.concurrency}`,
+    unit: '1/s',
+    service: round(best(up.service)),
+    baseline: round(best(up.bareFsync)),
     ...aim('≥ 0.30', (_s, ratio) => ratio >= 0.3),
-    note: 'baseline: bare busboy → disk with fsync per file', samples: { service: r(up.service), baseline: r(up.bareFsync) },
+    note: 'baseline: bare busboy → disk with fsync per file',
+    samples: { service: r(up.service), baseline: r(up.bareFsync) },
     latencyMs: { p50: round(median(up.serviceLat)), p99: round(percentile(up.serviceLat, 0.99)) },
   });
   record({
-    group, measure: `${prefix}uploads/s ${label} vs no-fsync bare`, unit: '1/s', service: round(best(up.service)), baseline: round(best(up.bareNoFsync)),
-    note: 'baseline: bare busboy → disk without fsync', samples: { baseline: r(up.bareNoFsync) },
+    group,
+    measure: `${prefix}uploads/s ${label} vs no-fsync bare`,
+    unit: '1/s',
+    service: round(best(up.service)),
+    baseline: round(best(up.bareNoFsync)),
+    note: 'baseline: bare busboy → disk without fsync',
+    samples: { baseline: r(up.bareNoFsync) },
   });
   record({
-    group, measure: `${prefix}raw downloads/s ${label} ×${S.concurrency}`, unit: '1/s', service: round(best(down.service)), baseline: round(best(down.bare)),
+    group,
+    measure: `${prefix}raw downloads/s ${label} ×${S.concurrency}`,
+    unit: '1/s',
+    service: round(best(down.service)),
+    baseline: round(best(down.bare)),
     ...aim('≥ 0.50', (_s, ratio) => ratio >= 0.5),
-    note: `baseline: bare stat + createReadStream.pipe(res) of ${bareReadsServiceFiles ? 'the same files' : 'the bare upload server\'s copies (same sizes, on disk)'}`,
+    note: `baseline: bare stat + createReadStream.pipe(res) of ${bareReadsServiceFiles ? 'the same files' : "the bare upload server's copies (same sizes, on disk)"}`,
     samples: { service: r(down.service), baseline: r(down.bare) },
-    latencyMs: { p50: round(median(down.serviceLat)), p99: round(percentile(down.serviceLat, 0.99)), bareP50: round(median(down.bareLat)), bareP99: round(percentile(down.bareLat, 0.99)) },
+    latencyMs: {
+      p50: round(median(down.serviceLat)),
+      p99: round(percentile(down.serviceLat, 0.99)),
+      bareP50: round(median(down.bareLat)),
+      bareP99: round(percentile(down.bareLat, 0.99)),
+    },
   });
   // CPU milliseconds per request (least of the runs): what the code costs, whatever the load.
   const cpuMs = (xs, count) => round((Math.min(...xs.map((x) => x.cpuS)) * 1000) / count, 2);
   /** alsoWatch's CPU ms per request during the service's runs, one value per run. */
   const othersCpuMs = (xs, count) =>
-    Object.fromEntries(Object.keys(alsoWatch).map((name) => [name, xs.map((x) => round((x[name].cpuS * 1000) / count, 2))]));
+    Object.fromEntries(
+      Object.keys(alsoWatch).map((name) => [name, xs.map((x) => round((x[name].cpuS * 1000) / count, 2))]),
+    );
   record({
-    group, measure: `${prefix}CPU ms per upload ${label}`, unit: 'ms', service: cpuMs(up.serviceRss, S.smallCount), baseline: cpuMs(up.bareFsyncRss, S.smallCount),
+    group,
+    measure: `${prefix}CPU ms per upload ${label}`,
+    unit: 'ms',
+    service: cpuMs(up.serviceRss, S.smallCount),
+    baseline: cpuMs(up.bareFsyncRss, S.smallCount),
     note: 'user+system CPU of the server process per request; baseline: bare with fsync; lower is better',
-    samples: { service: up.serviceRss.map((x) => round((x.cpuS * 1000) / S.smallCount, 2)), bareNoFsync: cpuMs(up.bareNoFsyncRss, S.smallCount), ...othersCpuMs(up.others, S.smallCount) },
+    samples: {
+      service: up.serviceRss.map((x) => round((x.cpuS * 1000) / S.smallCount, 2)),
+      bareNoFsync: cpuMs(up.bareNoFsyncRss, S.smallCount),
+      ...othersCpuMs(up.others, S.smallCount),
+    },
   });
   record({
-    group, measure: `${prefix}CPU ms per raw download ${label}`, unit: 'ms', service: cpuMs(down.serviceRss, S.smallDownloads), baseline: cpuMs(down.bareRss, S.smallDownloads),
-    ...aim('≤ 0.5 ms', (s) => s <= 0.5), note: 'lower is better',
-    samples: { service: down.serviceRss.map((x) => round((x.cpuS * 1000) / S.smallDownloads, 2)), ...othersCpuMs(down.others, S.smallDownloads) },
+    group,
+    measure: `${prefix}CPU ms per raw download ${label}`,
+    unit: 'ms',
+    service: cpuMs(down.serviceRss, S.smallDownloads),
+    baseline: cpuMs(down.bareRss, S.smallDownloads),
+    ...aim('≤ 0.5 ms', (s) => s <= 0.5),
+    note: 'lower is better',
+    samples: {
+      service: down.serviceRss.map((x) => round((x.cpuS * 1000) / S.smallDownloads, 2)),
+      ...othersCpuMs(down.others, S.smallDownloads),
+    },
   });
   record({
-    group, measure: `${prefix}peak RSS small uploads (MB)`, unit: 'MB', service: Math.max(...up.serviceRss.map((x) => x.peakMb)),
-    ...aim('< 150 MB', (s) => s < 150), note: `while ${S.concurrency} clients upload; VmHWM reset before each run`, detail: up.serviceRss,
+    group,
+    measure: `${prefix}peak RSS small uploads (MB)`,
+    unit: 'MB',
+    service: Math.max(...up.serviceRss.map((x) => x.peakMb)),
+    ...aim('< 150 MB', (s) => s < 150),
+    note: `while ${S.concurrency} clients upload; VmHWM reset before each run`,
+    detail: up.serviceRss,
   });
   record({
-    group, measure: `${prefix}RSS after small uploads, idle ${IDLE_RSS_SECONDS} s (MB)`, unit: 'MB', service: idle.lowestMb,
+    group,
+    measure: `${prefix}RSS after small uploads, idle ${IDLE_RSS_SECONDS} s (MB)`,
+    unit: 'MB',
+    service: idle.lowestMb,
     ...aim('< 120 MB', (s) => s < 120),
     note: `the lowest VmRSS read every second for ${IDLE_RSS_SECONDS} s once the upload runs had ended and their clients had closed`,
-    detail: { beforeMb: up.serviceRss[0].beforeMb, peakMb: Math.max(...up.serviceRss.map((x) => x.peakMb)), endOfUploadsMb: up.serviceRss.at(-1).afterMb, idleReadingsMb: idle.readingsMb },
+    detail: {
+      beforeMb: up.serviceRss[0].beforeMb,
+      peakMb: Math.max(...up.serviceRss.map((x) => x.peakMb)),
+      endOfUploadsMb: up.serviceRss.at(-1).afterMb,
+      idleReadingsMb: idle.readingsMb,
+    },
   });
   for (const line of page) record({ group, ...line });
 }
@@ -902,7 +1172,9 @@ async function measureSharePage({ port, file, size, prefix, serviceRss }) {
       }),
   };
   for (let run = 1; run <= S.smallRuns; run++) {
-    log(`${prefix}share page: ${S.smallPages} GET /f/<id> and /f/<id>/raw × ${S.concurrency} clients, run ${run}/${S.smallRuns}`);
+    log(
+      `${prefix}share page: ${S.smallPages} GET /f/<id> and /f/<id>/raw × ${S.concurrency} clients, run ${run}/${S.smallRuns}`,
+    );
     for (const who of rotate(['page', 'raw'], run - 1)) {
       serviceRss.start();
       const res = await withAgent((agent) => fetchFrom[who](agent));
@@ -918,7 +1190,11 @@ async function measureSharePage({ port, file, size, prefix, serviceRss }) {
   const cpuMs = (xs) => xs.map((x) => round((x.cpuS * 1000) / S.smallPages, 2));
   return [
     {
-      measure: `${prefix}share page GET /f/<id> (req/s) ×${S.concurrency}`, unit: '1/s', service: round(best(rate.page)), baseline: round(best(rate.raw)), note,
+      measure: `${prefix}share page GET /f/<id> (req/s) ×${S.concurrency}`,
+      unit: '1/s',
+      service: round(best(rate.page)),
+      baseline: round(best(rate.raw)),
+      note,
       samples: { service: r(rate.page), baseline: r(rate.raw) },
       detail: { cpuMsPerRequest: { service: cpuMs(rss.page), baseline: cpuMs(rss.raw) }, rss },
     },
@@ -927,8 +1203,11 @@ async function measureSharePage({ port, file, size, prefix, serviceRss }) {
     // What 32 readers of share pages cost in memory (a render kept alive by an abort timer that
     // was never cleared once took this to ~190 MB): no target, the 150 MB line is for uploads.
     {
-      measure: `${prefix}peak RSS share pages ×${S.concurrency} (MB)`, unit: 'MB', service: round(Math.max(...rss.page.map((x) => x.peakMb))),
-      note: 'highest VmHWM over the page series; informational', samples: { service: r(rss.page.map((x) => x.peakMb)) },
+      measure: `${prefix}peak RSS share pages ×${S.concurrency} (MB)`,
+      unit: 'MB',
+      service: round(Math.max(...rss.page.map((x) => x.peakMb))),
+      note: 'highest VmHWM over the page series; informational',
+      samples: { service: r(rss.page.map((x) => x.peakMb)) },
     },
   ];
 }
@@ -961,17 +1240,27 @@ const BARE_FILES_SELECT =
   'SELECT id, user_id, original_name, mime_type, size, stored_name, created_at, expires_at, max_downloads, downloads, password_hash FROM files WHERE user_id = ?';
 function bareApiFile(row) {
   return {
-    id: row.id, userId: row.user_id, originalName: row.original_name, mimeType: row.mime_type, size: row.size, storedName: row.stored_name,
-    createdAt: new Date(row.created_at).toISOString(), expiresAt: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
-    maxDownloads: row.max_downloads, downloads: row.downloads, hasPassword: row.password_hash !== null,
+    id: row.id,
+    userId: row.user_id,
+    originalName: row.original_name,
+    mimeType: row.mime_type,
+    size: row.size,
+    storedName: row.stored_name,
+    createdAt: new Date(row.created_at).toISOString(),
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+    maxDownloads: row.max_downloads,
+    downloads: row.downloads,
+    hasPassword: row.password_hash !== null,
   };
 }
 
 async function measureList({ port, cookie, dataDir, serviceRss }) {
   const sqlite3 = require('sqlite3');
   const db = new sqlite3.Database(path.join(dataDir, 'app.db'));
-  const run = (sql, params = []) => new Promise((resolve, reject) => db.run(sql, params, (e) => (e ? reject(e) : resolve())));
-  const all = (sql, params = []) => new Promise((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows))));
+  const run = (sql, params = []) =>
+    new Promise((resolve, reject) => db.run(sql, params, (e) => (e ? reject(e) : resolve())));
+  const all = (sql, params = []) =>
+    new Promise((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows))));
   try {
     await run('PRAGMA busy_timeout = 10000');
     const [user] = await all("SELECT id FROM users WHERE username_key = 'bench'");
@@ -1000,7 +1289,10 @@ async function measureList({ port, cookie, dataDir, serviceRss }) {
     serviceRss.start();
     for (let i = 0; i < S.listRequests; i++) {
       const res = await requestJson({ port, path: path_, cookie });
-      assert(res.status === 200 && res.body.files.length === Math.max(n, S.listFiles), `list ${res.status}, ${res.body?.files?.length} files`);
+      assert(
+        res.status === 200 && res.body.files.length === Math.max(n, S.listFiles),
+        `list ${res.status}, ${res.body?.files?.length} files`,
+      );
       service.push(res.ms);
       bytes = res.bytes;
     }
@@ -1031,13 +1323,47 @@ async function measureList({ port, cookie, dataDir, serviceRss }) {
 
     const note = `baseline: the same SELECT + JSON.stringify with sqlite3 in the bench process (no HTTP); body ${round(bytes / MiB, 2)} MiB`;
     record({
-      group: 'list', measure: `GET /api/v1/files p50 (ms), ${S.listFiles} files`, unit: 'ms', service: round(median(service)), baseline: round(median(bare)),
-      target: '≤ 1.30', check: (_s, ratio) => ratio <= 1.3, note, samples: { service: service.map((x) => round(x)), baseline: bare.map((x) => round(x, 2)) },
+      group: 'list',
+      measure: `GET /api/v1/files p50 (ms), ${S.listFiles} files`,
+      unit: 'ms',
+      service: round(median(service)),
+      baseline: round(median(bare)),
+      target: '≤ 1.30',
+      check: (_s, ratio) => ratio <= 1.3,
+      note,
+      samples: { service: service.map((x) => round(x)), baseline: bare.map((x) => round(x, 2)) },
     });
-    record({ group: 'list', measure: `GET /api/v1/files p99 (ms), ${S.listFiles} files`, unit: 'ms', service: round(percentile(service, 0.99)), baseline: round(percentile(bare, 0.99)), note });
-    record({ group: 'list', measure: 'GET /api/v1/files?limit=100 p50 (ms)', unit: 'ms', service: round(median(page)), baseline: round(median(barePage)), note: `first page of 100 of the same ${S.listFiles}; baseline: SELECT … LIMIT 101 + JSON.stringify` });
-    record({ group: 'list', measure: 'GET /api/v1/files?limit=100 p99 (ms)', unit: 'ms', service: round(percentile(page, 0.99)), baseline: round(percentile(barePage, 0.99)) });
-    record({ group: 'list', measure: 'peak RSS listing (MB)', unit: 'MB', service: rss.peakMb, note: 'informational', detail: rss });
+    record({
+      group: 'list',
+      measure: `GET /api/v1/files p99 (ms), ${S.listFiles} files`,
+      unit: 'ms',
+      service: round(percentile(service, 0.99)),
+      baseline: round(percentile(bare, 0.99)),
+      note,
+    });
+    record({
+      group: 'list',
+      measure: 'GET /api/v1/files?limit=100 p50 (ms)',
+      unit: 'ms',
+      service: round(median(page)),
+      baseline: round(median(barePage)),
+      note: `first page of 100 of the same ${S.listFiles}; baseline: SELECT … LIMIT 101 + JSON.stringify`,
+    });
+    record({
+      group: 'list',
+      measure: 'GET /api/v1/files?limit=100 p99 (ms)',
+      unit: 'ms',
+      service: round(percentile(page, 0.99)),
+      baseline: round(percentile(barePage, 0.99)),
+    });
+    record({
+      group: 'list',
+      measure: 'peak RSS listing (MB)',
+      unit: 'MB',
+      service: rss.peakMb,
+      note: 'informational',
+      detail: rss,
+    });
   } finally {
     await new Promise((resolve) => db.close(resolve));
   }
@@ -1092,7 +1418,9 @@ async function measureOnPostgresDisk({ logDir }) {
       startBareServers({ logDir, uploadDir: bareDir, downloadDir: path.join(dataDir, 'uploads'), nameSuffix: '-pg' }),
       waitForHealth(port, service.entry),
     ]);
-    log(`pg: service pid ${service.child.pid} on ${HOST}:${port}, ${postgres.url}/bench_pg; bare upload :${bare.bareUpPort}, bare download :${bare.bareDownPort}`);
+    log(
+      `pg: service pid ${service.child.pid} on ${HOST}:${port}, ${postgres.url}/bench_pg; bare upload :${bare.bareUpPort}, bare download :${bare.bareDownPort}`,
+    );
     const serviceRss = new RssMonitor(service.child.pid);
     results.pgServiceIdleRssMb = round(serviceRss.status().rss);
     const cookie = await logIn(port);
@@ -1115,36 +1443,57 @@ async function measureOnPostgresS3({ inputDir, logDir }) {
   let sdk = null;
   try {
     postgres.createDatabase('bench');
-    const s3rver = spawnChild('s3rver', process.execPath, ['bench/s3rver-server.mjs', path.join(tmp, 's3rver')], { logDir, handshake: true });
+    const s3rver = spawnChild('s3rver', process.execPath, ['bench/s3rver-server.mjs', path.join(tmp, 's3rver')], {
+      logDir,
+      handshake: true,
+    });
     const endpoint = `http://${HOST}:${await handshakePort(s3rver)}`;
     sdk = await bareSdk(endpoint);
     await sdk.client.send(new sdk.commands.CreateBucketCommand({ Bucket: S3_BUCKET }));
     // Idle until the large measures, as the service is; stopped with it.
-    const proxy = spawnChild('bare-s3-proxy', process.execPath, ['bench/bare-s3-proxy.mjs', endpoint, S3_BUCKET], { logDir, handshake: true });
+    const proxy = spawnChild('bare-s3-proxy', process.execPath, ['bench/bare-s3-proxy.mjs', endpoint, S3_BUCKET], {
+      logDir,
+      handshake: true,
+    });
     const proxyPort = await handshakePort(proxy);
 
     const port = await freePort();
     const dataDir = path.join(tmp, 'data-s3');
     fs.mkdirSync(dataDir, { recursive: true });
     const serviceEnv = serviceEnvFor({
-      port, dataDir, maxMb: S.largeMb,
+      port,
+      dataDir,
+      maxMb: S.largeMb,
       extra: {
         DATABASE_URL: `${postgres.url}/bench`,
-        S3_BUCKET, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: S3_KEYS.accessKeyId, S3_SECRET_ACCESS_KEY: S3_KEYS.secretAccessKey,
+        S3_BUCKET,
+        S3_ENDPOINT: endpoint,
+        S3_REGION: 'us-east-1',
+        S3_ACCESS_KEY_ID: S3_KEYS.accessKeyId,
+        S3_SECRET_ACCESS_KEY: S3_KEYS.secretAccessKey,
       },
     });
     registerBenchUser(serviceEnv);
     const service = startService('service-s3', serviceEnv, logDir);
     await waitForHealth(port, service.entry);
-    log(`s3: service pid ${service.child.pid} on ${HOST}:${port}, ${postgres.url}/bench, s3rver pid ${s3rver.child.pid} at ${endpoint}, bare proxy pid ${proxy.child.pid} on :${proxyPort}`);
+    log(
+      `s3: service pid ${service.child.pid} on ${HOST}:${port}, ${postgres.url}/bench, s3rver pid ${s3rver.child.pid} at ${endpoint}, bare proxy pid ${proxy.child.pid} on :${proxyPort}`,
+    );
     const serviceRss = new RssMonitor(service.child.pid);
     results.s3ServiceIdleRssMb = round(serviceRss.status().rss);
     const cookie = await logIn(port);
 
     const s3rverRss = new RssMonitor(s3rver.child.pid);
     const proxyRss = new RssMonitor(proxy.child.pid);
-    await measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRss, proxy: { port: proxyPort, rss: proxyRss } });
+    await measureLargeOnS3({
+      port,
+      cookie,
+      sdk,
+      input,
+      serviceRss,
+      s3rverRss,
+      proxy: { port: proxyPort, rss: proxyRss },
+    });
 
     // Small files against the same bare baselines as the disk phase (busboy → disk with fsync;
     // stat + createReadStream), started for these measures only: the bare download server
@@ -1156,7 +1505,16 @@ async function measureOnPostgresS3({ inputDir, logDir }) {
     // Informational: the judged small-file lines on PostgreSQL are the `pg` phase's. Here s3rver's
     // own CPU per request (1.0-1.3 ms a GET, 1.5-2.5 ms a PUT) runs on the same two cores and
     // alone exceeds what the lines allow against a bare server reading its disk.
-    await measureSmall({ port, cookie, bare, serviceRss, prefix: 'pg+s3 ', bareReadsServiceFiles: false, alsoWatch: { s3rver: s3rverRss }, withTargets: false });
+    await measureSmall({
+      port,
+      cookie,
+      bare,
+      serviceRss,
+      prefix: 'pg+s3 ',
+      bareReadsServiceFiles: false,
+      alsoWatch: { s3rver: s3rverRss },
+      withTargets: false,
+    });
     results.s3ServiceFinalRssMb = round(serviceRss.status().rss);
     await Promise.all([service.entry, s3rver.entry, proxy.entry].map((entry) => stopChild(entry)).concat(bare.stop()));
   } finally {
@@ -1198,8 +1556,17 @@ async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRs
   // the HTTP client's CPU for the service (the machine has 2 cores for all three processes);
   // the same for the bare proxy as for the service.
   const fresh = () => ({
-    service: [], sdk: [], serviceRss: [], sdkCpu: [], clientForService: [], s3rverForService: [], s3rverForSdk: [],
-    proxy: [], proxyRss: [], clientForProxy: [], s3rverForProxy: [],
+    service: [],
+    sdk: [],
+    serviceRss: [],
+    sdkCpu: [],
+    clientForService: [],
+    s3rverForService: [],
+    s3rverForSdk: [],
+    proxy: [],
+    proxyRss: [],
+    clientForProxy: [],
+    s3rverForProxy: [],
   });
   const up = fresh();
   const down = fresh();
@@ -1229,7 +1596,12 @@ async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRs
       const upload = new sdk.Upload({
         client: sdk.client,
         // Read in 1 MiB chunks, as the HTTP client reads the file for the service.
-        params: { Bucket: S3_BUCKET, Key: key, Body: fs.createReadStream(input, { highWaterMark: MiB }), ContentType: 'application/octet-stream' },
+        params: {
+          Bucket: S3_BUCKET,
+          Key: key,
+          Body: fs.createReadStream(input, { highWaterMark: MiB }),
+          ContentType: 'application/octet-stream',
+        },
         partSize: S3_PART_BYTES,
         queueSize: S3_QUEUE_SIZE,
         leavePartsOnError: false,
@@ -1249,7 +1621,12 @@ async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRs
       proxy.rss.start();
       s3rverRss.start();
       const cpu = process.cpuUsage();
-      const res = await uploadFromDisk({ port: proxy.port, path: `/upload/${key}`, file: input, filename: `s3-${mb}.bin` });
+      const res = await uploadFromDisk({
+        port: proxy.port,
+        path: `/upload/${key}`,
+        file: input,
+        filename: `s3-${mb}.bin`,
+      });
       up.clientForProxy.push(ownCpuSince(cpu));
       up.proxyRss.push(proxy.rss.stop());
       up.s3rverForProxy.push(s3rverRss.stop());
@@ -1283,7 +1660,9 @@ async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRs
       s3rverRss.start();
       const cpu = process.cpuUsage();
       const t0 = process.hrtime.bigint();
-      const object = await sdk.client.send(new sdk.commands.GetObjectCommand({ Bucket: S3_BUCKET, Key: stored.storedName }));
+      const object = await sdk.client.send(
+        new sdk.commands.GetObjectCommand({ Bucket: S3_BUCKET, Key: stored.storedName }),
+      );
       const received = await countAndDiscard(object.Body);
       const ms = elapsedMs(t0);
       down.sdkCpu.push(ownCpuSince(cpu));
@@ -1314,73 +1693,141 @@ async function measureLargeOnS3({ port, cookie, sdk, input, serviceRss, s3rverRs
   const peak = (xs) => Math.max(...xs.map((x) => x.peakMb));
   const sdkSettings = `lib-storage Upload, ${S3_PART_BYTES / MiB} MiB parts, queue ${S3_QUEUE_SIZE}`;
   record({
-    group, measure: `S3 upload ${label} (MiB/s)`, unit: 'MiB/s', service: round(best(up.service)), baseline: round(best(up.sdk)),
-    target: '≥ 0.90', check: (_s, ratio) => ratio >= 0.9,
+    group,
+    measure: `S3 upload ${label} (MiB/s)`,
+    unit: 'MiB/s',
+    service: round(best(up.service)),
+    baseline: round(best(up.sdk)),
+    target: '≥ 0.90',
+    check: (_s, ratio) => ratio >= 0.9,
     note: `service on PostgreSQL + s3rver; baseline: the SDK alone in the bench process (${sdkSettings}) to the same s3rver`,
     samples: { service: r(up.service), baseline: r(up.sdk) },
   });
   record({
-    group, measure: `S3 download ${label} (MiB/s)`, unit: 'MiB/s', service: round(best(down.service)), baseline: round(best(down.sdk)),
-    target: '≥ 0.90', check: (_s, ratio) => ratio >= 0.9,
+    group,
+    measure: `S3 download ${label} (MiB/s)`,
+    unit: 'MiB/s',
+    service: round(best(down.service)),
+    baseline: round(best(down.sdk)),
+    target: '≥ 0.90',
+    check: (_s, ratio) => ratio >= 0.9,
     note: 'GET /f/:id/raw; baseline: GetObjectCommand of the same object in the bench process, streamed and discarded',
     samples: { service: r(down.service), baseline: r(down.sdk) },
   });
   record({
-    group, measure: `CPU s/GiB S3 upload ${label}`, unit: 's/GiB', service: cpuPerGiB(up.serviceRss), baseline: cpuPerGiB(up.sdkCpu),
+    group,
+    measure: `CPU s/GiB S3 upload ${label}`,
+    unit: 's/GiB',
+    service: cpuPerGiB(up.serviceRss),
+    baseline: cpuPerGiB(up.sdkCpu),
     note: 'service process; baseline: the bench process running the SDK upload (file reads included); lower is better',
     samples: { httpClientForService: cpuPerGiB(up.clientForService) },
   });
   record({
-    group, measure: `CPU s/GiB S3 download ${label}`, unit: 's/GiB', service: cpuPerGiB(down.serviceRss), baseline: cpuPerGiB(down.sdkCpu),
+    group,
+    measure: `CPU s/GiB S3 download ${label}`,
+    unit: 's/GiB',
+    service: cpuPerGiB(down.serviceRss),
+    baseline: cpuPerGiB(down.sdkCpu),
     note: 'service process; baseline: the bench process running the SDK download; lower is better',
     samples: { httpClientForService: cpuPerGiB(down.clientForService) },
   });
   // s3rver's own cost, for the service's transfers and for the SDK's: where the time goes.
   record({
-    group, measure: `s3rver CPU s/GiB upload ${label}`, unit: 's/GiB', service: cpuPerGiB(up.s3rverForService), baseline: cpuPerGiB(up.s3rverForSdk),
-    note: 'informational: the S3 server during the service\'s uploads / the SDK\'s', detail: { service: up.s3rverForService, baseline: up.s3rverForSdk },
+    group,
+    measure: `s3rver CPU s/GiB upload ${label}`,
+    unit: 's/GiB',
+    service: cpuPerGiB(up.s3rverForService),
+    baseline: cpuPerGiB(up.s3rverForSdk),
+    note: "informational: the S3 server during the service's uploads / the SDK's",
+    detail: { service: up.s3rverForService, baseline: up.s3rverForSdk },
   });
   record({
-    group, measure: `s3rver CPU s/GiB download ${label}`, unit: 's/GiB', service: cpuPerGiB(down.s3rverForService), baseline: cpuPerGiB(down.s3rverForSdk),
-    note: 'informational', detail: { service: down.s3rverForService, baseline: down.s3rverForSdk },
+    group,
+    measure: `s3rver CPU s/GiB download ${label}`,
+    unit: 's/GiB',
+    service: cpuPerGiB(down.s3rverForService),
+    baseline: cpuPerGiB(down.s3rverForSdk),
+    note: 'informational',
+    detail: { service: down.s3rverForService, baseline: down.s3rverForSdk },
   });
   record({
-    group, measure: `peak RSS S3 upload ${label} (MB)`, unit: 'MB', service: peak(up.serviceRss),
-    target: '< 150 MB', check: (s) => s < 150, note: 'VmHWM reset before each run, as in the disk phase', detail: up.serviceRss,
+    group,
+    measure: `peak RSS S3 upload ${label} (MB)`,
+    unit: 'MB',
+    service: peak(up.serviceRss),
+    target: '< 150 MB',
+    check: (s) => s < 150,
+    note: 'VmHWM reset before each run, as in the disk phase',
+    detail: up.serviceRss,
   });
   record({
-    group, measure: `peak RSS S3 download ${label} (MB)`, unit: 'MB', service: peak(down.serviceRss),
-    target: '< 150 MB', check: (s) => s < 150, detail: down.serviceRss,
+    group,
+    measure: `peak RSS S3 download ${label} (MB)`,
+    unit: 'MB',
+    service: peak(down.serviceRss),
+    target: '< 150 MB',
+    check: (s) => s < 150,
+    detail: down.serviceRss,
   });
   // The bare proxy: how close any process between the client and s3rver can come to the SDK
   // alone here, and how far the service is from that floor. Informational (no target).
-  const floorNote = 'informational: bench/bare-s3-proxy.mjs (busboy → lib-storage, GetObject → pipe, nothing else) '
-    + 'reached with the same HTTP client as the service; baseline: the SDK alone. The floor of any process in between '
-    + 'on this machine: client, proxy and s3rver share its cores';
+  const floorNote =
+    'informational: bench/bare-s3-proxy.mjs (busboy → lib-storage, GetObject → pipe, nothing else) ' +
+    'reached with the same HTTP client as the service; baseline: the SDK alone. The floor of any process in between ' +
+    'on this machine: client, proxy and s3rver share its cores';
   record({
-    group, measure: `S3 upload ${label}, bare proxy (MiB/s)`, unit: 'MiB/s', service: round(best(up.proxy)), baseline: round(best(up.sdk)),
-    note: floorNote, samples: { service: r(up.proxy), baseline: r(up.sdk) },
+    group,
+    measure: `S3 upload ${label}, bare proxy (MiB/s)`,
+    unit: 'MiB/s',
+    service: round(best(up.proxy)),
+    baseline: round(best(up.sdk)),
+    note: floorNote,
+    samples: { service: r(up.proxy), baseline: r(up.sdk) },
   });
   record({
-    group, measure: `S3 download ${label}, bare proxy (MiB/s)`, unit: 'MiB/s', service: round(best(down.proxy)), baseline: round(best(down.sdk)),
-    note: floorNote, samples: { service: r(down.proxy), baseline: r(down.sdk) },
+    group,
+    measure: `S3 download ${label}, bare proxy (MiB/s)`,
+    unit: 'MiB/s',
+    service: round(best(down.proxy)),
+    baseline: round(best(down.sdk)),
+    note: floorNote,
+    samples: { service: r(down.proxy), baseline: r(down.sdk) },
   });
   record({
-    group, measure: `S3 upload ${label}, service vs bare proxy`, unit: 'MiB/s', service: round(best(up.service)), baseline: round(best(up.proxy)),
-    note: 'informational: what the service costs on top of the floor', samples: { service: r(up.service), baseline: r(up.proxy) },
+    group,
+    measure: `S3 upload ${label}, service vs bare proxy`,
+    unit: 'MiB/s',
+    service: round(best(up.service)),
+    baseline: round(best(up.proxy)),
+    note: 'informational: what the service costs on top of the floor',
+    samples: { service: r(up.service), baseline: r(up.proxy) },
   });
   record({
-    group, measure: `S3 download ${label}, service vs bare proxy`, unit: 'MiB/s', service: round(best(down.service)), baseline: round(best(down.proxy)),
-    note: 'informational: what the service costs on top of the floor', samples: { service: r(down.service), baseline: r(down.proxy) },
+    group,
+    measure: `S3 download ${label}, service vs bare proxy`,
+    unit: 'MiB/s',
+    service: round(best(down.service)),
+    baseline: round(best(down.proxy)),
+    note: 'informational: what the service costs on top of the floor',
+    samples: { service: r(down.service), baseline: r(down.proxy) },
   });
   record({
-    group, measure: `CPU s/GiB bare proxy S3 upload ${label}`, unit: 's/GiB', service: cpuPerGiB(up.proxyRss), baseline: cpuPerGiB(up.sdkCpu),
+    group,
+    measure: `CPU s/GiB bare proxy S3 upload ${label}`,
+    unit: 's/GiB',
+    service: cpuPerGiB(up.proxyRss),
+    baseline: cpuPerGiB(up.sdkCpu),
     note: 'informational: the bare proxy process; baseline: the bench process running the SDK upload; lower is better',
     samples: { httpClientForProxy: cpuPerGiB(up.clientForProxy), s3rverForProxy: cpuPerGiB(up.s3rverForProxy) },
     detail: { proxy: up.proxyRss, s3rver: up.s3rverForProxy },
   });
   record({
-    group, measure: `CPU s/GiB bare proxy S3 download ${label}`, unit: 's/GiB', service: cpuPerGiB(down.proxyRss), baseline: cpuPerGiB(down.sdkCpu),
+    group,
+    measure: `CPU s/GiB bare proxy S3 download ${label}`,
+    unit: 's/GiB',
+    service: cpuPerGiB(down.proxyRss),
+    baseline: cpuPerGiB(down.sdkCpu),
     note: 'informational: the bare proxy process; baseline: the bench process running the SDK download; lower is better',
     samples: { httpClientForProxy: cpuPerGiB(down.clientForProxy), s3rverForProxy: cpuPerGiB(down.s3rverForProxy) },
     detail: { proxy: down.proxyRss, s3rver: down.s3rverForProxy },
@@ -1411,7 +1858,11 @@ function printReport() {
     row.pass === undefined ? '' : row.pass ? 'ok' : 'MISS',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const fmt = (cells) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   const out = [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)];
   process.stdout.write(`\n${out.join('\n')}\n\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);

@@ -73,14 +73,20 @@ export function commandUsageError(help: CommandHelp, command: string | undefined
 }
 
 /** The positionals and options of a command line; an unknown or malformed option is a UsageError naming it. */
-export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, help: CommandHelp) {
+export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: O,
+  help: CommandHelp,
+) {
   try {
     return parseArgs({ args: argv, allowPositionals: true, options });
   } catch (error) {
     // Node's first sentence names the option ("Unknown option '--colour'"). Its hint is kept short
     // for a single dash: that is how a username such as "-bot" (ADR 0027) looks.
     const problem = (error as Error).message.split('\n')[0].split('. ')[0].replace(/\.$/, '');
-    const dashName = /^Unknown option '-[^-]/.test(problem) ? ' (a name that starts with "-" goes after a lone --)' : '';
+    const dashName = /^Unknown option '-[^-]/.test(problem)
+      ? ' (a name that starts with "-" goes after a lone --)'
+      : '';
     throw usageError(help, problem + dashName);
   }
 }
@@ -99,7 +105,9 @@ export async function withServiceContext<T>(config: Config, command: (ctx: Servi
   try {
     deps = await createDeps(config, { logLevel: 'warn' });
   } catch (error) {
-    throw new CliError(`Cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${(error as Error).message.split('\n')[0]}`);
+    throw new CliError(
+      `Cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   try {
     return await command(createServiceContext(deps));

@@ -44,7 +44,9 @@ async function main(argv: string[]): Promise<number> {
 
   const config = loadCommandConfig();
   if (config.database.dialect === 'sqlite' && config.database.path === sourcePath) {
-    throw new CliError('The target database (DATABASE_URL) is the source itself: point DATABASE_URL at the new database');
+    throw new CliError(
+      'The target database (DATABASE_URL) is the source itself: point DATABASE_URL at the new database',
+    );
   }
 
   let source: Orm;
@@ -58,7 +60,9 @@ async function main(argv: string[]): Promise<number> {
     target = await createDeps(config, { logLevel: 'warn' });
   } catch (error) {
     await source.close();
-    throw new CliError(`Cannot open the target database ${describeDatabase(config)}: ${(error as Error).message.split('\n')[0]}`);
+    throw new CliError(
+      `Cannot open the target database ${describeDatabase(config)}: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   try {
     const report = await moveInstall(
@@ -80,7 +84,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     const known = error instanceof CliError || error instanceof ConfigError || error instanceof MoveVerificationError;
-    const message = known ? (error as Error).message : `Unexpected error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    const message = known
+      ? (error as Error).message
+      : `Unexpected error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
     process.stderr.write(`move-install: ${message}\n`);
     process.exit(error instanceof CliError ? 2 : 1);
   },

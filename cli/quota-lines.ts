@@ -21,7 +21,8 @@ export function quotaSetLine(user: UserSummary, value: string): string {
 }
 
 function describeQuota(user: UserSummary, value: string): string {
-  if (user.quotaSource === 'default') return `the default (${user.quotaBytes === null ? 'unlimited' : formatBytes(user.quotaBytes)})`;
+  if (user.quotaSource === 'default')
+    return `the default (${user.quotaBytes === null ? 'unlimited' : formatBytes(user.quotaBytes)})`;
   if (user.quotaBytes === null) return 'unlimited';
   const size = readSize(value);
   if (!size) return formatBytes(user.quotaBytes);

@@ -4,7 +4,17 @@
 // and a non-zero exit code; never a stack trace.
 import { isAppError } from '../server/errors';
 import { registerUser } from '../server/services/users';
-import { CliError, failureLine, loadCommandConfig, printHelpIfAsked, promptPassword, readFirstLine, usageError, withServiceContext, type CommandHelp } from './cli-support';
+import {
+  CliError,
+  failureLine,
+  loadCommandConfig,
+  printHelpIfAsked,
+  promptPassword,
+  readFirstLine,
+  usageError,
+  withServiceContext,
+  type CommandHelp,
+} from './cli-support';
 
 const HELP: CommandHelp = {
   name: 'register-user',
@@ -41,8 +51,13 @@ async function main(argv: string[]): Promise<number> {
   const positional = [...options.filter((arg) => !arg.startsWith('--')), ...rest];
   const unknown = options.filter((arg) => arg.startsWith('--') && !OPTIONS.includes(arg));
   if (unknown.length) throw usageError(HELP, `Unknown option '${unknown[0]}'`);
-  if (options.includes('--json') && options.includes('--quiet')) throw usageError(HELP, 'Choose --json or --quiet, not both');
-  if (positional.length !== 1) throw usageError(HELP, positional.length ? `Expected one <username>, got ${positional.length}` : 'Missing the <username>');
+  if (options.includes('--json') && options.includes('--quiet'))
+    throw usageError(HELP, 'Choose --json or --quiet, not both');
+  if (positional.length !== 1)
+    throw usageError(
+      HELP,
+      positional.length ? `Expected one <username>, got ${positional.length}` : 'Missing the <username>',
+    );
   const [username] = positional;
 
   const config = loadCommandConfig();

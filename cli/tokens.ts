@@ -5,7 +5,17 @@
 import type { ServiceContext } from '../server/context';
 import { issueApiToken, listApiTokensOf, revokeApiTokenOf, type ApiTokenDto } from '../server/services/api-tokens';
 import { findUserByUsername } from '../server/services/users';
-import { CliError, commandUsageError, failureLine, loadCommandConfig, parseCommandLine, printHelpIfAsked, UsageError, withServiceContext, type CommandHelp } from './cli-support';
+import {
+  CliError,
+  commandUsageError,
+  failureLine,
+  loadCommandConfig,
+  parseCommandLine,
+  printHelpIfAsked,
+  UsageError,
+  withServiceContext,
+  type CommandHelp,
+} from './cli-support';
 
 const HELP: CommandHelp = {
   name: 'tokens',
@@ -48,21 +58,30 @@ function parseCommand(argv: string[]): Command {
   if (name === 'create' && values.name !== undefined && tokenId === undefined) {
     return { name, username, tokenName: values.name, expiresInDays: values['expires-in-days'], json: values.json };
   }
-  if (name === 'list' && tokenId === undefined && values.name === undefined) return { name, username, json: values.json };
-  if (name === 'revoke' && tokenId !== undefined && values.name === undefined) return { name, username, tokenId, json: values.json };
+  if (name === 'list' && tokenId === undefined && values.name === undefined)
+    return { name, username, json: values.json };
+  if (name === 'revoke' && tokenId !== undefined && values.name === undefined)
+    return { name, username, tokenId, json: values.json };
   throw commandUsageError(HELP, name);
 }
 
 async function run(ctx: ServiceContext, command: Command): Promise<void> {
   const user = await findUserByUsername(ctx, command.username);
   if (!user) throw new CliError(`No user named "${command.username}"`);
-  const print = (json: unknown, human: string) => process.stdout.write(`${command.json ? JSON.stringify(json) : human}\n`);
+  const print = (json: unknown, human: string) =>
+    process.stdout.write(`${command.json ? JSON.stringify(json) : human}\n`);
 
   if (command.name === 'create') {
-    const created = await issueApiToken(ctx, user.id, { name: command.tokenName, expiresInDays: command.expiresInDays });
+    const created = await issueApiToken(ctx, user.id, {
+      name: command.tokenName,
+      expiresInDays: command.expiresInDays,
+    });
     // The token alone on stdout, so a script can take it: TOKEN=$(npm run -s tokens -- create …).
     print(created, created.token);
-    if (!command.json) process.stderr.write(`Token "${created.apiToken.name}" (id ${created.apiToken.id}) for ${user.username}: keep it now, it is not shown again.\n`);
+    if (!command.json)
+      process.stderr.write(
+        `Token "${created.apiToken.name}" (id ${created.apiToken.id}) for ${user.username}: keep it now, it is not shown again.\n`,
+      );
   } else if (command.name === 'list') {
     const tokens = await listApiTokensOf(ctx, user.id);
     print({ tokens }, tokens.length ? tokens.map(describe).join('\n') : `${user.username} has no API tokens`);

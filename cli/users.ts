@@ -4,10 +4,31 @@
 // non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.
 import type { ServiceContext } from '../server/context';
 import { isAppError } from '../server/errors';
-import { deleteUser, describeUser, listUsers, setUserDisabled, setUserPassword, setUserQuota, type UserSummary } from '../server/services/accounts';
+import {
+  deleteUser,
+  describeUser,
+  listUsers,
+  setUserDisabled,
+  setUserPassword,
+  setUserQuota,
+  type UserSummary,
+} from '../server/services/accounts';
 import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usage';
 import { registerUser } from '../server/services/users';
-import { ask, CliError, commandUsageError, failureLine, loadCommandConfig, parseCommandLine, printHelpIfAsked, promptPassword, readFirstLine, UsageError, withServiceContext, type CommandHelp } from './cli-support';
+import {
+  ask,
+  CliError,
+  commandUsageError,
+  failureLine,
+  loadCommandConfig,
+  parseCommandLine,
+  printHelpIfAsked,
+  promptPassword,
+  readFirstLine,
+  UsageError,
+  withServiceContext,
+  type CommandHelp,
+} from './cli-support';
 import { formatBytes, quotaSetLine, quotaWarning } from './quota-lines';
 
 const HELP: CommandHelp = {
@@ -23,11 +44,14 @@ const HELP: CommandHelp = {
   summary: ["Administers accounts with the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs."],
   entries: [
     ['<username>', 'the account (add: a new one, 1-64 characters of A-Z a-z 0-9 . _ -)'],
-    ['<size>', 'the user\'s own quota: 500MB, 2GB (KB, MB, GB, TB: powers of 1000); 500MiB, 2GiB, 2G'],
+    ['<size>', "the user's own quota: 500MB, 2GB (KB, MB, GB, TB: powers of 1000); 500MiB, 2GiB, 2G"],
     ['', '(KiB, MiB, GiB, TiB and a bare K, M, G, T: powers of 1024); a bare number is bytes;'],
     ['', 'none: unlimited; default: back to DEFAULT_QUOTA_BYTES. Below what the user stores: a warning'],
-    ['--password-stdin', 'add, passwd: read the password from the first line of stdin (otherwise asked twice on a terminal)'],
-    ['--yes', 'delete: no question (needed without a terminal); the user\'s files go too'],
+    [
+      '--password-stdin',
+      'add, passwd: read the password from the first line of stdin (otherwise asked twice on a terminal)',
+    ],
+    ['--yes', "delete: no question (needed without a terminal); the user's files go too"],
     ['--json', 'print JSON instead of a line for people'],
   ],
 };
@@ -56,7 +80,8 @@ function parseCommand(argv: string[]): Command {
     HELP,
   );
   const [name, ...args] = parsed.positionals;
-  if (!COMMANDS.includes(name as CommandName) || args.length !== ARITY[name as CommandName]) throw commandUsageError(HELP, name);
+  if (!COMMANDS.includes(name as CommandName) || args.length !== ARITY[name as CommandName])
+    throw commandUsageError(HELP, name);
   const { json, yes } = parsed.values;
   return { name: name as CommandName, args, json, yes, passwordStdin: parsed.values['password-stdin'] };
 }
@@ -67,7 +92,8 @@ async function readPassword(command: Command): Promise<string> {
 
 /** Deleting is for good: without --yes, the admin types the name again at a terminal. */
 async function confirmDeletion(username: string): Promise<void> {
-  if (!process.stdin.isTTY) throw new UsageError(`Deleting "${username}" and all their files cannot be undone: add --yes to confirm`);
+  if (!process.stdin.isTTY)
+    throw new UsageError(`Deleting "${username}" and all their files cannot be undone: add --yes to confirm`);
   const answer = await ask(`Delete "${username}" with all their files? Type the username to confirm: `);
   if (answer.trim() !== username) throw new CliError('Not confirmed: nothing was deleted');
 }
@@ -76,7 +102,10 @@ async function confirmDeletion(username: string): Promise<void> {
 type ListedUser = UserSummary & { heldBytes: number; unfinishedUploads: number };
 
 function describe(user: ListedUser): string {
-  const quota = user.quotaBytes === null ? 'no quota' : `quota ${formatBytes(user.quotaBytes)}${user.quotaSource === 'default' ? ' (default)' : ''}`;
+  const quota =
+    user.quotaBytes === null
+      ? 'no quota'
+      : `quota ${formatBytes(user.quotaBytes)}${user.quotaSource === 'default' ? ' (default)' : ''}`;
   return [
     user.username,
     `created ${user.createdAt.slice(0, 10)}`,
@@ -109,17 +138,26 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
     }
     case 'passwd': {
       const { sessionsRevoked } = await setUserPassword(ctx, username, password!);
-      return print({ ok: true, sessionsRevoked }, `Password of ${username} changed; ${sessionsRevoked} session(s) logged out`);
+      return print(
+        { ok: true, sessionsRevoked },
+        `Password of ${username} changed; ${sessionsRevoked} session(s) logged out`,
+      );
     }
     case 'disable':
     case 'enable': {
       const { changed } = await setUserDisabled(ctx, username, command.name === 'disable');
       const state = command.name === 'disable' ? 'disabled' : 'enabled';
-      return print({ ok: true, changed, user: await describeUser(ctx, username) }, changed ? `${username} is now ${state}` : `${username} was already ${state}`);
+      return print(
+        { ok: true, changed, user: await describeUser(ctx, username) },
+        changed ? `${username} is now ${state}` : `${username} was already ${state}`,
+      );
     }
     case 'delete': {
       const removed = await deleteUser(ctx, username);
-      return print({ ok: true, removed }, `Deleted ${username}, ${removed.files} file(s) and ${formatBytes(removed.bytes)}`);
+      return print(
+        { ok: true, removed },
+        `Deleted ${username}, ${removed.files} file(s) and ${formatBytes(removed.bytes)}`,
+      );
     }
     case 'quota': {
       const user = await setUserQuota(ctx, username, value);

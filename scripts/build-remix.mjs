@@ -23,7 +23,12 @@ logger.info(`building... (NODE_ENV=${mode})`);
 const config = await readConfig(process.cwd());
 // As `remix build`: no asset of an earlier build is left behind.
 fs.rmSync(config.assetsBuildDirectory, { recursive: true, force: true });
-const compiler = await create({ config, options: { mode, sourcemap: false }, fileWatchCache: createFileWatchCache(), logger });
+const compiler = await create({
+  config,
+  options: { mode, sourcemap: false },
+  fileWatchCache: createFileWatchCache(),
+  logger,
+});
 try {
   await compiler.compile();
 } catch (thrown) {

@@ -8,7 +8,17 @@ const outputs = ['build/index.js', 'dist/server/index.js', 'public/build'];
 // Everything `npm run build` reads: scripts/build-remix.mjs (app, the server code it imports,
 // remix.config.js, tsconfig.json's paths), scripts/build-server.mjs (server, cli), and the
 // dependencies bundled into the browser build (package.json, package-lock.json).
-const sources = ['app', 'server', 'cli', 'remix.config.js', 'tsconfig.json', 'scripts/build-remix.mjs', 'scripts/build-server.mjs', 'package.json', 'package-lock.json'];
+const sources = [
+  'app',
+  'server',
+  'cli',
+  'remix.config.js',
+  'tsconfig.json',
+  'scripts/build-remix.mjs',
+  'scripts/build-server.mjs',
+  'package.json',
+  'package-lock.json',
+];
 
 function newestMtime(entry) {
   if (!fs.existsSync(entry)) return 0;

@@ -82,7 +82,12 @@ function refuseCrossSite(req: Request, res: Response): void {
   const error = new AppError('FORBIDDEN', 'Cross-site request refused');
   if (req.path.startsWith('/api/') || req.path.startsWith('/trpc')) return sendJsonError(res, error);
   // Fixed text: nothing from the request is echoed.
-  sendStatusPage(res, 403, 'Request refused', 'This form was sent from another website, so it was not carried out. Nothing was changed.');
+  sendStatusPage(
+    res,
+    403,
+    'Request refused',
+    'This form was sent from another website, so it was not carried out. Nothing was changed.',
+  );
 }
 
 /**
@@ -93,5 +98,10 @@ function onlyGetAndHead(req: Request, res: Response, next: NextFunction): void {
   // A GET or HEAD comes here when rawFile found no such file: the not-found page answers it.
   if (req.method === 'GET' || req.method === 'HEAD') return next();
   res.setHeader('Allow', 'GET, HEAD');
-  sendStatusPage(res, 405, 'Method not allowed', 'This link only downloads a file: nothing can be sent to it, changed or deleted here.');
+  sendStatusPage(
+    res,
+    405,
+    'Method not allowed',
+    'This link only downloads a file: nothing can be sent to it, changed or deleted here.',
+  );
 }

@@ -16,7 +16,9 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Where the records live: a SQLite file (the embedded default) or a PostgreSQL server. */
-export type DatabaseConfig = { readonly dialect: 'sqlite'; readonly path: string } | { readonly dialect: 'postgresql'; readonly url: string };
+export type DatabaseConfig =
+  | { readonly dialect: 'sqlite'; readonly path: string }
+  | { readonly dialect: 'postgresql'; readonly url: string };
 
 /** Where file content lives: a local folder (the embedded default) or an S3-compatible bucket. */
 export type StorageConfig =
@@ -113,8 +115,13 @@ function duration(name: string, longest?: { seconds: number; text: string }) {
     if (text === undefined) return undefined;
     const match = /^(\d+)\s*([smhd]?)$/.exec(text);
     const seconds = match ? Number(match[1]) * DURATION_UNITS[match[2] || 's'] : 0;
-    if (seconds === 0) return refuse(ctx, `${name} must be seconds or a number with a unit s, m, h or d (e.g. 3600, 12h, 30d), got "${text}"`);
-    if (longest && seconds > longest.seconds) return refuse(ctx, `${name} must be at most ${longest.text}, got "${text}"`);
+    if (seconds === 0)
+      return refuse(
+        ctx,
+        `${name} must be seconds or a number with a unit s, m, h or d (e.g. 3600, 12h, 30d), got "${text}"`,
+      );
+    if (longest && seconds > longest.seconds)
+      return refuse(ctx, `${name} must be at most ${longest.text}, got "${text}"`);
     return seconds;
   });
 }
@@ -133,7 +140,10 @@ const environmentVariables = z.object({
   UPLOAD_DIR: variable,
   DATABASE_URL: variable.transform((text, ctx) => (text === undefined ? undefined : parseDatabaseUrl(text, ctx))),
   // The secret's bytes are used exactly as given.
-  SESSION_SECRET: exactVariable.refine((secret) => secret === undefined || countCharacters(secret) >= 32, 'SESSION_SECRET must be at least 32 characters long'),
+  SESSION_SECRET: exactVariable.refine(
+    (secret) => secret === undefined || countCharacters(secret) >= 32,
+    'SESSION_SECRET must be at least 32 characters long',
+  ),
   MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1073741824, 1),
   // Unset: unlimited (ADR 0018).
   DEFAULT_QUOTA_BYTES: variable.transform((text, ctx) => {
@@ -165,22 +175,32 @@ const environmentVariables = z.object({
   S3_ACCESS_KEY_ID: variable,
   S3_SECRET_ACCESS_KEY: exactVariable,
   S3_FORCE_PATH_STYLE: variable.transform((text, ctx) => {
-    if (text === undefined || text === 'true' || text === 'false') return text === undefined ? undefined : text === 'true';
+    if (text === undefined || text === 'true' || text === 'false')
+      return text === undefined ? undefined : text === 'true';
     return refuse(ctx, `S3_FORCE_PATH_STYLE must be true or false, got "${text}"`);
   }),
 });
 
 /** Every variable the config reads. */
-export const CONFIG_VARIABLES = Object.keys(environmentVariables.shape) as ReadonlyArray<keyof typeof environmentVariables.shape>;
+export const CONFIG_VARIABLES = Object.keys(environmentVariables.shape) as ReadonlyArray<
+  keyof typeof environmentVariables.shape
+>;
 
 /** The environment, checked as a whole: the variables, then the rules that tie several together. */
 const environmentSchema = environmentVariables.transform((values, ctx) => {
   const database = values.DATABASE_URL ?? ({ dialect: 'sqlite', path: path.join(values.DATA_DIR, 'app.db') } as const);
   if (values.SESSION_SECRET === undefined && database.dialect === 'postgresql') {
     // Several instances share one PostgreSQL: each must sign sessions with the same key.
-    return refuse(ctx, 'SESSION_SECRET must be set when DATABASE_URL is PostgreSQL: every instance must use the same one');
+    return refuse(
+      ctx,
+      'SESSION_SECRET must be set when DATABASE_URL is PostgreSQL: every instance must use the same one',
+    );
   }
-  if (values.MAX_EXPIRY !== undefined && values.DEFAULT_EXPIRY !== undefined && values.DEFAULT_EXPIRY > values.MAX_EXPIRY) {
+  if (
+    values.MAX_EXPIRY !== undefined &&
+    values.DEFAULT_EXPIRY !== undefined &&
+    values.DEFAULT_EXPIRY > values.MAX_EXPIRY
+  ) {
     return refuse(ctx, 'DEFAULT_EXPIRY must not be longer than MAX_EXPIRY');
   }
   const uploadDir = path.resolve(values.UPLOAD_DIR ?? path.join(values.DATA_DIR, 'uploads'));
@@ -218,12 +238,17 @@ type CheckedVariables = z.output<typeof environmentVariables>;
 function storageOf(values: CheckedVariables, uploadDir: string, ctx: z.RefinementCtx): StorageConfig {
   const bucket = values.S3_BUCKET;
   if (bucket === undefined) {
-    const stray = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).find((name) => values[name] !== undefined);
+    const stray = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).find(
+      (name) => values[name] !== undefined,
+    );
     if (stray) return refuse(ctx, `${stray} is set but S3_BUCKET is not: set S3_BUCKET to store files in a bucket`);
     return { kind: 'disk', dir: uploadDir };
   }
   if ((values.S3_ACCESS_KEY_ID === undefined) !== (values.S3_SECRET_ACCESS_KEY === undefined)) {
-    return refuse(ctx, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the SDK default credentials)');
+    return refuse(
+      ctx,
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the SDK default credentials)',
+    );
   }
   return {
     kind: 's3',
@@ -246,7 +271,9 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
   const settings = parsed.data;
   const warnings: string[] = [];
   if (settings.legacySessionTtlSeconds !== undefined) {
-    warnings.push('JWT_EXPIRES_IN is deprecated and will be removed: sessions last 30 days by default; unset it to use the default');
+    warnings.push(
+      'JWT_EXPIRES_IN is deprecated and will be removed: sessions last 30 days by default; unset it to use the default',
+    );
   }
 
   return Object.freeze({
@@ -259,7 +286,8 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     database: settings.database,
     databaseVariable: settings.databaseVariable,
     uploadDirVariable: settings.uploadDirVariable,
-    sessionSecret: settings.sessionSecretText === undefined ? null : new TextEncoder().encode(settings.sessionSecretText),
+    sessionSecret:
+      settings.sessionSecretText === undefined ? null : new TextEncoder().encode(settings.sessionSecretText),
     sessionTtlSeconds: settings.legacySessionTtlSeconds ?? SESSION_TTL_SECONDS,
     secureCookies: settings.baseUrl.startsWith('https:'),
     maxUploadBytes: settings.maxUploadBytes,
@@ -300,7 +328,11 @@ function parseDatabaseUrl(text: string, ctx: z.RefinementCtx): DatabaseConfig {
     return { dialect: 'postgresql', url: text };
   }
   const match = /^file:(.+)$/.exec(text);
-  if (!match) return refuse(ctx, `DATABASE_URL must be file:/path/to/app.db or postgres://user:password@host/db, got "${redactUrl(text)}"`);
+  if (!match)
+    return refuse(
+      ctx,
+      `DATABASE_URL must be file:/path/to/app.db or postgres://user:password@host/db, got "${redactUrl(text)}"`,
+    );
   return { dialect: 'sqlite', path: path.resolve(match[1]) };
 }
 
@@ -329,7 +361,10 @@ function parseTrustProxy(text: string | undefined, ctx: z.RefinementCtx): Config
   try {
     proxyAddr.compile(text.split(',').map((entry) => entry.trim()));
   } catch (error) {
-    return refuse(ctx, `TRUST_PROXY must be true, false, a number of hops, or addresses/subnets (e.g. loopback, 10.0.0.0/8): ${(error as Error).message}`);
+    return refuse(
+      ctx,
+      `TRUST_PROXY must be true, false, a number of hops, or addresses/subnets (e.g. loopback, 10.0.0.0/8): ${(error as Error).message}`,
+    );
   }
   return text;
 }

@@ -26,7 +26,10 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
   const store = await createContentStore(config, log);
   const sql = openDirectSql(orm, config.database);
   const downloads = new DownloadTally(sql, log);
-  const outages = new OutageTracker(log, { database: () => probeDatabaseWrite(orm), storage: () => store.checkWritable() });
+  const outages = new OutageTracker(log, {
+    database: () => probeDatabaseWrite(orm),
+    storage: () => store.checkWritable(),
+  });
   const close = async () => {
     outages.stop();
     await downloads.flush();
@@ -49,7 +52,10 @@ export async function createContentStore(config: Config, log: Logger): Promise<C
  * sweep what crashed runs left; then keep doing both (expired links every minute, leftovers
  * every hour). Returns the function that stops the hourly rounds.
  */
-export async function startHousekeeping(deps: AppDeps, options: { expirySweepEveryMs?: number } = {}): Promise<() => void> {
+export async function startHousekeeping(
+  deps: AppDeps,
+  options: { expirySweepEveryMs?: number } = {},
+): Promise<() => void> {
   const parts = { em: deps.orm.em.fork(), store: deps.store, log: deps.log, clock: deps.clock };
   await removeExpiredFiles(parts);
   // A crash mid-upload leaves nothing once the service runs again. On SQLite this

@@ -26,7 +26,9 @@ async function main(): Promise<void> {
   try {
     deps = await createDeps(config);
   } catch (error) {
-    throw new Error(`cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${firstLine(error)}`);
+    throw new Error(
+      `cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${firstLine(error)}`,
+    );
   }
   const { log } = deps;
   for (const warning of config.startupWarnings) log.warn(warning);

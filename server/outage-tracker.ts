@@ -54,7 +54,10 @@ export class OutageTracker {
     }
     this.outages.set(dependency, { startedAt: performance.now(), refused: 1, probe: null });
     // The fault in a few words, without its stack: the same for every request it refused.
-    this.log.error({ dependency, reason: describe(fault) }, `${dependency} unavailable: requests that need it are answered 503 until it is back`);
+    this.log.error(
+      { dependency, reason: describe(fault) },
+      `${dependency} unavailable: requests that need it are answered 503 until it is back`,
+    );
     this.probeLater(dependency);
   }
 
@@ -77,7 +80,10 @@ export class OutageTracker {
     if (this.stopped) return;
     this.outages.delete(dependency);
     const durationMs = Math.round(performance.now() - outage.startedAt);
-    this.log.warn({ dependency, refused: outage.refused, durationMs }, `${dependency} available again; ${outage.refused} requests were refused meanwhile`);
+    this.log.warn(
+      { dependency, refused: outage.refused, durationMs },
+      `${dependency} available again; ${outage.refused} requests were refused meanwhile`,
+    );
   }
 }
 

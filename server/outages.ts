@@ -22,7 +22,11 @@ const DATABASE_DOWN_CODES = new Set([
 const CONNECT_SYSCALLS = new Set(['connect', 'getaddrinfo']);
 
 /** What pg and knex say, without a code, when a connection breaks or none can be had. */
-const DATABASE_DOWN_MESSAGES = [/Connection terminated/i, /Timeout acquiring a connection/i, /the database system is (starting up|shutting down)/i];
+const DATABASE_DOWN_MESSAGES = [
+  /Connection terminated/i,
+  /Timeout acquiring a connection/i,
+  /the database system is (starting up|shutting down)/i,
+];
 
 interface FaultFields {
   code?: unknown;
@@ -53,10 +57,15 @@ function isBucketUnreachable(error: unknown): boolean {
 function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
   if (error instanceof ConnectionException || error instanceof LockWaitTimeoutException) return true;
   if (!isObject(error) || depth > 2) return false;
-  if (typeof error.code === 'string' && (DATABASE_DOWN_CODES.has(error.code) || /^08[0-9A-Z]{3}$/.test(error.code))) return true;
+  if (typeof error.code === 'string' && (DATABASE_DOWN_CODES.has(error.code) || /^08[0-9A-Z]{3}$/.test(error.code)))
+    return true;
   if (typeof error.syscall === 'string' && CONNECT_SYSCALLS.has(error.syscall)) return true;
   if (error.name === 'KnexTimeoutError') return true;
-  if (typeof error.message === 'string' && DATABASE_DOWN_MESSAGES.some((pattern) => pattern.test(error.message as string))) return true;
+  if (
+    typeof error.message === 'string' &&
+    DATABASE_DOWN_MESSAGES.some((pattern) => pattern.test(error.message as string))
+  )
+    return true;
   return isDatabaseUnreachable(error.cause, depth + 1);
 }
 

@@ -13,7 +13,8 @@ import { makeDirectories } from './make-directories';
 /** Makes what `config` names on disk and returns the configuration the service runs with. */
 export function provision(config: LoadedConfig): Config {
   ensureWritableDir('DATA_DIR', config.dataDir);
-  if (config.database.dialect === 'sqlite') ensureWritableDir(config.databaseVariable, path.dirname(config.database.path));
+  if (config.database.dialect === 'sqlite')
+    ensureWritableDir(config.databaseVariable, path.dirname(config.database.path));
   if (config.storage.kind === 'disk') {
     ensureWritableDir(config.uploadDirVariable, config.uploadDir);
     refuseSharedUploadDir(config.uploadDir, config.dataDir, config.database);
@@ -22,7 +23,11 @@ export function provision(config: LoadedConfig): Config {
 
   const sessionSecret = loadOrCreateSecret(config.dataDir);
   const warning = `SESSION_SECRET is not set: using the generated secret stored in ${secretFileOf(config.dataDir)}`;
-  return Object.freeze({ ...config, sessionSecret, startupWarnings: Object.freeze([warning, ...config.startupWarnings]) });
+  return Object.freeze({
+    ...config,
+    sessionSecret,
+    startupWarnings: Object.freeze([warning, ...config.startupWarnings]),
+  });
 }
 
 function secretFileOf(dataDir: string): string {
@@ -37,7 +42,9 @@ function secretFileOf(dataDir: string): string {
 function refuseSharedUploadDir(uploadDir: string, dataDir: string, database: DatabaseConfig): void {
   const uploads = fs.realpathSync(uploadDir);
   if (isWithin(fs.realpathSync(dataDir), uploads)) {
-    throw new ConfigError(`UPLOAD_DIR (${uploadDir}) must not be DATA_DIR or contain it: give uploads a folder of their own`);
+    throw new ConfigError(
+      `UPLOAD_DIR (${uploadDir}) must not be DATA_DIR or contain it: give uploads a folder of their own`,
+    );
   }
   if (database.dialect !== 'sqlite') return;
   const file = path.join(fs.realpathSync(path.dirname(database.path)), path.basename(database.path));
@@ -114,7 +121,9 @@ function readSecretFile(file: string): Uint8Array | null {
     throw new ConfigError(`DATA_DIR: cannot read the generated session secret ${file} (${code})`);
   }
   if (countCharacters(text) < 32) {
-    throw new ConfigError(`SESSION_SECRET: ${file} holds fewer than 32 characters; delete it to generate a new secret, or set SESSION_SECRET`);
+    throw new ConfigError(
+      `SESSION_SECRET: ${file} holds fewer than 32 characters; delete it to generate a new secret, or set SESSION_SECRET`,
+    );
   }
   return new TextEncoder().encode(text);
 }

@@ -23,8 +23,27 @@ export function loadContextFor(res: Response) {
     sessionToken: res.locals.sessionToken,
     requestId: res.locals.requestId,
     cspNonce: res.locals.cspNonce,
-    services: { files, sessions, shares, apiTokens, sharexConfigFor, shareSettings: { expiryChoices }, previewKind, users: { changeOwnPassword }, storage: { myStorageReport }, resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload } },
-    http: { sessionCookie, clearedSessionCookie, shareGrantCookie, readShareGrant, withFirstUploadedFile, isAppError, SHARE_SETTING_FIELDS },
+    services: {
+      files,
+      sessions,
+      shares,
+      apiTokens,
+      sharexConfigFor,
+      shareSettings: { expiryChoices },
+      previewKind,
+      users: { changeOwnPassword },
+      storage: { myStorageReport },
+      resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload },
+    },
+    http: {
+      sessionCookie,
+      clearedSessionCookie,
+      shareGrantCookie,
+      readShareGrant,
+      withFirstUploadedFile,
+      isAppError,
+      SHARE_SETTING_FIELDS,
+    },
   };
 }
 

@@ -23,7 +23,9 @@ export const newPasswordSchema = z
   // `min` counts UTF-16 units (and gives the OpenAPI document its minLength); characters as a
   // person counts them are code points: "😀😀😀😀" is 4, not 8.
   .refine((password) => countCharacters(password) >= 8, { message: 'Password must be at least 8 characters long' })
-  .refine((password) => !BLANK_LOOKING.test(password), { message: 'Password must not be only spaces or invisible characters' })
+  .refine((password) => !BLANK_LOOKING.test(password), {
+    message: 'Password must not be only spaces or invisible characters',
+  })
   .refine((password) => Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES, {
     message: `Password must be at most ${MAX_PASSWORD_BYTES} bytes of UTF-8`,
   });
@@ -45,7 +47,9 @@ export const changePasswordSchema = z
   .refine((input) => input.confirmPassword === undefined || input.confirmPassword === input.newPassword, {
     message: 'The new password and its confirmation do not match',
   })
-  .refine((input) => input.currentPassword !== input.newPassword, { message: 'The new password must differ from the current one' });
+  .refine((input) => input.currentPassword !== input.newPassword, {
+    message: 'The new password must differ from the current one',
+  });
 
 /** Login takes any strings: a malformed guess is just a wrong one. Lengths are capped to keep bcrypt bounded. */
 export const loginSchema = z.object({
@@ -87,7 +91,8 @@ function refuseSetting(ctx: z.RefinementCtx, message: string): never {
 /** A whole number in [min, max]: multipart fields are text, JSON has numbers. */
 function readWholeNumber(value: unknown, name: string, min: number, max: number, ctx: z.RefinementCtx): number {
   const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isSafeInteger(number)) return refuseSetting(ctx, `${name} must be a whole number`);
+  if (typeof number !== 'number' || !Number.isSafeInteger(number))
+    return refuseSetting(ctx, `${name} must be a whole number`);
   if (number < min) return refuseSetting(ctx, `${name} must be at least ${min}`);
   if (number > max) return refuseSetting(ctx, `${name} must be at most ${max}`);
   return number;
@@ -117,10 +122,19 @@ export const shareSettingsFields = z
       .transform((value, ctx): string | null | undefined => {
         if (value === undefined || value === null) return value;
         // The format alone lets through offsets no clock has (+24:00, +99:99): an Invalid Date.
-        if (typeof value === 'string' && isoDateTime.safeParse(value).success && Number.isFinite(Date.parse(value))) return value;
-        return refuseSetting(ctx, 'expiresAt must be an ISO-8601 date and time with a time zone (e.g. 2030-01-31T12:00:00Z), or null');
+        if (typeof value === 'string' && isoDateTime.safeParse(value).success && Number.isFinite(Date.parse(value)))
+          return value;
+        return refuseSetting(
+          ctx,
+          'expiresAt must be an ISO-8601 date and time with a time zone (e.g. 2030-01-31T12:00:00Z), or null',
+        );
       })
-      .openapi({ type: ['string', 'null'], format: 'date-time', description: 'When the link stops working; null: never.', example: '2030-01-31T12:00:00Z' }),
+      .openapi({
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'When the link stops working; null: never.',
+        example: '2030-01-31T12:00:00Z',
+      }),
     expiresIn: z
       .unknown()
       .transform((value, ctx): number | 'never' | undefined => {
@@ -130,7 +144,12 @@ export const shareSettingsFields = z
         return readWholeNumber(value, 'expiresIn', 1, MAX_EXPIRES_IN_SECONDS, ctx);
       })
       .openapi({
-        anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_EXPIRES_IN_SECONDS }, { type: 'string', pattern: '^\\d+$' }, { const: 'never' }, { type: 'null' }],
+        anyOf: [
+          { type: 'integer', minimum: 1, maximum: MAX_EXPIRES_IN_SECONDS },
+          { type: 'string', pattern: '^\\d+$' },
+          { const: 'never' },
+          { type: 'null' },
+        ],
         description: 'The expiry relative to now, in seconds, or "never" (or null). Send this or expiresAt, not both.',
       }),
     maxDownloads: z
@@ -140,7 +159,11 @@ export const shareSettingsFields = z
         return readWholeNumber(value, 'maxDownloads', 1, MAX_DOWNLOADS_LIMIT, ctx);
       })
       .openapi({
-        anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_DOWNLOADS_LIMIT }, { type: 'string', pattern: '^\\d+$' }, { type: 'null' }],
+        anyOf: [
+          { type: 'integer', minimum: 1, maximum: MAX_DOWNLOADS_LIMIT },
+          { type: 'string', pattern: '^\\d+$' },
+          { type: 'null' },
+        ],
         description: 'Downloads the link allows in all; null: no limit.',
       }),
     password: z
@@ -150,11 +173,18 @@ export const shareSettingsFields = z
         const parsed = sharePasswordSchema.safeParse(value);
         return parsed.success ? parsed.data : refuseSetting(ctx, firstIssue(parsed.error));
       })
-      .openapi({ type: ['string', 'null'], minLength: MIN_SHARE_PASSWORD_LENGTH, description: 'A password visitors must give; null: none.' }),
+      .openapi({
+        type: ['string', 'null'],
+        minLength: MIN_SHARE_PASSWORD_LENGTH,
+        description: 'A password visitors must give; null: none.',
+      }),
   })
   .strict();
 
-export const shareSettingsSchema = shareSettingsFields.refine((settings) => settings.expiresAt === undefined || settings.expiresIn === undefined, 'Send expiresAt or expiresIn, not both');
+export const shareSettingsSchema = shareSettingsFields.refine(
+  (settings) => settings.expiresAt === undefined || settings.expiresIn === undefined,
+  'Send expiresAt or expiresIn, not both',
+);
 
 export type ShareSettingsInput = z.input<typeof shareSettingsSchema>;
 export type ShareSettings = z.output<typeof shareSettingsSchema>;
@@ -178,7 +208,12 @@ export const newApiTokenSchema = z
       .refine((days) => days === undefined || days === null || (Number.isInteger(days) && days >= 1 && days <= 3650), {
         message: 'expiresInDays must be a whole number from 1 to 3650, or null for no expiry',
       })
-      .openapi({ type: ['integer', 'null'], minimum: 1, maximum: 3650, description: 'Lifetime in days; null or left out: no expiry.' }),
+      .openapi({
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 3650,
+        description: 'Lifetime in days; null or left out: no expiry.',
+      }),
   })
   .strict();
 

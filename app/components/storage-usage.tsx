@@ -12,7 +12,10 @@ interface StorageUsageProps {
 /** The space the user's files take, and what unfinished uploads hold, against their quota when they have one (a bar). */
 export function StorageUsage({ bytes, files, heldBytes, unfinishedUploads, quota }: StorageUsageProps) {
   const count = counted(files, 'file');
-  const held = unfinishedUploads > 0 ? ` · ${formatBytes(heldBytes)} held by ${counted(unfinishedUploads, 'unfinished upload')}` : '';
+  const held =
+    unfinishedUploads > 0
+      ? ` · ${formatBytes(heldBytes)} held by ${counted(unfinishedUploads, 'unfinished upload')}`
+      : '';
   if (quota === null) {
     return <p className="muted storage-usage">{`${formatBytes(bytes)} used by ${count}${held} · no storage quota`}</p>;
   }

@@ -42,7 +42,11 @@ export function UnfinishedUploads({ uploads }: { uploads: UnfinishedUploadDto[] 
                 </td>
                 <td>
                   <form method="post" action={`/uploads/${encodeURIComponent(upload.id)}/cancel`}>
-                    <button type="submit" className="danger small" aria-label={`Cancel the upload of ${upload.originalName}`}>
+                    <button
+                      type="submit"
+                      className="danger small"
+                      aria-label={`Cancel the upload of ${upload.originalName}`}
+                    >
                       Cancel
                     </button>
                   </form>

@@ -98,7 +98,11 @@ export function UploadForm({
         setPhase('retrying');
         const when = delayMs >= 1000 ? ` in ${Math.round(delayMs / 1000)} s` : '';
         // 409/423: the server was still saving the request before; nothing was lost.
-        setNotice(status === 409 || status === 423 ? `Catching up with the server. Trying again${when}…` : `Connection lost. Trying again${when}…`);
+        setNotice(
+          status === 409 || status === 423
+            ? `Catching up with the server. Trying again${when}…`
+            : `Connection lost. Trying again${when}…`,
+        );
       },
       onResumed: () => setNotice('Carrying on with the upload of this file begun earlier.'),
       onDone: (fileId) => {
@@ -115,7 +119,9 @@ export function UploadForm({
         setProgress(null);
         setNotice(null);
         setError(
-          status === null ? 'The connection was lost during the upload. Choose the file again to carry on.' : uploadErrorInWords(status, message, maxUploadBytes),
+          status === null
+            ? 'The connection was lost during the upload. Choose the file again to carry on.'
+            : uploadErrorInWords(status, message, maxUploadBytes),
         );
       },
     });
@@ -149,13 +155,16 @@ export function UploadForm({
       ) : null}
       {unfinished.length > 0 && !busy ? (
         <p className="muted unfinished-uploads">
-          Unfinished upload{unfinished.length > 1 ? 's' : ''}: {unfinished.join(', ')}. Choose the same file again to carry on where it stopped.
+          Unfinished upload{unfinished.length > 1 ? 's' : ''}: {unfinished.join(', ')}. Choose the same file again to
+          carry on where it stopped.
         </p>
       ) : null}
       <ShareSettingsFields choices={expiry.choices} defaultValue={expiry.defaultValue} sent={sent ?? undefined} />
       {error && sent ? (
         <p className="muted">
-          {sent.passwordTyped ? 'Choose the file again. Type the password again too: it is never sent back to the page.' : 'Choose the file again.'}
+          {sent.passwordTyped
+            ? 'Choose the file again. Type the password again too: it is never sent back to the page.'
+            : 'Choose the file again.'}
         </p>
       ) : null}
       <label
@@ -169,7 +178,14 @@ export function UploadForm({
       >
         <span className="dropzone-title">Choose a file, or drop or paste one here</span>
         <span className="muted upload-limit">{`Up to ${formatBytes(maxUploadBytes)}.`}</span>
-        <input ref={inputRef} type="file" name="file" required disabled={busy} onChange={(e) => choose(e.currentTarget.files)} />
+        <input
+          ref={inputRef}
+          type="file"
+          name="file"
+          required
+          disabled={busy}
+          onChange={(e) => choose(e.currentTarget.files)}
+        />
         {chosen ? (
           <span className="muted">
             {chosen.name} · {formatBytes(chosen.size)}

@@ -18,8 +18,8 @@ export default function Home() {
     <main className="narrow">
       <h1>Share files with a link</h1>
       <p className="lead">
-        {`Upload a file of up to ${maxUpload} and get a link anyone can open`}: they see a preview and can download it. You keep
-        the list of what you shared, and can delete a file whenever you like.
+        {`Upload a file of up to ${maxUpload} and get a link anyone can open`}: they see a preview and can download it.
+        You keep the list of what you shared, and can delete a file whenever you like.
       </p>
       {username ? (
         <p className="actions">

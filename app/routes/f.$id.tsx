@@ -19,7 +19,9 @@ const TEXT_PREVIEW_BYTES = 64 * 1024;
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { ctx, services, http } = context;
   const id = params.id ?? '';
-  const share = await services.shares.openShare(ctx, id, { grant: http.readShareGrant(request.headers.get('cookie') ?? undefined, id) });
+  const share = await services.shares.openShare(ctx, id, {
+    grant: http.readShareGrant(request.headers.get('cookie') ?? undefined, id),
+  });
   // Like the raw link: a record whose content is gone is as missing as an unknown id.
   if (share.kind === 'missing') throw data({ message: FILE_NOT_FOUND }, { status: 404 });
   if (share.kind === 'gone') throw data({ message: share.message }, { status: 410 });
@@ -29,36 +31,50 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const preview = share.previewable ? services.previewKind(file.mimeType) : 'none';
   const textPreview = preview === 'text' ? await services.shares.readTextPreview(share, TEXT_PREVIEW_BYTES) : null;
   const shareUrl = services.files.shareUrl(ctx, file.id);
-  return data({
-    locked: false as const,
-    file: { id: file.id, originalName: file.originalName, mimeType: file.mimeType, size: file.size, createdAt: file.createdAt },
-    preview,
-    // A limited link shows no preview to visitors: every look would use up a download.
-    previewOff: !share.previewable,
-    textPreview,
-    shareUrl,
-    // Absolute for link previews (OpenGraph wants absolute URLs); the page itself uses a path,
-    // so media still load (CSP 'self') when the site is reached by another name than BASE_URL.
-    rawUrl: `${shareUrl}/raw`,
-    rawPath: `/f/${encodeURIComponent(file.id)}/raw`,
-    // A protected file's link preview names nothing (it may unfurl in a chat for anyone).
-    hasPassword: file.hasPassword,
-    downloadsLeft: file.maxDownloads === null ? null : file.maxDownloads - file.downloads,
-    // The recipient is told when the link stops working, as the owner is.
-    expiresAt: file.expiresAt,
-    isOwner: share.isOwner,
-    settings: share.isOwner
-      ? {
-          current: { expiresAt: file.expiresAt, maxDownloads: file.maxDownloads, downloads: file.downloads, hasPassword: file.hasPassword },
-          expiry: services.shareSettings.expiryChoices(ctx.config),
-        }
-      : null,
-    now: ctx.clock.now(),
-  }, {
-    // Opened with its password: what it shows (a text preview is the content) stays out of every
-    // cache, as the raw link's answer does (ADR 0014).
-    headers: file.hasPassword ? { 'Cache-Control': 'private, no-store' } : undefined,
-  });
+  return data(
+    {
+      locked: false as const,
+      file: {
+        id: file.id,
+        originalName: file.originalName,
+        mimeType: file.mimeType,
+        size: file.size,
+        createdAt: file.createdAt,
+      },
+      preview,
+      // A limited link shows no preview to visitors: every look would use up a download.
+      previewOff: !share.previewable,
+      textPreview,
+      shareUrl,
+      // Absolute for link previews (OpenGraph wants absolute URLs); the page itself uses a path,
+      // so media still load (CSP 'self') when the site is reached by another name than BASE_URL.
+      rawUrl: `${shareUrl}/raw`,
+      rawPath: `/f/${encodeURIComponent(file.id)}/raw`,
+      // A protected file's link preview names nothing (it may unfurl in a chat for anyone).
+      hasPassword: file.hasPassword,
+      downloadsLeft: file.maxDownloads === null ? null : file.maxDownloads - file.downloads,
+      // The recipient is told when the link stops working, as the owner is.
+      expiresAt: file.expiresAt,
+      isOwner: share.isOwner,
+      settings: share.isOwner
+        ? {
+            current: {
+              expiresAt: file.expiresAt,
+              maxDownloads: file.maxDownloads,
+              downloads: file.downloads,
+              hasPassword: file.hasPassword,
+            },
+            expiry: services.shareSettings.expiryChoices(ctx.config),
+          }
+        : null,
+      now: ctx.clock.now(),
+    },
+    {
+      // Opened with its password: what it shows (a text preview is the content) stays out of every
+      // cache, as the raw link's answer does (ADR 0014).
+      headers: file.hasPassword ? { 'Cache-Control': 'private, no-store' } : undefined,
+    },
+  );
 }
 
 // A document render takes its headers from here: pass the action's Retry-After on (429).
@@ -82,12 +98,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       const { grant, maxAgeSeconds } = await services.shares.unlockShare(ctx, id, form.get('password'));
       // A document load, not the page's data fetch: the grant cookie's Path is /f/<id>, which a
       // browser does not send to /f/<id>.data (ADR 0031).
-      return redirectDocument(`/f/${id}`, { status: 303, headers: { 'Set-Cookie': http.shareGrantCookie(ctx.config, id, grant, maxAgeSeconds) } });
+      return redirectDocument(`/f/${id}`, {
+        status: 303,
+        headers: { 'Set-Cookie': http.shareGrantCookie(ctx.config, id, grant, maxAgeSeconds) },
+      });
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
       if (status === 404 || status === 410) throw data({ message }, { status });
       const headers: HeadersInit = {};
-      if (http.isAppError(error) && error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+      if (http.isAppError(error) && error.retryAfterSeconds !== undefined)
+        headers['Retry-After'] = String(error.retryAfterSeconds);
       return data({ unlockError: message, settingsError: null, settingsSaved: false, sent: null }, { status, headers });
     }
   }
@@ -99,11 +119,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
       // In words for a person: the service's (and the API's) 403 says only "Forbidden".
-      if (status === 403) throw data({ message: 'You can only change the link settings of your own files.' }, { status });
+      if (status === 403)
+        throw data({ message: 'You can only change the link settings of your own files.' }, { status });
       if (status === 404 || status === 410) throw data({ message }, { status });
       // The form comes back with what was typed (a page without JavaScript is drawn anew), its password aside.
       const sent = sentShareSettings((name) => form.get(name));
-      return data({ unlockError: null, settingsError: inFormWords(message, SHARE_SETTINGS_LABELS), settingsSaved: false, sent }, { status });
+      return data(
+        { unlockError: null, settingsError: inFormWords(message, SHARE_SETTINGS_LABELS), settingsSaved: false, sent },
+        { status },
+      );
     }
   }
   throw data({ message: 'Unknown form.' }, { status: 400 });
@@ -207,7 +231,9 @@ export default function FileView() {
             </div>
             <div>
               <dt>Downloads</dt>
-              <dd className="downloads">{formatDownloads(settings.current.downloads, settings.current.maxDownloads)}</dd>
+              <dd className="downloads">
+                {formatDownloads(settings.current.downloads, settings.current.maxDownloads)}
+              </dd>
             </div>
             <div>
               <dt>Password</dt>
@@ -219,7 +245,10 @@ export default function FileView() {
       {!settings && (expiresAt !== null || downloadsLeft !== null) ? (
         // What a recipient needs to know to fetch the file in time; the owner has the settings below.
         <p className="link-limits">
-          {[expiresAt === null ? null : formatExpiryDate(expiresAt), downloadsLeft === null ? null : `${counted(downloadsLeft, 'download')} left`]
+          {[
+            expiresAt === null ? null : formatExpiryDate(expiresAt),
+            downloadsLeft === null ? null : `${counted(downloadsLeft, 'download')} left`,
+          ]
             .filter(Boolean)
             .join(' · ')}
         </p>
@@ -248,7 +277,12 @@ export default function FileView() {
             <iframe
               src={rawPath}
               title={file.originalName}
-              style={{ width: '100%', height: '75vh', border: '1px solid var(--border)', borderRadius: 'var(--radius)' }}
+              style={{
+                width: '100%',
+                height: '75vh',
+                border: '1px solid var(--border)',
+                borderRadius: 'var(--radius)',
+              }}
             />
             <p>
               <a href={rawPath} target="_blank" rel="noopener noreferrer">
@@ -272,7 +306,9 @@ export default function FileView() {
             {`No preview: this link allows ${downloadsLeft} more ${downloadsLeft === 1 ? 'download' : 'downloads'}, and a preview would use one up.`}
           </p>
         ) : null}
-        {preview === 'none' && !previewOff ? <p className="muted">No preview for this type of file. Download it to open it.</p> : null}
+        {preview === 'none' && !previewOff ? (
+          <p className="muted">No preview for this type of file. Download it to open it.</p>
+        ) : null}
       </section>
       {settings ? (
         <Form method="post" className="card stack owner-settings" aria-label="Link settings" ref={settingsForm}>
@@ -287,7 +323,9 @@ export default function FileView() {
               Settings saved.
             </p>
           ) : null}
-          {actionData?.sent?.passwordTyped && !hydrated ? <p className="muted">Type the new password again: it is never sent back to the page.</p> : null}
+          {actionData?.sent?.passwordTyped && !hydrated ? (
+            <p className="muted">Type the new password again: it is never sent back to the page.</p>
+          ) : null}
           <ShareSettingsFields
             choices={settings.expiry.choices}
             defaultValue={settings.expiry.defaultValue}

@@ -14,7 +14,8 @@ import { requireUserPage } from '~/utils/session.server';
 /** The confirmation page's form says so: the list it leads back to names the deleted file. */
 const FROM_CONFIRMATION = 'confirmation';
 
-export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Delete a file · File sharing' }]);
+export const meta: MetaFunction = ({ error }) =>
+  error ? errorMeta(error) : [{ title: 'Delete a file · File sharing' }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
@@ -30,7 +31,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Back to the list after logging in: the file is named there, not in a form posted anew.
   if (!context.ctx.user) throw redirect(`/login?redirectTo=${encodeURIComponent('/files')}`);
   // A script's POST may carry no form at all: it deletes all the same.
-  const from = await request.formData().then((form) => form.get('from'), () => null);
+  const from = await request.formData().then(
+    (form) => form.get('from'),
+    () => null,
+  );
   let name: string;
   try {
     ({ originalName: name } = await context.services.files.deleteFile(context.ctx, params.id ?? ''));

@@ -1,5 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { isRouteErrorResponse, Link, useLoaderData, useLocation, useRevalidator, useRouteError } from '@remix-run/react';
+import {
+  isRouteErrorResponse,
+  Link,
+  useLoaderData,
+  useLocation,
+  useRevalidator,
+  useRouteError,
+} from '@remix-run/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { LocalTime } from '~/components/local-time';
@@ -80,7 +87,9 @@ export default function Files() {
     if (active && active !== document.body && active.isConnected) return;
     const rows = Array.from(document.querySelectorAll<HTMLTableRowElement>('tr[data-file-id]'));
     // The chosen neighbour may have gone too (deleted elsewhere): then the heading.
-    const next = rows.find((row) => row.dataset.fileId === focusAfterDelete.next)?.querySelector<HTMLButtonElement>('form button');
+    const next = rows
+      .find((row) => row.dataset.fileId === focusAfterDelete.next)
+      ?.querySelector<HTMLButtonElement>('form button');
     (next ?? headingRef.current)?.focus();
   }, [files, focusAfterDelete]);
 
@@ -198,7 +207,11 @@ export default function Files() {
                   <td>
                     {/* Without JavaScript it opens the confirmation page, which comes back here
                         (ADR 0008); with it, the browser's confirm dialog asks and the delete is done in place. */}
-                    <form method="get" action={`/files/${file.id}/delete`} onSubmit={(e) => onDelete(e, file.id, file.originalName)}>
+                    <form
+                      method="get"
+                      action={`/files/${file.id}/delete`}
+                      onSubmit={(e) => onDelete(e, file.id, file.originalName)}
+                    >
                       <button type="submit" className="danger small" aria-label={`Delete ${file.originalName}`}>
                         Delete
                       </button>

@@ -40,7 +40,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined) {
       headers['Retry-After'] = String(error.retryAfterSeconds);
     }
-    return data({ error: loginErrorInWords(status, message), username: typeof username === 'string' ? username : '' }, { status, headers });
+    return data(
+      { error: loginErrorInWords(status, message), username: typeof username === 'string' ? username : '' },
+      { status, headers },
+    );
   }
 }
 

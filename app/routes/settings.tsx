@@ -40,11 +40,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = String(form.get('intent') ?? '');
   const section = SECTION_OF_INTENT[intent];
-  if (!section) return data<SettingsResult>({ section: 'tokens', error: 'Unknown form.', notice: null, created: null }, { status: 400 });
+  if (!section)
+    return data<SettingsResult>(
+      { section: 'tokens', error: 'Unknown form.', notice: null, created: null },
+      { status: 400 },
+    );
   const answer = (notice: string | null, created: SettingsResult['created'] = null, status = 200) =>
     data<SettingsResult>({ section, error: null, notice, created }, { status });
   // Logged out of the session this page runs in: its cookie goes, and so does the page.
-  const toLogin = () => redirect('/login', { headers: { 'Set-Cookie': context.http.clearedSessionCookie(ctx.config) } });
+  const toLogin = () =>
+    redirect('/login', { headers: { 'Set-Cookie': context.http.clearedSessionCookie(ctx.config) } });
   try {
     switch (intent) {
       case 'create-token': {
@@ -64,7 +69,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
           newPassword: form.get('newPassword') ?? '',
           confirmPassword: form.get('confirmPassword') ?? '',
         });
-        const others = otherSessionsRevoked === 1 ? '1 other session was' : `${otherSessionsRevoked} other sessions were`;
+        const others =
+          otherSessionsRevoked === 1 ? '1 other session was' : `${otherSessionsRevoked} other sessions were`;
         return answer(`Your password was changed. ${others} logged out.`);
       }
       case 'revoke-session': {
@@ -80,7 +86,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // The new-token form comes back as it was typed; the password forms never carry a password back.
     const typed = (name: string) => String(form.get(name) ?? '').slice(0, 200);
     const sentToken = intent === 'create-token' ? { name: typed('name'), expiresInDays: typed('expiresInDays') } : null;
-    return data<SettingsResult>({ section, error: inFormWords(message, LABELS_OF_INTENT[intent] ?? {}), notice: null, created: null, sentToken }, { status });
+    return data<SettingsResult>(
+      { section, error: inFormWords(message, LABELS_OF_INTENT[intent] ?? {}), notice: null, created: null, sentToken },
+      { status },
+    );
   }
 }
 

@@ -13,7 +13,11 @@ export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = requireUserPage(context, request);
   const { config } = context.ctx;
-  return { expiry: context.services.shareSettings.expiryChoices(config), maxUploadBytes: config.maxUploadBytes, ownerId: user.id };
+  return {
+    expiry: context.services.shareSettings.expiryChoices(config),
+    maxUploadBytes: config.maxUploadBytes,
+    ownerId: user.id,
+  };
 }
 
 // Without JavaScript the form posts here: the body is streamed through busboy into the
@@ -38,7 +42,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(`/f/${file.id}`);
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
-    return data({ error: uploadErrorInWords(status, message, ctx.config.maxUploadBytes), sent: typed.sent }, { status });
+    return data(
+      { error: uploadErrorInWords(status, message, ctx.config.maxUploadBytes), sent: typed.sent },
+      { status },
+    );
   }
 }
 
@@ -48,7 +55,13 @@ export default function Upload() {
   return (
     <main className="narrow">
       <h1>Upload a file</h1>
-      <UploadForm serverError={actionData?.error ?? null} sent={actionData?.sent ?? null} expiry={expiry} maxUploadBytes={maxUploadBytes} ownerId={ownerId} />
+      <UploadForm
+        serverError={actionData?.error ?? null}
+        sent={actionData?.sent ?? null}
+        expiry={expiry}
+        maxUploadBytes={maxUploadBytes}
+        ownerId={ownerId}
+      />
     </main>
   );
 }

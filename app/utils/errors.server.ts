@@ -7,7 +7,8 @@ import { data } from '@remix-run/node';
  * is rethrown too: every page shows it as the same 503 error page (server/http/page-outages.ts).
  */
 export function pageErrorFrom(context: AppLoadContext, error: unknown): { status: number; message: string } {
-  if (context.http.isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE') return { status: error.status, message: error.message };
+  if (context.http.isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE')
+    return { status: error.status, message: error.message };
   throw error;
 }
 
@@ -16,7 +17,11 @@ export function pageErrorFrom(context: AppLoadContext, error: unknown): { status
  * service's message for a status where a page has something clearer to say to a person than
  * the API's terse one (a 403's "Forbidden").
  */
-export function throwPageError(context: AppLoadContext, error: unknown, inWords: Partial<Record<number, string>> = {}): never {
+export function throwPageError(
+  context: AppLoadContext,
+  error: unknown,
+  inWords: Partial<Record<number, string>> = {},
+): never {
   const { status, message } = pageErrorFrom(context, error);
   throw data({ message: inWords[status] ?? message }, { status });
 }

@@ -40,11 +40,17 @@ export const CHANGE_PASSWORD_LABELS: FieldLabels = {
  */
 export function inFormWords(message: string, labels: FieldLabels): string {
   const field = /^[A-Za-z]+(?= )/.exec(message)?.[0];
-  let words = field !== undefined && Object.hasOwn(labels, field) ? `${labels[field]}${message.slice(field.length)}` : message;
-  words = words.replace(/\bThe ([A-Za-z]+) field\b/, (found, name: string) => (Object.hasOwn(labels, name) ? `The “${labels[name]}” field` : found));
+  let words =
+    field !== undefined && Object.hasOwn(labels, field) ? `${labels[field]}${message.slice(field.length)}` : message;
+  words = words.replace(/\bThe ([A-Za-z]+) field\b/, (found, name: string) =>
+    Object.hasOwn(labels, name) ? `The “${labels[name]}” field` : found,
+  );
   words = words.replace(/, or null for no expiry$/, ', or no expiry');
   // "more than the 1 downloads so far": the count with its noun in the right number.
-  return words.replace(/\bthe (\d+) downloads so far\b/, (_, count: string) => `the ${counted(Number(count), 'download')} so far`);
+  return words.replace(
+    /\bthe (\d+) downloads so far\b/,
+    (_, count: string) => `the ${counted(Number(count), 'download')} so far`,
+  );
 }
 
 /**
@@ -53,7 +59,8 @@ export function inFormWords(message: string, labels: FieldLabels): string {
  * only those two; the others (a wrong password, a throttle, a name over the length) are words already.
  */
 export function loginErrorInWords(status: number, message: string): string {
-  if (status === 400 && /^(Username|Password) (is required|must be a string)$/.test(message)) return 'Enter your username and password.';
+  if (status === 400 && /^(Username|Password) (is required|must be a string)$/.test(message))
+    return 'Enter your username and password.';
   return message;
 }
 

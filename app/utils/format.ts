@@ -25,7 +25,20 @@ export function formatExpiry(expiresAt: string | null, now: number): string {
   return `expires in ${counted(Math.round(left / 86400_000), 'day')}`;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /**
  * When a link stops working, for whoever received it: "Expires on 3 December 2026, 14:00 UTC".

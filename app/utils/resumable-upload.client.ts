@@ -61,10 +61,14 @@ function urlStorageOf(ownerId: string): UrlStorage {
   const mine = (uploads: PreviousUpload[]) => uploads.filter((upload) => upload.metadata.owner === ownerId);
   return {
     findAllUploads: async () => mine(await defaultOptions.urlStorage.findAllUploads()),
-    findUploadsByFingerprint: async (fingerprint) => mine(await defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint)),
+    findUploadsByFingerprint: async (fingerprint) =>
+      mine(await defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint)),
     removeUpload: (key) => defaultOptions.urlStorage.removeUpload(key),
     addUpload: (fingerprint, upload) =>
-      defaultOptions.urlStorage.addUpload(fingerprint, { ...upload, metadata: { ...rememberedMetadata(upload.metadata), owner: ownerId } }),
+      defaultOptions.urlStorage.addUpload(fingerprint, {
+        ...upload,
+        metadata: { ...rememberedMetadata(upload.metadata), owner: ownerId },
+      }),
   };
 }
 
@@ -73,10 +77,17 @@ export async function unfinishedUploads(ownerId: string): Promise<string[]> {
   const uploads: PreviousUpload[] = await urlStorageOf(ownerId)
     .findAllUploads()
     .catch(() => []);
-  return uploads.filter((upload) => upload.uploadUrl?.includes(UPLOADS_ENDPOINT)).map((upload) => upload.metadata.filename || 'a file');
+  return uploads
+    .filter((upload) => upload.uploadUrl?.includes(UPLOADS_ENDPOINT))
+    .map((upload) => upload.metadata.filename || 'a file');
 }
 
-export function startResumableUpload(file: File, settings: Record<string, string>, ownerId: string, callbacks: ResumableCallbacks): ResumableUpload {
+export function startResumableUpload(
+  file: File,
+  settings: Record<string, string>,
+  ownerId: string,
+  callbacks: ResumableCallbacks,
+): ResumableUpload {
   const urlStorage = urlStorageOf(ownerId);
   let paused = false;
   const upload = new Upload(file, {

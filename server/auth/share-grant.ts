@@ -13,7 +13,12 @@ function passwordVersion(passwordHash: string): string {
   return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
 }
 
-export function signShareGrant(fileId: string, passwordHash: string, secret: Uint8Array, nowSeconds: number): Promise<string> {
+export function signShareGrant(
+  fileId: string,
+  passwordHash: string,
+  secret: Uint8Array,
+  nowSeconds: number,
+): Promise<string> {
   return new SignJWT({ pwv: passwordVersion(passwordHash) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setAudience(AUDIENCE)
@@ -24,7 +29,13 @@ export function signShareGrant(fileId: string, passwordHash: string, secret: Uin
 }
 
 /** Whether `token` proves the current password of this file. */
-export async function verifyShareGrant(token: string, fileId: string, passwordHash: string, secret: Uint8Array, nowSeconds: number): Promise<boolean> {
+export async function verifyShareGrant(
+  token: string,
+  fileId: string,
+  passwordHash: string,
+  secret: Uint8Array,
+  nowSeconds: number,
+): Promise<boolean> {
   try {
     const { payload } = await jwtVerify(token, secret, {
       algorithms: ['HS256'],

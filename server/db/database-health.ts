@@ -56,7 +56,10 @@ export async function replacePooledConnections(orm: Orm, log: Logger, reason: st
       taken.push(await withTimeout(acquiring, ACQUIRE_TIMEOUT_MS));
     } catch {
       // No connection to be had now (pool closed, or all busy): one that turns up late goes back.
-      acquiring.then((late) => client.releaseConnection(late), () => undefined);
+      acquiring.then(
+        (late) => client.releaseConnection(late),
+        () => undefined,
+      );
       break;
     }
   }

@@ -174,7 +174,9 @@ class SqliteDirectSql implements DirectSql {
       const db = new sqlite3.Database(this.path, sqlite3.OPEN_READWRITE, (error) => {
         if (error) return reject(error);
         // Read-only by promise: a write slipped in here would race the pool's writer.
-        db.exec('PRAGMA busy_timeout = 10000; PRAGMA query_only = ON;', (pragmaError) => (pragmaError ? reject(pragmaError) : resolve(new SqliteReader(db))));
+        db.exec('PRAGMA busy_timeout = 10000; PRAGMA query_only = ON;', (pragmaError) =>
+          pragmaError ? reject(pragmaError) : resolve(new SqliteReader(db)),
+        );
       });
     });
     // A failed open is tried again by the next read.
@@ -221,7 +223,9 @@ class SqliteReader {
   async close(): Promise<void> {
     const sets = await Promise.all([...this.prepared.values()].map((copies) => copies.ready.catch(() => [])));
     this.prepared.clear();
-    await Promise.all(sets.flat().map((statement) => new Promise<void>((resolve) => statement.finalize(() => resolve()))));
+    await Promise.all(
+      sets.flat().map((statement) => new Promise<void>((resolve) => statement.finalize(() => resolve()))),
+    );
     await new Promise<void>((resolve) => this.db.close(() => resolve()));
   }
 }
@@ -233,9 +237,13 @@ class SqliteReader {
  */
 async function prepareCopies(db: sqlite3.Database, sql: PortableSql): Promise<sqlite3.Statement[]> {
   const outcomes = await Promise.allSettled(
-    Array.from({ length: PREPARED_COPIES }, () => new Promise<sqlite3.Statement>((resolve, reject) => {
-      const statement = db.prepare(sql, (error) => (error ? reject(error) : resolve(statement)));
-    })),
+    Array.from(
+      { length: PREPARED_COPIES },
+      () =>
+        new Promise<sqlite3.Statement>((resolve, reject) => {
+          const statement = db.prepare(sql, (error) => (error ? reject(error) : resolve(statement)));
+        }),
+    ),
   );
   const failed = outcomes.find((outcome) => outcome.status === 'rejected');
   if (!failed) return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<sqlite3.Statement>).value);
@@ -249,7 +257,11 @@ function asSqliteParams(params: SqlParam[]): Array<string | number | null> {
 }
 
 interface PostgresConnection {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(config: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
 class PostgresDirectSql implements DirectSql {
@@ -276,6 +288,8 @@ class PostgresDirectSql implements DirectSql {
       this.prepared.set(sql, statement);
     }
     const named = statement;
-    return withPooledConnection(this.pool, (connection) => (connection as PostgresConnection).query({ ...named, values: params }));
+    return withPooledConnection(this.pool, (connection) =>
+      (connection as PostgresConnection).query({ ...named, values: params }),
+    );
   }
 }

@@ -14,7 +14,16 @@ import { libraryLogger } from '../library-logs';
 import { migrationsFor } from './migrations';
 
 /** Entities listed one by one: folder globs break once the code is bundled. */
-export const entities = [UserSchema, FileSchema, SessionSchema, ApiTokenSchema, LoginAttemptSchema, HealthProbeSchema, UploadReservationSchema, ResumableUploadSchema];
+export const entities = [
+  UserSchema,
+  FileSchema,
+  SessionSchema,
+  ApiTokenSchema,
+  LoginAttemptSchema,
+  HealthProbeSchema,
+  UploadReservationSchema,
+  ResumableUploadSchema,
+];
 
 interface SqliteConnection {
   /** False once the connection was closed. */
@@ -47,7 +56,12 @@ export async function mikroOrmConfig(database: DatabaseConfig, log?: Logger): Pr
     driverOptions: log ? { log: libraryLogger(log, 'knex', { errors: true }) } : {},
     entities,
     extensions: [Migrator],
-    migrations: { migrationsList: migrationsFor(database.dialect), transactional: true, allOrNothing: true, silent: true },
+    migrations: {
+      migrationsList: migrationsFor(database.dialect),
+      transactional: true,
+      allOrNothing: true,
+      silent: true,
+    },
     allowGlobalContext: false,
     debug: false,
     discovery: { warnWhenNoEntities: true },

@@ -26,7 +26,8 @@ export interface BearerRefusal {
 /** Makes the user of the request's API token the context's; why not when there is none. */
 export async function recogniseBearerToken(ctx: ServiceContext, req: IncomingMessage): Promise<BearerRefusal | null> {
   const token = bearerToken(req);
-  if (!token) return { error: 'invalid_request', description: 'Malformed Authorization header: expected "Bearer <token>"' };
+  if (!token)
+    return { error: 'invalid_request', description: 'Malformed Authorization header: expected "Bearer <token>"' };
   const user = await recogniseApiToken(ctx, token);
   if (!user) return { error: 'invalid_token', description: 'Invalid or expired token' };
   ctx.user = user;
@@ -40,6 +41,9 @@ export async function recogniseBearerToken(ctx: ServiceContext, req: IncomingMes
  * WWW-Authenticate challenge (RFC 6750, section 3), where a script's HTTP library looks for it.
  */
 export function sendBearerRefusal(res: ServerResponse, refusal: BearerRefusal): void {
-  res.setHeader('WWW-Authenticate', `Bearer error="${refusal.error}", error_description="${refusal.description.replaceAll('"', "'")}"`);
+  res.setHeader(
+    'WWW-Authenticate',
+    `Bearer error="${refusal.error}", error_description="${refusal.description.replaceAll('"', "'")}"`,
+  );
   sendJsonError(res, new AppError('UNAUTHORIZED', 'Unauthorized'));
 }

@@ -86,4 +86,3 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   }, []);
   return merged.length === 1 ? merged[0] : null;
 }
-

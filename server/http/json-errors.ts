@@ -10,7 +10,11 @@ import type { ResponseWithLocals } from './request-context';
  * stack trace (docs/api.md).
  * On Node's own request and response, so that the upload's fast path answers the same way.
  */
-export function sendJsonError(res: ResponseWithLocals, error: unknown, req?: IncomingMessage & { originalUrl?: string }): void {
+export function sendJsonError(
+  res: ResponseWithLocals,
+  error: unknown,
+  req?: IncomingMessage & { originalUrl?: string },
+): void {
   // A database or storage outage is 503 with Retry-After, logged once per outage (ADR 0030).
   error = res.locals?.ctx?.outages.recognise(error) ?? error;
   if (isAppError(error)) {

@@ -45,9 +45,14 @@ export async function withFirstUploadedFile<T>(
   handle: (upload: NewUpload) => Promise<T>,
 ): Promise<T> {
   // A compressed body would be stored compressed, under the uploader's name: refuse it.
-  const encoding = String(headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (encoding !== 'identity' && encoding !== '') {
-    throw new AppError('BAD_REQUEST', `Content-Encoding "${encoding.slice(0, 40)}" is not supported: send the file uncompressed`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `Content-Encoding "${encoding.slice(0, 40)}" is not supported: send the file uncompressed`,
+    );
   }
 
   const declaredLength = Number(headers['content-length'] ?? NaN);
@@ -85,7 +90,13 @@ export async function withFirstUploadedFile<T>(
     throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
   }
 
-  const state: { handling: Promise<T> | null; failed: boolean; closed: boolean; lateField: string | null; refusal: AppError | null } = {
+  const state: {
+    handling: Promise<T> | null;
+    failed: boolean;
+    closed: boolean;
+    lateField: string | null;
+    refusal: AppError | null;
+  } = {
     handling: null,
     failed: false,
     // The closing boundary was read: what follows is the epilogue, which MIME says to ignore.
@@ -118,7 +129,8 @@ export async function withFirstUploadedFile<T>(
     if (!options.fieldsBeforeFile?.includes(name)) return;
     if (state.handling) state.lateField ??= name;
     // Sent twice with two values: which one was meant? (A resumable upload's metadata refuses it too.)
-    else if (value !== '' && settings[name] !== undefined && settings[name] !== value) refuseBody(`The ${name} field is sent twice`)();
+    else if (value !== '' && settings[name] !== undefined && settings[name] !== value)
+      refuseBody(`The ${name} field is sent twice`)();
     else if (value !== '') settings[name] = value;
   });
   // busboy may still emit a file after its first error (the rest of the chunk it was parsing):
@@ -161,7 +173,14 @@ export async function withFirstUploadedFile<T>(
     });
     fileStream.pipe(content);
     const expectedBytes = Number.isFinite(declaredLength) && declaredLength > 0 ? declaredLength : undefined;
-    const handling = handle({ originalName: info.filename, mimeType: info.mimeType, content, settings: { ...settings }, bodyAccepted, expectedBytes });
+    const handling = handle({
+      originalName: info.filename,
+      mimeType: info.mimeType,
+      content,
+      settings: { ...settings },
+      bodyAccepted,
+      expectedBytes,
+    });
     handling.catch((error: unknown) => {
       content.destroy();
       if (error instanceof AppError) refuse(error);
@@ -180,9 +199,11 @@ export async function withFirstUploadedFile<T>(
    */
   const bodyAccepted = async (): Promise<void> => {
     const [outcome] = await Promise.allSettled([parsing]);
-    if (state.lateField) throw new AppError('BAD_REQUEST', `The ${state.lateField} field must come before the file part`);
+    if (state.lateField)
+      throw new AppError('BAD_REQUEST', `The ${state.lateField} field must come before the file part`);
     if (state.refusal) throw state.refusal;
-    if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
+    if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body))
+      throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
     if (outcome.status === 'rejected' && !state.closed) throw new AppError('BAD_REQUEST', 'Malformed multipart body');
   };
   // A refusal is answered at once, not once the rest of the body has been read and dropped (a

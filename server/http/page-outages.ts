@@ -28,7 +28,10 @@ function guarded(routeFunction: RouteFunction): RouteFunction {
       if (!outage) throw error;
       throw json(
         { message: outage.message },
-        { status: outage.status, headers: { 'Retry-After': String(outage.retryAfterSeconds), 'Cache-Control': 'no-store' } },
+        {
+          status: outage.status,
+          headers: { 'Retry-After': String(outage.retryAfterSeconds), 'Cache-Control': 'no-store' },
+        },
       );
     }
   };

@@ -26,7 +26,13 @@ export function rawFastPathFileId(req: IncomingMessage): string | null {
 }
 
 /** True once the response is answered; false to leave it to Express (nothing sent yet). */
-export async function serveRawFileFast(deps: AppDeps, req: IncomingMessage, res: ResponseWithLocals, fileId: string, clientAddress: string): Promise<boolean> {
+export async function serveRawFileFast(
+  deps: AppDeps,
+  req: IncomingMessage,
+  res: ResponseWithLocals,
+  fileId: string,
+  clientAddress: string,
+): Promise<boolean> {
   setSecurityHeaders(res, deps.config);
   const ctx = beginRequest(deps, req, res, clientAddress);
   await recogniseRequestSession(ctx, req, res, req.url as string);

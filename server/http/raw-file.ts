@@ -31,14 +31,23 @@ export interface RawFileRequest {
 }
 
 /** Sent, or why not: an unknown file (the not-found page), a gone link (410), a locked one (401). */
-export type RawFileOutcome = { kind: 'served' } | { kind: 'missing' } | { kind: 'gone'; message: string } | { kind: 'locked'; fileId: string };
+export type RawFileOutcome =
+  | { kind: 'served' }
+  | { kind: 'missing' }
+  | { kind: 'gone'; message: string }
+  | { kind: 'locked'; fileId: string };
 
 /**
  * Answers the request with the content (or 304, 412, 416), with plain Node calls: the fast
  * path ahead of Express uses it too (raw-file-fast-path.ts). Sends nothing for a refusal, which
  * it returns instead. Rejects with an AppError for a wrong password (401) or too many (429).
  */
-export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, request: RawFileRequest): Promise<RawFileOutcome> {
+export async function serveRawFile(
+  ctx: ServiceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: RawFileRequest,
+): Promise<RawFileOutcome> {
   let content: OpenedContent | undefined;
   try {
     // The content is not looked up first: opening it tells (one request to the store less).
@@ -57,7 +66,8 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
     const lastModifiedMs = Math.floor(new Date(file.createdAt).getTime() / 1000) * 1000;
 
     const precondition = evaluatePreconditions(req, etag, lastModifiedMs);
-    const range = precondition === 'none' && ifRangeHolds(req, etag, lastModifiedMs) ? parseRange(req.headers.range, size) : null;
+    const range =
+      precondition === 'none' && ifRangeHolds(req, etag, lastModifiedMs) ? parseRange(req.headers.range, size) : null;
 
     let status: number;
     let contentRange: string | undefined;
@@ -92,7 +102,8 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
     }
 
     // A download starts at byte 0; a range further on continues one and is not counted again.
-    const startsDownload = req.method === 'GET' && (status === 200 || (status === 206 && (range as ByteRange).start === 0));
+    const startsDownload =
+      req.method === 'GET' && (status === 200 || (status === 206 && (range as ByteRange).start === 0));
     const gone = startsDownload && !shared.isOwner ? await claimDownload(ctx, file) : null;
     if (gone) {
       content?.stream.destroy();
@@ -102,7 +113,10 @@ export async function serveRawFile(ctx: ServiceContext, req: IncomingMessage, re
 
     res.statusCode = status;
     res.setHeader('Content-Type', inline ? contentTypeOf(file.mimeType) : 'application/octet-stream');
-    res.setHeader('Content-Disposition', dispositionHeader(inline ? 'inline' : 'attachment', downloadName(file.originalName)));
+    res.setHeader(
+      'Content-Disposition',
+      dispositionHeader(inline ? 'inline' : 'attachment', downloadName(file.originalName)),
+    );
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // A shared file may be deleted at any time: caches must check back (cheap, thanks to the ETag).
     res.setHeader('Cache-Control', privateCopy ? 'private, no-store' : 'no-cache');
@@ -160,14 +174,26 @@ export function rawFile() {
       if (outcome.kind === 'missing') return next();
       if (outcome.kind === 'gone') return sendStatusPage(res, 410, 'Link gone', outcome.message);
       if (outcome.kind === 'locked') {
-        return sendStatusPage(res, 401, 'Password required', `${PASSWORD_REQUIRED} Open its share page to enter the password.`, `/f/${outcome.fileId}`);
+        return sendStatusPage(
+          res,
+          401,
+          'Password required',
+          `${PASSWORD_REQUIRED} Open its share page to enter the password.`,
+          `/f/${outcome.fileId}`,
+        );
       }
     } catch (error) {
       if (isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE' && !res.headersSent) {
         // A wrong X-Share-Password (401), or too many of them (429). An outage is answered by
         // Express's last handler, as plain text (status-page.ts).
         if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        return sendStatusPage(res, error.status, error.status === 429 ? 'Too many attempts' : 'Password required', error.message, `/f/${req.params.id}`);
+        return sendStatusPage(
+          res,
+          error.status,
+          error.status === 429 ? 'Too many attempts' : 'Password required',
+          error.message,
+          `/f/${req.params.id}`,
+        );
       }
       next(error);
     }
@@ -184,7 +210,12 @@ function contentTypeOf(mimeType: string): string {
  * never empty. content-disposition would cut at `/` and `\` alike, possibly down to nothing.
  */
 function downloadName(name: string): string {
-  return name.split(/[/\\]/).filter((segment) => segment.trim() !== '').pop() ?? 'download';
+  return (
+    name
+      .split(/[/\\]/)
+      .filter((segment) => segment.trim() !== '')
+      .pop() ?? 'download'
+  );
 }
 
 /**

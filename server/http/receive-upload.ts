@@ -8,7 +8,10 @@ import { type FileDto, shareUrl, uploadFile } from '../services/files';
 import { withFirstUploadedFile } from './multipart';
 
 /** `POST /api/v1/files`: the request's one file stored for its signed-in user (also answered ahead of Express: upload-fast-path.ts). */
-export async function receiveUpload(ctx: ServiceContext, req: IncomingMessage): Promise<{ file: FileDto; url: string }> {
+export async function receiveUpload(
+  ctx: ServiceContext,
+  req: IncomingMessage,
+): Promise<{ file: FileDto; url: string }> {
   const file = await withFirstUploadedFile(
     req.headers,
     req,

@@ -33,7 +33,11 @@ function remixRequest(req: Request, res: Response): globalThis.Request {
   const done = new AbortController();
   // 'close' follows 'finish' when the answer went out whole, and comes alone when it was cut short.
   res.on('close', () => done.abort());
-  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers: requestHeaders(req), signal: done.signal };
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: req.method,
+    headers: requestHeaders(req),
+    signal: done.signal,
+  };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     init.body = createReadableStreamFromReadable(req);
     init.duplex = 'half';

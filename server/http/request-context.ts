@@ -31,7 +31,12 @@ const QUIET_PATHS = new Set(['/healthz']);
  * logger, the service context, and the log line written when the response closes. Keeps them
  * in `res.locals`, where the Express middleware find them.
  */
-export function beginRequest(deps: AppDeps, req: IncomingMessage, res: ResponseWithLocals, clientAddress: string | null): ServiceContext {
+export function beginRequest(
+  deps: AppDeps,
+  req: IncomingMessage,
+  res: ResponseWithLocals,
+  clientAddress: string | null,
+): ServiceContext {
   const incoming = req.headers['x-request-id'];
   const requestId = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   const log = deps.log.child({ reqId: requestId });

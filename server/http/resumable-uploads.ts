@@ -47,7 +47,8 @@ export function resumableUploads(): RequestHandler {
       generateUrl: (_request, { id }) => `${ctx.config.baseUrl}${UPLOADS_PATH}/${id}`,
       allowedOrigins: [new URL(ctx.config.baseUrl).origin],
       disableTerminationForFinishedUploads: true,
-      onUploadFinish: async (request, upload) => finishedResponse(ctx, request.method, store.finishedFile ?? (await store.finishUnwritten(upload.id))),
+      onUploadFinish: async (request, upload) =>
+        finishedResponse(ctx, request.method, store.finishedFile ?? (await store.finishUnwritten(upload.id))),
       onResponseError: (_request, error) => {
         // A database or storage outage becomes an AppError too: 503 with Retry-After, logged once per outage (ADR 0030).
         const refusal = ctx.outages.recognise(error) ?? error;
@@ -84,7 +85,8 @@ function protocolRefusal(req: IncomingMessage): ProtocolRefusal | null {
   if (req.method === 'OPTIONS') return null;
   // Core protocol: a version the server does not speak is 412 with Tus-Version (tus: 400 for a
   // wrong one, and 412 without Tus-Version for none).
-  if (req.headers['tus-resumable'] !== TUS_RESUMABLE) return { status: 412, error: `This server speaks tus ${TUS_RESUMABLE}: send Tus-Resumable: ${TUS_RESUMABLE}` };
+  if (req.headers['tus-resumable'] !== TUS_RESUMABLE)
+    return { status: 412, error: `This server speaks tus ${TUS_RESUMABLE}: send Tus-Resumable: ${TUS_RESUMABLE}` };
   // Nor concatenation (not in Tus-Extension either): each upload is one stream and one file. A
   // client's mistake too, so 400 (tus: 501 for a partial upload, or the length's 400 for a final one).
   if (req.method === 'POST' && req.headers['upload-concat'] !== undefined) {
@@ -92,15 +94,20 @@ function protocolRefusal(req: IncomingMessage): ProtocolRefusal | null {
   }
   // We do not offer creation-defer-length (not in Tus-Extension): the length is needed at
   // creation to refuse sizes and hold quota. The client's mistake, so 400 (tus: 501).
-  if (req.method === 'POST' && (req.headers['upload-length'] === undefined || req.headers['upload-defer-length'] !== undefined)) {
+  if (
+    req.method === 'POST' &&
+    (req.headers['upload-length'] === undefined || req.headers['upload-defer-length'] !== undefined)
+  ) {
     return { status: 400, error: 'Upload-Length is required: this server does not support Upload-Defer-Length' };
   }
   if (req.method === 'PATCH') {
     // Core protocol: the server SHOULD answer 415 (tus: 403 for none, 400 for another type).
-    if (req.headers['content-type'] !== 'application/offset+octet-stream') return { status: 415, error: 'Content-Type must be application/offset+octet-stream' };
+    if (req.headers['content-type'] !== 'application/offset+octet-stream')
+      return { status: 415, error: 'Content-Type must be application/offset+octet-stream' };
     // A missing header is a bad request, as tusd answers (tus: 403, which says "not allowed").
     if (req.headers['upload-offset'] === undefined) return { status: 400, error: 'Upload-Offset is required' };
-    if (req.headers['upload-length'] !== undefined) return { status: 400, error: 'Upload-Length is set at creation and cannot be sent later' };
+    if (req.headers['upload-length'] !== undefined)
+      return { status: 400, error: 'Upload-Length is set at creation and cannot be sent later' };
   }
   return null;
 }

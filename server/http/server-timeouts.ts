@@ -12,7 +12,10 @@ const HEADERS_TIMEOUT_MS = 60_000;
  *   (or a client that stops reading) is closed after it; one that keeps moving never is. The
  *   upload in progress then fails as aborted, and leaves nothing behind.
  */
-export function applyServerTimeouts(server: Server, config: Pick<Config, 'requestTimeoutMs' | 'requestIdleTimeoutMs'>): void {
+export function applyServerTimeouts(
+  server: Server,
+  config: Pick<Config, 'requestTimeoutMs' | 'requestIdleTimeoutMs'>,
+): void {
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   // Without a 'timeout' listener, Node destroys the idle socket itself.

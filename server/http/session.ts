@@ -13,7 +13,12 @@ import type { ResponseWithLocals } from './request-context';
  * Makes the request's session cookie, if any and valid, the context's user, and adds the
  * renewed cookie to the response when the session was close to expiry.
  */
-export async function recogniseRequestSession(ctx: ServiceContext, req: IncomingMessage, res: ResponseWithLocals, path: string): Promise<void> {
+export async function recogniseRequestSession(
+  ctx: ServiceContext,
+  req: IncomingMessage,
+  res: ResponseWithLocals,
+  path: string,
+): Promise<void> {
   const locals = (res.locals ??= Object.create(null) as Partial<Express.Locals>);
   locals.sessionRecognised = true;
   // Kept even beside an API token: a logout revokes the session of the cookie it clears. Not

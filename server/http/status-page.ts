@@ -13,7 +13,10 @@ function escapeHtml(text: string): string {
 
 /** Sends `status` with a page saying `message`, and a link to `linkTo` (a local path) or home. */
 export function sendStatusPage(res: Response, status: number, title: string, message: string, linkTo?: string): void {
-  res.status(status).type('html').send(statusPageHtml(title, message, linkTo));
+  res
+    .status(status)
+    .type('html')
+    .send(statusPageHtml(title, message, linkTo));
 }
 
 function statusPageHtml(title: string, message: string, linkTo?: string): string {

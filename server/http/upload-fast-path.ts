@@ -28,7 +28,12 @@ export function isFastPathUpload(req: IncomingMessage): boolean {
 }
 
 /** Answers the upload whatever happens: there is no handing it on once its body is being read. */
-export async function serveUploadFast(deps: AppDeps, req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<void> {
+export async function serveUploadFast(
+  deps: AppDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  clientAddress: string,
+): Promise<void> {
   setSecurityHeaders(res, deps.config);
   const ctx = beginRequest(deps, req, res, clientAddress);
   try {

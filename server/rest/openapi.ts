@@ -32,20 +32,30 @@ const File = z
     storedName: z.string(),
     createdAt: isoDate,
     expiresAt: isoDate.nullable().openapi({ description: 'When the share link stops working; null: never.' }),
-    maxDownloads: z.number().int().min(1).max(MAX_DOWNLOADS_LIMIT).nullable().openapi({ description: 'null: no limit.' }),
+    maxDownloads: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DOWNLOADS_LIMIT)
+      .nullable()
+      .openapi({ description: 'null: no limit.' }),
     downloads: z.number().int().nonnegative().openapi({ description: 'Downloads started by others than the owner.' }),
     hasPassword: z.boolean(),
   })
   .strict()
   .openapi('File');
 
-const FileCreated = z.object({ file: File, url: z.string().url().openapi({ description: 'The public share link' }) }).openapi('FileCreated');
+const FileCreated = z
+  .object({ file: File, url: z.string().url().openapi({ description: 'The public share link' }) })
+  .openapi('FileCreated');
 
 const ApiToken = z
   .object({
     id: z.string(),
     name: z.string(),
-    start: z.string().openapi({ description: 'The first characters of the token, to tell tokens apart.', example: 'fsk_Ab3dE9' }),
+    start: z
+      .string()
+      .openapi({ description: 'The first characters of the token, to tell tokens apart.', example: 'fsk_Ab3dE9' }),
     createdAt: isoDate,
     lastUsedAt: isoDate.nullable(),
     expiresAt: isoDate.nullable(),
@@ -69,15 +79,31 @@ const Session = z
 const idParam = (what: string) => z.object({ id: z.string().openapi({ description: `The ${what}'s id` }) });
 
 const upload = shareSettingsFields
-  .extend({ file: z.string().openapi({ format: 'binary', description: 'The file: the first file part is stored; settings must come before it.' }) })
+  .extend({
+    file: z
+      .string()
+      .openapi({
+        format: 'binary',
+        description: 'The file: the first file part is stored; settings must come before it.',
+      }),
+  })
   .partial({ expiresAt: true, expiresIn: true, maxDownloads: true, password: true })
   .openapi({ required: ['file'] });
 
 type Responses = RouteConfig['responses'];
 const errors = (...statuses: number[]): Responses =>
   Object.fromEntries([
-    ...statuses.map((status) => [status, { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: json(ErrorBody) }]),
-    ['default', { description: 'Any other error, e.g. 503 with Retry-After when the database or the storage cannot be reached', content: json(ErrorBody) }],
+    ...statuses.map((status) => [
+      status,
+      { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: json(ErrorBody) },
+    ]),
+    [
+      'default',
+      {
+        description: 'Any other error, e.g. 503 with Retry-After when the database or the storage cannot be reached',
+        content: json(ErrorBody),
+      },
+    ],
   ]);
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The input is not valid: the message names the problem',
@@ -101,7 +127,8 @@ function describeApi(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
-    description: 'A personal access token (fsk_…) made on the settings page, with POST /tokens, or with `npm run tokens`.',
+    description:
+      'A personal access token (fsk_…) made on the settings page, with POST /tokens, or with `npm run tokens`.',
   });
   registry.registerComponent('securitySchemes', 'cookieAuth', {
     type: 'apiKey',
@@ -116,8 +143,13 @@ function describeApi(registry: OpenAPIRegistry): void {
     tags: ['Session'],
     summary: 'Log in: sets the session cookie',
     security: [],
-    request: { body: { content: { ...json(loginSchema), 'application/x-www-form-urlencoded': { schema: loginSchema } } } },
-    responses: { 200: { description: 'Logged in; Set-Cookie carries the session', content: json(z.object({ user: User })) }, ...errors(400, 401, 403, 429) },
+    request: {
+      body: { content: { ...json(loginSchema), 'application/x-www-form-urlencoded': { schema: loginSchema } } },
+    },
+    responses: {
+      200: { description: 'Logged in; Set-Cookie carries the session', content: json(z.object({ user: User })) },
+      ...errors(400, 401, 403, 429),
+    },
   });
   registry.registerPath({
     method: 'post',
@@ -133,11 +165,15 @@ function describeApi(registry: OpenAPIRegistry): void {
     path: '/files',
     tags: ['Files'],
     summary: 'List your files, newest first',
-    description: 'Without `limit` and `cursor`: every file. With them: one page and the cursor of the next (null at the end).',
+    description:
+      'Without `limit` and `cursor`: every file. With them: one page and the cursor of the next (null at the end).',
     security: SESSION_OR_TOKEN,
     request: { query: filePageSchema.partial() },
     responses: {
-      200: { description: 'Your files', content: json(z.object({ files: z.array(File), nextCursor: z.string().nullable().optional() })) },
+      200: {
+        description: 'Your files',
+        content: json(z.object({ files: z.array(File), nextCursor: z.string().nullable().optional() })),
+      },
       ...errors(400, 401),
     },
   });
@@ -161,7 +197,10 @@ function describeApi(registry: OpenAPIRegistry): void {
     summary: 'Change a file’s share settings (a key left out stays as it is; null clears it)',
     security: SESSION_OR_TOKEN,
     request: { params: idParam('file'), body: { content: json(shareSettingsSchema) } },
-    responses: { 200: { description: 'The file as it is now', content: json(z.object({ file: File })) }, ...errors(400, 401, 403, 404, 410) },
+    responses: {
+      200: { description: 'The file as it is now', content: json(z.object({ file: File })) },
+      ...errors(400, 401, 403, 404, 410),
+    },
   });
   registry.registerPath({
     method: 'delete',
@@ -179,7 +218,10 @@ function describeApi(registry: OpenAPIRegistry): void {
     tags: ['API tokens'],
     summary: 'List your API tokens (never the tokens themselves)',
     security: SESSION_ONLY,
-    responses: { 200: { description: 'Your tokens, newest first', content: json(z.object({ tokens: z.array(ApiToken) })) }, ...errors(401, 403) },
+    responses: {
+      200: { description: 'Your tokens, newest first', content: json(z.object({ tokens: z.array(ApiToken) })) },
+      ...errors(401, 403),
+    },
   });
   registry.registerPath({
     method: 'post',
@@ -189,7 +231,10 @@ function describeApi(registry: OpenAPIRegistry): void {
     security: SESSION_ONLY,
     request: { body: { content: json(newApiTokenSchema) } },
     responses: {
-      201: { description: 'Created', content: json(z.object({ token: z.string().regex(/^fsk_/), apiToken: ApiToken })) },
+      201: {
+        description: 'Created',
+        content: json(z.object({ token: z.string().regex(/^fsk_/), apiToken: ApiToken })),
+      },
       ...errors(400, 401, 403),
     },
   });
@@ -220,12 +265,22 @@ function describeApi(registry: OpenAPIRegistry): void {
                 bytes: z.number().int().nonnegative().openapi({ description: 'What your files take.' }),
                 files: z.number().int().nonnegative(),
                 heldBytes: z.number().int().nonnegative().openapi({
-                  description: 'Held against your quota by unfinished uploads (multipart ones under way; resumable ones, their whole Upload-Length) until they finish or are cancelled.',
+                  description:
+                    'Held against your quota by unfinished uploads (multipart ones under way; resumable ones, their whole Upload-Length) until they finish or are cancelled.',
                 }),
-                unfinishedUploads: z.number().int().nonnegative().openapi({ description: 'How many uploads hold `heldBytes`.' }),
+                unfinishedUploads: z
+                  .number()
+                  .int()
+                  .nonnegative()
+                  .openapi({ description: 'How many uploads hold `heldBytes`.' }),
               })
               .strict(),
-            quota: z.number().int().nonnegative().nullable().openapi({ description: 'Bytes you may fill; null: unlimited.' }),
+            quota: z
+              .number()
+              .int()
+              .nonnegative()
+              .nullable()
+              .openapi({ description: 'Bytes you may fill; null: unlimited.' }),
           }),
         ),
       },
@@ -240,7 +295,10 @@ function describeApi(registry: OpenAPIRegistry): void {
     security: SESSION_ONLY,
     request: { body: { content: json(changePasswordSchema) } },
     responses: {
-      200: { description: 'Changed', content: json(z.object({ ok: z.literal(true), otherSessionsRevoked: z.number().int().nonnegative() })) },
+      200: {
+        description: 'Changed',
+        content: json(z.object({ ok: z.literal(true), otherSessionsRevoked: z.number().int().nonnegative() })),
+      },
       ...errors(400, 401, 403, 429),
     },
   });
@@ -250,7 +308,10 @@ function describeApi(registry: OpenAPIRegistry): void {
     tags: ['Account'],
     summary: 'Your live sessions, most recently seen first',
     security: SESSION_ONLY,
-    responses: { 200: { description: 'Your sessions', content: json(z.object({ sessions: z.array(Session) })) }, ...errors(401, 403) },
+    responses: {
+      200: { description: 'Your sessions', content: json(z.object({ sessions: z.array(Session) })) },
+      ...errors(401, 403),
+    },
   });
   registry.registerPath({
     method: 'delete',
@@ -268,7 +329,10 @@ function describeApi(registry: OpenAPIRegistry): void {
     summary: 'Log out everywhere: every session of yours, this one included',
     security: SESSION_ONLY,
     responses: {
-      200: { description: 'Logged out everywhere', content: json(z.object({ ok: z.literal(true), revoked: z.number().int().nonnegative() })) },
+      200: {
+        description: 'Logged out everywhere',
+        content: json(z.object({ ok: z.literal(true), revoked: z.number().int().nonnegative() })),
+      },
       ...errors(401, 403),
     },
   });
@@ -279,17 +343,24 @@ function describeApi(registry: OpenAPIRegistry): void {
     tags: ['Meta'],
     summary: 'This document',
     security: [],
-    responses: { 200: { description: 'The OpenAPI 3.1 document', content: json(z.object({ openapi: z.string() }).passthrough()) } },
+    responses: {
+      200: { description: 'The OpenAPI 3.1 document', content: json(z.object({ openapi: z.string() }).passthrough()) },
+    },
   });
 }
 
 /** tus 1.0 (https://tus.io/protocols/resumable-upload): the headers carry the protocol; bodies are bytes. */
 function describeResumableUploads(registry: OpenAPIRegistry): void {
-  const tusResumable = z.literal('1.0.0').openapi({ description: 'The protocol version, on every request but OPTIONS.' });
+  const tusResumable = z
+    .literal('1.0.0')
+    .openapi({ description: 'The protocol version, on every request but OPTIONS.' });
   const uploadOffset = z.string().regex(/^\d+$/).openapi({ description: 'Where the upload stands, in bytes.' });
   const bytes = { 'application/offset+octet-stream': { schema: z.string().openapi({ format: 'binary' }) } };
   // The request that brings the last byte answers the file; the others have no body.
-  const fileOrNothing = { ...json(FileCreated), 'text/plain': { schema: z.string().max(0).openapi({ description: 'Empty: the upload is not complete yet.' }) } };
+  const fileOrNothing = {
+    ...json(FileCreated),
+    'text/plain': { schema: z.string().max(0).openapi({ description: 'Empty: the upload is not complete yet.' }) },
+  };
   const uploadId = idParam('upload');
   registry.registerPath({
     method: 'options',
@@ -319,7 +390,10 @@ function describeResumableUploads(registry: OpenAPIRegistry): void {
       body: { content: bytes, required: false },
     },
     responses: {
-      201: { description: 'Created (Location, Upload-Offset, Upload-Expires); with every byte already sent, the file', content: fileOrNothing },
+      201: {
+        description: 'Created (Location, Upload-Offset, Upload-Expires); with every byte already sent, the file',
+        content: fileOrNothing,
+      },
       ...errors(400, 401, 412, 413),
     },
   });
@@ -342,7 +416,11 @@ function describeResumableUploads(registry: OpenAPIRegistry): void {
       'A wrong Upload-Offset is 409; bytes past Upload-Length are 413; another request writing to the upload makes this one wait, then 423. ' +
       'Without Upload-Offset, with Upload-Length (the length is fixed at creation), or on a finished upload: 400.',
     security: SESSION_OR_TOKEN,
-    request: { params: uploadId, headers: z.object({ 'Tus-Resumable': tusResumable, 'Upload-Offset': uploadOffset }), body: { content: bytes } },
+    request: {
+      params: uploadId,
+      headers: z.object({ 'Tus-Resumable': tusResumable, 'Upload-Offset': uploadOffset }),
+      body: { content: bytes },
+    },
     responses: {
       200: { description: 'The last bytes: the upload is now this file', content: fileOrNothing },
       204: { description: 'Stored; Upload-Offset is the new offset' },
@@ -372,7 +450,8 @@ export function openApiDocument() {
     info: {
       title: 'File sharing API',
       version: '1',
-      description: 'Upload, list, share and delete files; manage API tokens and sessions. docs/api.md explains it with curl examples.',
+      description:
+        'Upload, list, share and delete files; manage API tokens and sessions. docs/api.md explains it with curl examples.',
     },
     servers: [{ url: '/api/v1' }],
     security: SESSION_OR_TOKEN,

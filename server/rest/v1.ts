@@ -40,7 +40,10 @@ const jsonObjectBody: RequestHandler[] = [
  */
 const tokenRecognition: RequestHandler = (req, res, next) => {
   if (!carriesBearer(req)) return next();
-  recogniseBearerToken(res.locals.ctx, req).then((refusal) => (refusal ? sendBearerRefusal(res, refusal) : next()), next);
+  recogniseBearerToken(res.locals.ctx, req).then(
+    (refusal) => (refusal ? sendBearerRefusal(res, refusal) : next()),
+    next,
+  );
 };
 
 export function apiV1Router(): Router {
@@ -78,7 +81,10 @@ export function apiV1Router(): Router {
     handler(async (req, res) => {
       // Without `limit` the whole list, as the first version of the API answered; with it, one page and a cursor.
       if (req.query.limit === undefined && req.query.cursor === undefined) {
-        res.status(200).type('json').send(`{"files":${await listFilesJson(res.locals.ctx)}}`);
+        res
+          .status(200)
+          .type('json')
+          .send(`{"files":${await listFilesJson(res.locals.ctx)}}`);
         return;
       }
       const { limit, cursor } = req.query;
@@ -204,7 +210,13 @@ export function apiV1Router(): Router {
   router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (isBodyParserError(error)) {
       const tooLarge = error.type === 'entity.too.large';
-      return sendJsonError(res, new AppError(tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', tooLarge ? 'Request body too large' : 'Malformed request body'));
+      return sendJsonError(
+        res,
+        new AppError(
+          tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST',
+          tooLarge ? 'Request body too large' : 'Malformed request body',
+        ),
+      );
     }
     // Express cannot decode a malformed %-escape in a path parameter: the client's fault, not a 500.
     if (error instanceof URIError) return sendJsonError(res, new AppError('BAD_REQUEST', 'Malformed URL'));

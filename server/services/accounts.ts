@@ -64,7 +64,11 @@ export async function describeUser(ctx: ServiceContext, username: string): Promi
 }
 
 /** A new password (same rules as registration); every session of the user is logged out. */
-export async function setUserPassword(ctx: ServiceContext, username: string, password: string): Promise<{ sessionsRevoked: number }> {
+export async function setUserPassword(
+  ctx: ServiceContext,
+  username: string,
+  password: string,
+): Promise<{ sessionsRevoked: number }> {
   const parsed = newPasswordSchema.safeParse(password);
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   const user = await requireUserNamed(ctx, username);
@@ -78,7 +82,11 @@ export async function setUserPassword(ctx: ServiceContext, username: string, pas
  * Disables or enables an account. Disabled: no login, sessions deleted, tokens refused (kept,
  * so enabling brings them back), share links answer 404. Enabled: all of it works again.
  */
-export async function setUserDisabled(ctx: ServiceContext, username: string, disabled: boolean): Promise<{ changed: boolean }> {
+export async function setUserDisabled(
+  ctx: ServiceContext,
+  username: string,
+  disabled: boolean,
+): Promise<{ changed: boolean }> {
   const user = await requireUserNamed(ctx, username);
   if ((user.disabledAt !== null) === disabled) return { changed: false };
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { disabledAt: disabled ? new Date(ctx.clock.now()) : null });
@@ -94,8 +102,16 @@ export async function setUserDisabled(ctx: ServiceContext, username: string, dis
  */
 export async function deleteUser(ctx: ServiceContext, username: string): Promise<Usage> {
   const user = await requireUserNamed(ctx, username);
-  const files = await ctx.em.find(FileSchema, { userId: user.id }, { fields: ['storedName', 'size'], disableIdentityMap: true });
-  const uploads = await ctx.em.find(ResumableUploadSchema, { userId: user.id, finishedAt: null }, { fields: ['id', 'storedName', 'contentState'], disableIdentityMap: true });
+  const files = await ctx.em.find(
+    FileSchema,
+    { userId: user.id },
+    { fields: ['storedName', 'size'], disableIdentityMap: true },
+  );
+  const uploads = await ctx.em.find(
+    ResumableUploadSchema,
+    { userId: user.id, finishedAt: null },
+    { fields: ['id', 'storedName', 'contentState'], disableIdentityMap: true },
+  );
   await ctx.em.nativeDelete(UserSchema, { id: user.id });
   await discardUploadsOf(ctx, uploads);
   for (const file of files) {
@@ -146,7 +162,11 @@ export async function setUserQuota(ctx: ServiceContext, username: string, value:
   else if (choice === 'default') change = { hasOwnQuota: false, quotaBytes: null };
   else {
     const size = readSize(value);
-    if (size === null) throw new AppError('BAD_REQUEST', `Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "${value}"`);
+    if (size === null)
+      throw new AppError(
+        'BAD_REQUEST',
+        `Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "${value}"`,
+      );
     change = { hasOwnQuota: true, quotaBytes: size.bytes };
   }
   const user = await requireUserNamed(ctx, username);

@@ -34,7 +34,14 @@ export interface CreatedApiToken {
 
 function toDto(row: ApiToken): ApiTokenDto {
   const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
-  return { id: row.id, name: row.name, start: row.start, createdAt: iso(row.createdAt)!, lastUsedAt: iso(row.lastUsedAt), expiresAt: iso(row.expiresAt) };
+  return {
+    id: row.id,
+    name: row.name,
+    start: row.start,
+    createdAt: iso(row.createdAt)!,
+    lastUsedAt: iso(row.lastUsedAt),
+    expiresAt: iso(row.expiresAt),
+  };
 }
 
 function hashToken(token: string): string {
@@ -74,7 +81,11 @@ export async function listApiTokens(ctx: ServiceContext): Promise<ApiTokenDto[]>
 }
 
 export async function listApiTokensOf(ctx: ServiceContext, userId: string): Promise<ApiTokenDto[]> {
-  const rows = await ctx.em.find(ApiTokenSchema, { userId }, { orderBy: { createdAt: 'desc', id: 'desc' }, disableIdentityMap: true });
+  const rows = await ctx.em.find(
+    ApiTokenSchema,
+    { userId },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, disableIdentityMap: true },
+  );
   return rows.map(toDto);
 }
 
@@ -111,14 +122,20 @@ const TOKEN_USER =
   '"t"."last_used_at" as "lastUsedAt" from "api_tokens" "t" join "users" "u" on "u"."id" = "t"."user_id" ' +
   'where "t"."token_hash" = ? and "u"."disabled_at" is null limit 1';
 
-async function lookUpToken(ctx: ServiceContext, token: string): Promise<{ tokenId: string; user: AuthUser; lastUsedAt: number | null } | null> {
+async function lookUpToken(
+  ctx: ServiceContext,
+  token: string,
+): Promise<{ tokenId: string; user: AuthUser; lastUsedAt: number | null } | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   // One query for the token and its user, written out (db/direct-sql.ts): this runs on every
   // request that carries one, the uploads of screenshot tools included.
-  const [row] = await ctx.sql.select<{ tokenId: string; id: string; username: string; expiresAt: StoredDate; lastUsedAt: StoredDate }>(
-    TOKEN_USER,
-    [hashToken(token)],
-  );
+  const [row] = await ctx.sql.select<{
+    tokenId: string;
+    id: string;
+    username: string;
+    expiresAt: StoredDate;
+    lastUsedAt: StoredDate;
+  }>(TOKEN_USER, [hashToken(token)]);
   if (!row) return null;
   const expiresAt = storedDateMillis(row.expiresAt);
   if (expiresAt !== null && expiresAt <= ctx.clock.now()) return null;

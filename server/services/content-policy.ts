@@ -32,7 +32,12 @@ export function isInlineSafe(mimeType: string): boolean {
 
 // Text the share page may show as escaped text even though the raw link only downloads it:
 // the page renders it as text, never as markup. Markup and script types get no preview.
-const TEXT_PREVIEW_TYPES = new Set(['application/json', 'application/x-ndjson', 'application/x-yaml', 'application/yaml']);
+const TEXT_PREVIEW_TYPES = new Set([
+  'application/json',
+  'application/x-ndjson',
+  'application/x-yaml',
+  'application/yaml',
+]);
 const ACTIVE_TEXT_TYPES = new Set([
   'text/html',
   'text/xml',

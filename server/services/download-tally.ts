@@ -73,8 +73,12 @@ export class DownloadTally {
         written += run.length;
       }
     } catch (error) {
-      for (const [fileId, count] of batch.slice(written)) this.pending.set(fileId, (this.pending.get(fileId) ?? 0) + count);
-      this.log.warn({ err: error, files: batch.length - written }, 'download counts not written; they are kept for the next try');
+      for (const [fileId, count] of batch.slice(written))
+        this.pending.set(fileId, (this.pending.get(fileId) ?? 0) + count);
+      this.log.warn(
+        { err: error, files: batch.length - written },
+        'download counts not written; they are kept for the next try',
+      );
     }
   }
 }

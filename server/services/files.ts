@@ -134,7 +134,10 @@ async function storeAndRecord(
   try {
     // The content becomes visible only once its request is known to be good: a body broken after
     // the file part never leaves content behind (nor a put-then-delete on a bucket).
-    ({ size } = await ctx.store.write(storedName, upload.content, { maxBytes: ctx.config.maxUploadBytes, beforeCommit: upload.bodyAccepted }));
+    ({ size } = await ctx.store.write(storedName, upload.content, {
+      maxBytes: ctx.config.maxUploadBytes,
+      beforeCommit: upload.bodyAccepted,
+    }));
   } catch (error) {
     if (hold?.exceeded) throw new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);
     if (error instanceof ContentTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
@@ -258,7 +261,13 @@ export async function listFilesPage(ctx: ServiceContext, input: unknown): Promis
   const { limit, cursor } = parsed.data;
   const after = cursor === undefined ? null : decodeCursor(cursor);
   const rows = after
-    ? await ctx.sql.select<StoredFile>(`${FILES_OF_USER} ${PAGE_AFTER} ${NEWEST_FIRST} limit ?`, [owner.id, after.createdAt, after.createdAt, after.id, limit + 1])
+    ? await ctx.sql.select<StoredFile>(`${FILES_OF_USER} ${PAGE_AFTER} ${NEWEST_FIRST} limit ?`, [
+        owner.id,
+        after.createdAt,
+        after.createdAt,
+        after.id,
+        limit + 1,
+      ])
     : await ctx.sql.select<StoredFile>(`${FILES_OF_USER} ${NEWEST_FIRST} limit ?`, [owner.id, limit + 1]);
   const files = rows.slice(0, limit);
   const last = files[files.length - 1];
@@ -306,7 +315,10 @@ export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<F
   } catch (error) {
     // The file is gone for everyone already (no record, no link): the content without a record
     // is removed by the housekeeping sweep, so this is not the user's failure to report.
-    ctx.log.warn({ err: error, fileId: file.id, storedName: file.storedName }, 'content not removed; left to the sweep');
+    ctx.log.warn(
+      { err: error, fileId: file.id, storedName: file.storedName },
+      'content not removed; left to the sweep',
+    );
   }
   ctx.log.info({ fileId: file.id }, 'file deleted');
   return toFileDto(file);
@@ -401,7 +413,12 @@ export function cleanFileName(name: string): string {
   if (characters.length <= MAX_NAME_LENGTH) return cleaned || 'file';
   const extension = Array.from(KEPT_EXTENSION.exec(cleaned)?.[0] ?? '');
   const stem = characters.slice(0, characters.length - extension.length);
-  return (stem.slice(0, MAX_NAME_LENGTH - extension.length).join('').trimEnd() + extension.join('')) || 'file';
+  return (
+    stem
+      .slice(0, MAX_NAME_LENGTH - extension.length)
+      .join('')
+      .trimEnd() + extension.join('') || 'file'
+  );
 }
 
 // Types are decided in one place for every kind of upload.

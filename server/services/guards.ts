@@ -12,6 +12,10 @@ export function requireUser(ctx: ServiceContext): AuthUser {
 /** The signed-in user, when signed in with a session: tokens, sessions and the password are managed only that way. */
 export function requireSessionUser(ctx: ServiceContext): AuthUser {
   const user = requireUser(ctx);
-  if (ctx.authMethod === 'token') throw new AppError('FORBIDDEN', 'This needs a login session: an API token cannot manage tokens, sessions or the password');
+  if (ctx.authMethod === 'token')
+    throw new AppError(
+      'FORBIDDEN',
+      'This needs a login session: an API token cannot manage tokens, sessions or the password',
+    );
   return user;
 }

@@ -32,19 +32,31 @@ const BATCH = 500;
 export async function moveInstall(source: InstallSide, target: InstallSide): Promise<MoveReport> {
   const users = await source.em.find(UserSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });
   for (let i = 0; i < users.length; i += BATCH) {
-    await insertMissing(target.em, UserSchema, users.slice(i, i + BATCH).map((user) => ({ ...user })));
+    await insertMissing(
+      target.em,
+      UserSchema,
+      users.slice(i, i + BATCH).map((user) => ({ ...user })),
+    );
   }
 
   const now = new Date();
   const sessions = await source.em.find(SessionSchema, { expiresAt: { $gt: now } }, { disableIdentityMap: true });
   for (let i = 0; i < sessions.length; i += BATCH) {
-    await insertMissing(target.em, SessionSchema, sessions.slice(i, i + BATCH).map((session) => ({ ...session })));
+    await insertMissing(
+      target.em,
+      SessionSchema,
+      sessions.slice(i, i + BATCH).map((session) => ({ ...session })),
+    );
   }
 
   // API tokens too: scripts and ShareX keep working after the move.
   const tokens = await source.em.find(ApiTokenSchema, {}, { disableIdentityMap: true });
   for (let i = 0; i < tokens.length; i += BATCH) {
-    await insertMissing(target.em, ApiTokenSchema, tokens.slice(i, i + BATCH).map((token) => ({ ...token })));
+    await insertMissing(
+      target.em,
+      ApiTokenSchema,
+      tokens.slice(i, i + BATCH).map((token) => ({ ...token })),
+    );
   }
 
   const files = await source.em.find(FileSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });
@@ -67,7 +79,11 @@ export async function moveInstall(source: InstallSide, target: InstallSide): Pro
 }
 
 /** Inserts the rows whose primary key (`id`) the target lacks; rows it has are left as they are. */
-async function insertMissing<T extends { id: string }>(em: EntityManager, schema: EntitySchema<T>, rows: T[]): Promise<void> {
+async function insertMissing<T extends { id: string }>(
+  em: EntityManager,
+  schema: EntitySchema<T>,
+  rows: T[],
+): Promise<void> {
   if (!rows.length) return;
   await em
     .createQueryBuilder(schema)
@@ -79,18 +95,25 @@ async function insertMissing<T extends { id: string }>(em: EntityManager, schema
 
 /** Every user and file of the source is in the target, every file with content of its size. */
 async function verify(target: InstallSide, users: User[], files: StoredFile[]): Promise<void> {
-  const userIds = new Set((await target.em.find(UserSchema, {}, { fields: ['id'], disableIdentityMap: true })).map((user) => user.id));
+  const userIds = new Set(
+    (await target.em.find(UserSchema, {}, { fields: ['id'], disableIdentityMap: true })).map((user) => user.id),
+  );
   const missingUser = users.find((user) => !userIds.has(user.id));
   if (missingUser) throw new MoveVerificationError(`user ${missingUser.username} is not in the target`);
   const targetFiles = new Map(
-    (await target.em.find(FileSchema, {}, { fields: ['id', 'size', 'storedName'], disableIdentityMap: true })).map((file) => [file.id, file]),
+    (await target.em.find(FileSchema, {}, { fields: ['id', 'size', 'storedName'], disableIdentityMap: true })).map(
+      (file) => [file.id, file],
+    ),
   );
   for (const file of files) {
     const moved = targetFiles.get(file.id);
-    if (!moved || Number(moved.size) !== Number(file.size)) throw new MoveVerificationError(`file ${file.id} is not in the target database`);
+    if (!moved || Number(moved.size) !== Number(file.size))
+      throw new MoveVerificationError(`file ${file.id} is not in the target database`);
     const stat = await target.store.stat(file.storedName);
     if (!stat || stat.size !== Number(file.size)) {
-      throw new MoveVerificationError(`the content of file ${file.id} is missing or has another size in the target store`);
+      throw new MoveVerificationError(
+        `the content of file ${file.id} is missing or has another size in the target store`,
+      );
     }
   }
 }

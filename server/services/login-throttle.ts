@@ -54,7 +54,10 @@ export interface LoginAttemptTicket {
  * Runs a password check under an admitted attempt and settles the ticket by its outcome:
  * right, wrong, or broken (the check threw: nothing counted, the error goes on).
  */
-export async function checkedUnderThrottle(ticket: LoginAttemptTicket, check: () => Promise<boolean>): Promise<boolean> {
+export async function checkedUnderThrottle(
+  ticket: LoginAttemptTicket,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
   let right: boolean;
   try {
     right = await check();
@@ -97,8 +100,10 @@ export async function admitLoginAttempt(
   for (;;) {
     pair = await counters.reserve(keys.pair);
     byAddress = await counters.reserve(keys.address);
-    const usedUp = pair.failures >= pairLimit ? pair : byAddress.failures >= MAX_FAILURES_PER_ADDRESS ? byAddress : null;
-    const full = pair.failures + pair.pending > pairLimit || byAddress.failures + byAddress.pending > MAX_FAILURES_PER_ADDRESS;
+    const usedUp =
+      pair.failures >= pairLimit ? pair : byAddress.failures >= MAX_FAILURES_PER_ADDRESS ? byAddress : null;
+    const full =
+      pair.failures + pair.pending > pairLimit || byAddress.failures + byAddress.pending > MAX_FAILURES_PER_ADDRESS;
     if (!usedUp && !full) break;
     await counters.release(keys.pair);
     await counters.release(keys.address);
@@ -156,9 +161,14 @@ export async function admitSharePasswordAttempt(
   const queuedUntil = ctx.clock.now() + MAX_QUEUE_MS;
   for (;;) {
     const counter = await counters.reserve(key);
-    if (counter.failures < MAX_SHARE_PASSWORD_FAILURES && counter.failures + counter.pending <= MAX_SHARE_PASSWORD_FAILURES) break;
+    if (
+      counter.failures < MAX_SHARE_PASSWORD_FAILURES &&
+      counter.failures + counter.pending <= MAX_SHARE_PASSWORD_FAILURES
+    )
+      break;
     await counters.release(key);
-    if (counter.failures >= MAX_SHARE_PASSWORD_FAILURES) throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_SHARE_PASSWORDS);
+    if (counter.failures >= MAX_SHARE_PASSWORD_FAILURES)
+      throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_SHARE_PASSWORDS);
     if (ctx.clock.now() > queuedUntil) throw tooManyAttempts(1000, TOO_MANY_SHARE_PASSWORDS);
     await sleep(QUEUE_POLL_MS + Math.random() * QUEUE_POLL_MS);
   }
@@ -178,7 +188,10 @@ class ThrottleCounters {
   constructor(private readonly ctx: Pick<ServiceContext, 'em' | 'clock'>) {}
 
   async read(key: string): Promise<Counter | null> {
-    const [row] = await this.execute('select * from "login_attempts" where "key" = ? and "window_ends_at" > ?', [key, this.ctx.clock.now()]);
+    const [row] = await this.execute('select * from "login_attempts" where "key" = ? and "window_ends_at" > ?', [
+      key,
+      this.ctx.clock.now(),
+    ]);
     return row ? toCounter(row) : null;
   }
 
@@ -194,7 +207,10 @@ class ThrottleCounters {
 
   /** One attempt under way ended without counting. */
   async release(key: string): Promise<void> {
-    await this.execute('update "login_attempts" set "pending" = case when "pending" > 0 then "pending" - 1 else 0 end where "key" = ?', [key]);
+    await this.execute(
+      'update "login_attempts" set "pending" = case when "pending" > 0 then "pending" - 1 else 0 end where "key" = ?',
+      [key],
+    );
   }
 
   /** One attempt under way succeeded: no failures any more. */
@@ -217,7 +233,18 @@ class ThrottleCounters {
         'when "login_attempts"."pending" + ? > 0 then "login_attempts"."pending" + ? else 0 end, ' +
         `"window_ends_at" = ${ended} then excluded."window_ends_at" else "login_attempts"."window_ends_at" end ` +
         'returning *',
-      [key, change.failures, Math.max(0, change.pending), now + WINDOW_MS, now, change.failures, now, change.pending, change.pending, now],
+      [
+        key,
+        change.failures,
+        Math.max(0, change.pending),
+        now + WINDOW_MS,
+        now,
+        change.failures,
+        now,
+        change.pending,
+        change.pending,
+        now,
+      ],
     );
     return toCounter(row);
   }

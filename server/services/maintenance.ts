@@ -32,7 +32,10 @@ const LOOKUP_BATCH = 500;
  * nothing yet (a start on SQLite): every leftover goes however young, whatever its row says,
  * and the rows with them.
  */
-export async function reconcileStorage(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }, options: { minAgeMs?: 0 } = {}) {
+export async function reconcileStorage(
+  deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock },
+  options: { minAgeMs?: 0 } = {},
+) {
   const { em, store, log, clock } = deps;
   const now = clock.now();
   const soleWriter = options.minAgeMs === 0;
@@ -45,7 +48,9 @@ export async function reconcileStorage(deps: { em: EntityManager; store: Content
   const leftoverBefore = new Date(soleWriter ? now : now - STALE_RESERVATION_MS);
   const incomplete = await store.sweepIncomplete({ modifiedBefore: leftoverBefore, keep });
   const orphanBefore = new Date(soleWriter ? now : now - SWEEP_MIN_AGE_MS);
-  const candidates = (await store.list({ modifiedBefore: orphanBefore })).filter((key) => isStoredName(key) && !live.has(key));
+  const candidates = (await store.list({ modifiedBefore: orphanBefore })).filter(
+    (key) => isStoredName(key) && !live.has(key),
+  );
 
   let orphans = 0;
   for (let i = 0; i < candidates.length; i += LOOKUP_BATCH) {
@@ -73,11 +78,18 @@ export async function removeExpiredFiles(deps: { em: EntityManager; store: Conte
   const { em, store, log, clock } = deps;
   const now = new Date(clock.now());
   // Two conditions, each read through its own index.
-  const conditions = [{ expiresAt: { $lte: now } }, { maxDownloads: { $ne: null }, downloads: { $gte: raw('max_downloads') } }];
+  const conditions = [
+    { expiresAt: { $lte: now } },
+    { maxDownloads: { $ne: null }, downloads: { $gte: raw('max_downloads') } },
+  ];
   let removed = 0;
   for (const gone of conditions) {
     for (;;) {
-      const batch = await em.find(FileSchema, gone, { fields: ['id', 'storedName'], limit: EXPIRED_BATCH, disableIdentityMap: true });
+      const batch = await em.find(FileSchema, gone, {
+        fields: ['id', 'storedName'],
+        limit: EXPIRED_BATCH,
+        disableIdentityMap: true,
+      });
       let removedNow = 0;
       for (const file of batch) {
         if ((await em.nativeDelete(FileSchema, { id: file.id, ...gone })) === 0) continue; // another instance got it
@@ -107,7 +119,13 @@ const MAINTENANCE_EVERY_MS = 60 * 60 * 1000;
  * Safe beside other instances: every step only deletes what nobody can still use.
  */
 export function scheduleMaintenance(
-  deps: { orm: { em: { fork(): EntityManager } }; store: ContentStore; log: Logger; clock: Clock; downloads: DownloadTally },
+  deps: {
+    orm: { em: { fork(): EntityManager } };
+    store: ContentStore;
+    log: Logger;
+    clock: Clock;
+    downloads: DownloadTally;
+  },
   options: { expirySweepEveryMs?: number } = {},
 ): () => void {
   const round = async () => {

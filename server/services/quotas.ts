@@ -149,7 +149,13 @@ export class QuotaHold {
   private async writeRow(em: EntityManager, bytes: number, now: number): Promise<void> {
     const row = { bytes, updatedAt: new Date(now) };
     const updated = this.hasRow ? await em.nativeUpdate(UploadReservationSchema, { id: this.id }, row) : 0;
-    if (updated === 0) await em.insert(UploadReservationSchema, { id: this.id, userId: this.userId, storedName: this.storedName, ...row });
+    if (updated === 0)
+      await em.insert(UploadReservationSchema, {
+        id: this.id,
+        userId: this.userId,
+        storedName: this.storedName,
+        ...row,
+      });
   }
 
   /** The timer's tick: a refresh when one is due. */
@@ -165,11 +171,19 @@ export class QuotaHold {
   private async refresh(): Promise<void> {
     const now = this.ctx.clock.now();
     if (!this.heartbeat || now - this.refreshedAt < REFRESH_EVERY_MS) return;
-    const updated = this.hasRow ? await this.ctx.em.nativeUpdate(UploadReservationSchema, { id: this.id }, { updatedAt: new Date(now) }) : 0;
+    const updated = this.hasRow
+      ? await this.ctx.em.nativeUpdate(UploadReservationSchema, { id: this.id }, { updatedAt: new Date(now) })
+      : 0;
     if (updated === 0) {
       // The first refresh of an upload holding nothing yet, or a row swept as stale while this
       // process could not refresh it: a row holding nothing, and the next chunk holds again under the lock.
-      await this.ctx.em.insert(UploadReservationSchema, { id: this.id, userId: this.userId, storedName: this.storedName, bytes: 0, updatedAt: new Date(now) });
+      await this.ctx.em.insert(UploadReservationSchema, {
+        id: this.id,
+        userId: this.userId,
+        storedName: this.storedName,
+        bytes: 0,
+        updatedAt: new Date(now),
+      });
       this.held = 0;
     }
     this.hasRow = true;
@@ -225,11 +239,17 @@ export async function withAvailableBytes<T>(
     // counted twice, it could refuse an upload that fits to the byte. Holds are read before the
     // files, so that a file recorded in between is counted twice rather than not at all.
     const knex = em.getKnex();
-    const recorded = knex('files').select(knex.raw('1')).where('files.stored_name', knex.ref('upload_reservations.stored_name'));
+    const recorded = knex('files')
+      .select(knex.raw('1'))
+      .where('files.stored_name', knex.ref('upload_reservations.stored_name'));
     const holds = inTransaction('upload_reservations').where({ user_id: userId }).whereNotExists(recorded);
     const held: SumRow = await (exceptHold ? holds.whereNot({ id: exceptHold }) : holds).sum('bytes as bytes').first();
     const used: SumRow = await inTransaction('files').where({ user_id: userId }).sum('size as bytes').first();
-    const resumable: SumRow = await inTransaction('resumable_uploads').where({ user_id: userId }).whereNull('finished_at').sum('length as bytes').first();
+    const resumable: SumRow = await inTransaction('resumable_uploads')
+      .where({ user_id: userId })
+      .whereNull('finished_at')
+      .sum('length as bytes')
+      .first();
     const available = quotaBytes - Number(used?.bytes ?? 0) - Number(held?.bytes ?? 0) - Number(resumable?.bytes ?? 0);
     return decide(em, available);
   });
@@ -244,11 +264,14 @@ export async function quotaOfUser(ctx: ServiceContext, userId: string): Promise<
   return user ? quotaOf(ctx.config, user) : null;
 }
 
-const QUOTA_OF_USER = 'select "has_own_quota" as "hasOwnQuota", "quota_bytes" as "quotaBytes" from "users" where "id" = ?';
+const QUOTA_OF_USER =
+  'select "has_own_quota" as "hasOwnQuota", "quota_bytes" as "quotaBytes" from "users" where "id" = ?';
 
 /** Rows not refreshed for STALE_RESERVATION_MS: their receiver is gone (ADR 0029). */
 export async function removeStaleReservations(ctx: Pick<ServiceContext, 'em' | 'clock'>): Promise<number> {
-  return ctx.em.nativeDelete(UploadReservationSchema, { updatedAt: { $lt: new Date(ctx.clock.now() - STALE_RESERVATION_MS) } });
+  return ctx.em.nativeDelete(UploadReservationSchema, {
+    updatedAt: { $lt: new Date(ctx.clock.now() - STALE_RESERVATION_MS) },
+  });
 }
 
 /** The keys of the content that uploads still being received write: their rows are fresh (ADR 0029). */

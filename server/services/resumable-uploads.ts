@@ -12,7 +12,13 @@ import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { AppError, DependencyUnavailableError } from '../errors';
 import { SHARE_SETTING_FIELDS } from '../schemas';
-import { PARTIAL_CONTENT_LIFETIME_MS, StorageFullError, StorageUnavailableError, type ContentStore, type PartialProgress } from '../storage/content-store';
+import {
+  PARTIAL_CONTENT_LIFETIME_MS,
+  StorageFullError,
+  StorageUnavailableError,
+  type ContentStore,
+  type PartialProgress,
+} from '../storage/content-store';
 import { cleanFileName, newFileId, storedExtension, toFileDto, type FileDto } from './files';
 import { quotaOfUser, withAvailableBytes } from './quotas';
 import { fileTypeFor } from './file-types';
@@ -50,9 +56,14 @@ export function newUploadId(): string {
 }
 
 /** Starts an upload for the caller: refused at once past MAX_UPLOAD_BYTES or the quota. */
-export async function createResumableUpload(ctx: ServiceContext, input: NewResumableUpload, claimToken: string | null): Promise<ResumableUpload> {
+export async function createResumableUpload(
+  ctx: ServiceContext,
+  input: NewResumableUpload,
+  claimToken: string | null,
+): Promise<ResumableUpload> {
   const owner = requireUser(ctx);
-  if (!Number.isSafeInteger(input.length) || input.length < 0) throw new AppError('BAD_REQUEST', 'Upload-Length must be a whole number of bytes');
+  if (!Number.isSafeInteger(input.length) || input.length < 0)
+    throw new AppError('BAD_REQUEST', 'Upload-Length must be a whole number of bytes');
   if (input.length > ctx.config.maxUploadBytes) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
   const share = await chosenShareSettings(ctx, input.metadata);
   const originalName = cleanFileName(input.metadata.filename ?? '');
@@ -95,7 +106,10 @@ export async function createResumableUpload(ctx: ServiceContext, input: NewResum
 }
 
 /** The share settings in the metadata, checked now as a multipart upload's are (the password hashed now). */
-async function chosenShareSettings(ctx: ServiceContext, metadata: Record<string, string | null>): Promise<ChosenShareSettings> {
+async function chosenShareSettings(
+  ctx: ServiceContext,
+  metadata: Record<string, string | null>,
+): Promise<ChosenShareSettings> {
   const input: Record<string, string> = {};
   for (const field of SHARE_SETTING_FIELDS) {
     const value = metadata[field];
@@ -115,7 +129,8 @@ export async function findOwnResumableUpload(ctx: ServiceContext, id: string): P
   const owner = requireUser(ctx);
   const row = await ctx.em.findOne(ResumableUploadSchema, { id, userId: owner.id }, { disableIdentityMap: true });
   if (!row) throw new AppError('NOT_FOUND', 'Upload not found');
-  if (!row.finishedAt && row.expiresAt.getTime() <= ctx.clock.now()) throw new AppError('GONE', 'This upload has expired');
+  if (!row.finishedAt && row.expiresAt.getTime() <= ctx.clock.now())
+    throw new AppError('GONE', 'This upload has expired');
   return row;
 }
 
@@ -136,13 +151,21 @@ export interface AppendResult {
  * received by the end are recorded before this resolves. The caller holds the upload's claim
  * and read `upload` (findOwnResumableUpload) since taking it.
  */
-export async function appendToResumableUpload(ctx: ServiceContext, upload: ResumableUpload, offset: number, content: Readable, claimToken: string | null): Promise<AppendResult> {
+export async function appendToResumableUpload(
+  ctx: ServiceContext,
+  upload: ResumableUpload,
+  offset: number,
+  content: Readable,
+  claimToken: string | null,
+): Promise<AppendResult> {
   requireOwner(ctx, upload);
   requireUnfinished(upload);
   if (upload.receivedBytes !== offset) throw new AppError('CONFLICT', `Upload-Offset must be ${upload.receivedBytes}`);
   const record = (progress: PartialProgress) => recordProgress(ctx, upload, progress, claimToken);
   const from = { size: Number(upload.receivedBytes), state: upload.contentState ?? '' };
-  const progress = await storageStep(ctx, () => ctx.store.partial.append(upload.storedName, from, content, { length: Number(upload.length), checkpoint: record }));
+  const progress = await storageStep(ctx, () =>
+    ctx.store.partial.append(upload.storedName, from, content, { length: Number(upload.length), checkpoint: record }),
+  );
   if (progress.size < upload.length) {
     await record(progress);
     return { receivedBytes: progress.size, file: null };
@@ -157,7 +180,10 @@ export async function appendToResumableUpload(ctx: ServiceContext, upload: Resum
  * HEAD says (409, which tus clients answer with a HEAD).
  */
 function lengthMismatch(upload: ResumableUpload, size: number): AppError {
-  return new AppError('CONFLICT', `The stored bytes (${size}) do not add up to Upload-Length (${upload.length}): resume from the offset HEAD gives`);
+  return new AppError(
+    'CONFLICT',
+    `The stored bytes (${size}) do not add up to Upload-Length (${upload.length}): resume from the offset HEAD gives`,
+  );
 }
 
 /** A finished upload takes no more bytes, whatever a request sends and from where: 400 (ADR 0019). */
@@ -166,18 +192,30 @@ export function requireUnfinished(upload: ResumableUpload): void {
 }
 
 /** Writes the durable progress, only while this request still holds the claim (else another has taken over). */
-async function recordProgress(ctx: ServiceContext, upload: ResumableUpload, progress: PartialProgress, claimToken: string | null): Promise<void> {
+async function recordProgress(
+  ctx: ServiceContext,
+  upload: ResumableUpload,
+  progress: PartialProgress,
+  claimToken: string | null,
+): Promise<void> {
   if (progress.size > Number(upload.length)) throw lengthMismatch(upload, progress.size);
-  const updated = await ctx.em.fork().nativeUpdate(
-    ResumableUploadSchema,
-    { id: upload.id, lockToken: claimToken },
-    { receivedBytes: progress.size, contentState: progress.state },
-  );
+  const updated = await ctx.em
+    .fork()
+    .nativeUpdate(
+      ResumableUploadSchema,
+      { id: upload.id, lockToken: claimToken },
+      { receivedBytes: progress.size, contentState: progress.state },
+    );
   if (updated === 0) throw new AppError('LOCKED', 'Another request took over this upload');
 }
 
 /** The content goes in place, then the file's row and the upload's end, together. */
-async function finish(ctx: ServiceContext, upload: ResumableUpload, progress: PartialProgress, claimToken: string | null): Promise<FileDto> {
+async function finish(
+  ctx: ServiceContext,
+  upload: ResumableUpload,
+  progress: PartialProgress,
+  claimToken: string | null,
+): Promise<FileDto> {
   if (progress.size !== Number(upload.length)) throw lengthMismatch(upload, progress.size);
   await storageStep(ctx, () => ctx.store.partial.finish(upload.storedName, progress));
   const share = JSON.parse(upload.shareSettings ?? 'null') as ChosenShareSettings | null;
@@ -191,7 +229,12 @@ async function finish(ctx: ServiceContext, upload: ResumableUpload, progress: Pa
     storedName: upload.storedName,
     createdAt: new Date(now),
     downloads: 0,
-    expiresAt: share?.expiresAfterMs != null ? new Date(now + share.expiresAfterMs) : share?.expiresAt ? new Date(share.expiresAt) : null,
+    expiresAt:
+      share?.expiresAfterMs != null
+        ? new Date(now + share.expiresAfterMs)
+        : share?.expiresAt
+          ? new Date(share.expiresAt)
+          : null,
     maxDownloads: share?.maxDownloads ?? null,
     passwordHash: share?.passwordHash ?? null,
   };
@@ -216,16 +259,27 @@ async function finish(ctx: ServiceContext, upload: ResumableUpload, progress: Pa
 }
 
 /** Ends one of the caller's unfinished uploads and removes its bytes (a finished one stays: 400). */
-export async function terminateResumableUpload(ctx: ServiceContext, upload: ResumableUpload, claimToken: string | null): Promise<void> {
+export async function terminateResumableUpload(
+  ctx: ServiceContext,
+  upload: ResumableUpload,
+  claimToken: string | null,
+): Promise<void> {
   requireOwner(ctx, upload);
   if (upload.finishedAt) throw new AppError('BAD_REQUEST', 'This upload is already complete: delete its file instead');
-  const removed = await ctx.em.nativeDelete(ResumableUploadSchema, { id: upload.id, lockToken: claimToken, finishedAt: null });
+  const removed = await ctx.em.nativeDelete(ResumableUploadSchema, {
+    id: upload.id,
+    lockToken: claimToken,
+    finishedAt: null,
+  });
   if (removed === 0) throw new AppError('LOCKED', 'Another request is writing to this upload');
   await discardContent(ctx, upload);
   ctx.log.info({ uploadId: upload.id }, 'resumable upload terminated');
 }
 
-async function discardContent(ctx: Pick<ServiceContext, 'store' | 'log'>, upload: Pick<ResumableUpload, 'id' | 'storedName' | 'contentState'>): Promise<void> {
+async function discardContent(
+  ctx: Pick<ServiceContext, 'store' | 'log'>,
+  upload: Pick<ResumableUpload, 'id' | 'storedName' | 'contentState'>,
+): Promise<void> {
   try {
     await ctx.store.partial.discard(upload.storedName, upload.contentState ?? '');
   } catch (error) {
@@ -283,22 +337,34 @@ export async function claimResumableUpload(
       { lockToken: token, lockExpiresAt: new Date(now.getTime() + CLAIM_LEASE_MS), releaseRequested: false },
     );
     // Claimed; or no such upload: the creation under way stores this token, else nothing is held.
-    if (claimed === 1 || (await em.count(ResumableUploadSchema, { id })) === 0) return heldClaim(ctx, em, id, token, options.onReleaseRequested);
+    if (claimed === 1 || (await em.count(ResumableUploadSchema, { id })) === 0)
+      return heldClaim(ctx, em, id, token, options.onReleaseRequested);
     if (!asked) {
       await em.nativeUpdate(ResumableUploadSchema, { id }, { releaseRequested: true });
       asked = true;
     }
     if (options.signal.aborted) throw new AppError('LOCKED', 'The request ended while waiting for this upload');
-    if (ctx.clock.now() > deadline) throw new AppError('LOCKED', 'Another request is writing to this upload; try again shortly');
+    if (ctx.clock.now() > deadline)
+      throw new AppError('LOCKED', 'Another request is writing to this upload; try again shortly');
     await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
   }
 }
 
-function heldClaim(ctx: ServiceContext, em: EntityManager, id: string, token: string, onReleaseRequested: () => void): UploadClaim {
+function heldClaim(
+  ctx: ServiceContext,
+  em: EntityManager,
+  id: string,
+  token: string,
+  onReleaseRequested: () => void,
+): UploadClaim {
   let told = false;
   const renew = async () => {
     const leaseUntil = new Date(ctx.clock.now() + CLAIM_LEASE_MS);
-    const renewed = await em.nativeUpdate(ResumableUploadSchema, { id, lockToken: token, releaseRequested: false }, { lockExpiresAt: leaseUntil });
+    const renewed = await em.nativeUpdate(
+      ResumableUploadSchema,
+      { id, lockToken: token, releaseRequested: false },
+      { lockExpiresAt: leaseUntil },
+    );
     // Nothing renewed: asked to let go, or the claim lapsed, unless the upload is still being created.
     if (renewed === 0 && !told && (await em.count(ResumableUploadSchema, { id })) > 0) {
       told = true;
@@ -324,13 +390,25 @@ function heldClaim(ctx: ServiceContext, em: EntityManager, id: string, token: st
  * Removes uploads past their day: an unfinished one with its bytes, a finished one's row only
  * (its file lives on). One not claimed, or whose claim has lapsed, so never under a request.
  */
-export async function removeExpiredResumableUploads(deps: { em: EntityManager; store: ContentStore; log: ServiceContext['log']; clock: ServiceContext['clock'] }): Promise<number> {
+export async function removeExpiredResumableUploads(deps: {
+  em: EntityManager;
+  store: ContentStore;
+  log: ServiceContext['log'];
+  clock: ServiceContext['clock'];
+}): Promise<number> {
   const { em, store, log, clock } = deps;
   const now = new Date(clock.now());
-  const expired = await em.find(ResumableUploadSchema, { expiresAt: { $lte: now } }, { fields: ['id', 'storedName', 'contentState', 'finishedAt'], limit: 200, disableIdentityMap: true });
+  const expired = await em.find(
+    ResumableUploadSchema,
+    { expiresAt: { $lte: now } },
+    { fields: ['id', 'storedName', 'contentState', 'finishedAt'], limit: 200, disableIdentityMap: true },
+  );
   let removed = 0;
   for (const upload of expired) {
-    const gone = await em.nativeDelete(ResumableUploadSchema, { id: upload.id, $or: [{ lockToken: null }, { lockExpiresAt: { $lt: now } }] });
+    const gone = await em.nativeDelete(ResumableUploadSchema, {
+      id: upload.id,
+      $or: [{ lockToken: null }, { lockExpiresAt: { $lt: now } }],
+    });
     if (gone === 0) continue;
     removed++;
     if (!upload.finishedAt) await discardContent({ store, log }, upload);
@@ -341,12 +419,19 @@ export async function removeExpiredResumableUploads(deps: { em: EntityManager; s
 
 /** The keys of partial content still in use, which the storage sweep must leave alone. */
 export async function unfinishedUploadKeys(em: EntityManager): Promise<Set<string>> {
-  const rows = await em.find(ResumableUploadSchema, { finishedAt: null }, { fields: ['storedName'], disableIdentityMap: true });
+  const rows = await em.find(
+    ResumableUploadSchema,
+    { finishedAt: null },
+    { fields: ['storedName'], disableIdentityMap: true },
+  );
   return new Set(rows.map((row) => row.storedName));
 }
 
 /** The partial content of a user's unfinished uploads, removed when the user is (their rows go with the user's). */
-export async function discardUploadsOf(ctx: ServiceContext, uploads: Pick<ResumableUpload, 'id' | 'storedName' | 'contentState'>[]): Promise<void> {
+export async function discardUploadsOf(
+  ctx: ServiceContext,
+  uploads: Pick<ResumableUpload, 'id' | 'storedName' | 'contentState'>[],
+): Promise<void> {
   for (const upload of uploads) await discardContent(ctx, upload);
 }
 
@@ -372,7 +457,12 @@ export async function listMyUnfinishedUploads(ctx: ServiceContext): Promise<Unfi
   const rows = await ctx.em.find(
     ResumableUploadSchema,
     { userId: owner.id, finishedAt: null, expiresAt: { $gt: new Date(ctx.clock.now()) } },
-    { fields: ['id', 'originalName', 'length', 'receivedBytes', 'createdAt'], orderBy: { createdAt: 'desc', id: 'asc' }, limit: UNFINISHED_UPLOADS_LISTED, disableIdentityMap: true },
+    {
+      fields: ['id', 'originalName', 'length', 'receivedBytes', 'createdAt'],
+      orderBy: { createdAt: 'desc', id: 'asc' },
+      limit: UNFINISHED_UPLOADS_LISTED,
+      disableIdentityMap: true,
+    },
   );
   return rows.map((row) => ({
     id: row.id,
@@ -391,7 +481,10 @@ export async function listMyUnfinishedUploads(ctx: ServiceContext): Promise<Unfi
 export async function cancelResumableUpload(ctx: ServiceContext, id: string): Promise<void> {
   await findOwnResumableUpload(ctx, id);
   // A request writing to it is asked to let go, as a client resuming would ask.
-  const claim = await claimResumableUpload(ctx, id, { signal: new AbortController().signal, onReleaseRequested: () => undefined });
+  const claim = await claimResumableUpload(ctx, id, {
+    signal: new AbortController().signal,
+    onReleaseRequested: () => undefined,
+  });
   try {
     // Read again under the claim: the writer that let go recorded its last bytes.
     await terminateResumableUpload(ctx, await findOwnResumableUpload(ctx, id), claim.token);

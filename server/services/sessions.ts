@@ -39,7 +39,9 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
     throw error;
   });
   // Same answer and the same bcrypt work whether the user is unknown or the password wrong.
-  const right = await checkedUnderThrottle(attempt, () => (user ? verifyPassword(password, user.passwordHash) : burnPasswordCheck(password)));
+  const right = await checkedUnderThrottle(attempt, () =>
+    user ? verifyPassword(password, user.passwordHash) : burnPasswordCheck(password),
+  );
   if (!user || !right) throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
   // Told only to someone who knows the password: the account exists, an admin disabled it.
   if (user.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
@@ -111,11 +113,25 @@ export async function recogniseSession(
     return { user: authUser, quotaColumns, sessionId: claims.sid, renewed: null };
   }
   const ttl = ctx.config.sessionTtlSeconds;
-  const extended = await ctx.em.nativeUpdate(SessionSchema, { id: claims.sid }, { ...seen, expiresAt: new Date((now + ttl) * 1000) });
+  const extended = await ctx.em.nativeUpdate(
+    SessionSchema,
+    { id: claims.sid },
+    { ...seen, expiresAt: new Date((now + ttl) * 1000) },
+  );
   // Logged out between the lookup and here (another tab): no fresh token for a revoked session.
   if (extended === 0) return null;
-  const renewedToken = await signSessionToken({ sub: authUser.id, sid: claims.sid }, ttl, ctx.config.sessionSecret, now);
-  return { user: authUser, quotaColumns, sessionId: claims.sid, renewed: { user: authUser, token: renewedToken, maxAgeSeconds: ttl } };
+  const renewedToken = await signSessionToken(
+    { sub: authUser.id, sid: claims.sid },
+    ttl,
+    ctx.config.sessionSecret,
+    now,
+  );
+  return {
+    user: authUser,
+    quotaColumns,
+    sessionId: claims.sid,
+    renewed: { user: authUser, token: renewedToken, maxAgeSeconds: ttl },
+  };
 }
 
 /** Revokes the session the token names, if any. Always succeeds, even without a valid token. */

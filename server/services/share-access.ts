@@ -60,20 +60,28 @@ export interface ShareProof {
  * What a visitor gets at a share link. A wrong password (in `proof.password`) is a 401
  * AppError, and too many of them a 429, counted per file and address like logins.
  */
-export async function openShare(ctx: ServiceContext, fileId: string, proof: ShareProof = {}, options: OpenShareOptions = {}): Promise<ShareAccess> {
+export async function openShare(
+  ctx: ServiceContext,
+  fileId: string,
+  proof: ShareProof = {},
+  options: OpenShareOptions = {},
+): Promise<ShareAccess> {
   const file = await findSharedFile(ctx, fileId);
   if (!file) return { kind: 'missing' };
   const gone = goneReason(file, ctx.clock.now());
   if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
   const isOwner = ctx.user?.id === file.userId;
   if (file.passwordHash && !isOwner) {
-    const granted = proof.grant ? await verifyShareGrant(proof.grant, file.id, file.passwordHash, ctx.config.sessionSecret, nowSeconds(ctx)) : false;
+    const granted = proof.grant
+      ? await verifyShareGrant(proof.grant, file.id, file.passwordHash, ctx.config.sessionSecret, nowSeconds(ctx))
+      : false;
     if (!granted) {
       if (!proof.password) return { kind: 'locked', fileId: file.id };
       await checkSharePassword(ctx, file, proof.password);
     }
   }
-  const contentMissing = () => ctx.log.warn({ fileId: file.id, storedName: file.storedName }, 'content missing for an existing file record');
+  const contentMissing = () =>
+    ctx.log.warn({ fileId: file.id, storedName: file.storedName }, 'content missing for an existing file record');
   const contentExists = async () => {
     if (await ctx.store.stat(file.storedName)) return true;
     contentMissing();
@@ -103,7 +111,11 @@ export async function openShare(ctx: ServiceContext, fileId: string, proof: Shar
  * Checks a share password typed on the share page; resolves with the proof to keep in a
  * cookie. Throws UNAUTHORIZED for a wrong one, TOO_MANY_REQUESTS, GONE or NOT_FOUND.
  */
-export async function unlockShare(ctx: ServiceContext, fileId: string, password: unknown): Promise<{ grant: string; maxAgeSeconds: number }> {
+export async function unlockShare(
+  ctx: ServiceContext,
+  fileId: string,
+  password: unknown,
+): Promise<{ grant: string; maxAgeSeconds: number }> {
   const file = await findFile(ctx, fileId);
   if (!file) throw new AppError('NOT_FOUND', 'File not found');
   const gone = goneReason(file, ctx.clock.now());
@@ -130,7 +142,10 @@ const COUNT_DOWNLOAD =
   'update "files" set "downloads" = "downloads" + 1 where "id" = ? ' +
   'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)';
 
-export async function claimDownload(ctx: ServiceContext, file: Pick<FileDto, 'id' | 'expiresAt' | 'maxDownloads'>): Promise<GoneReason | null> {
+export async function claimDownload(
+  ctx: ServiceContext,
+  file: Pick<FileDto, 'id' | 'expiresAt' | 'maxDownloads'>,
+): Promise<GoneReason | null> {
   // Nothing to run out of: counted in memory, written once a second (download-tally.ts).
   if (file.maxDownloads === null) {
     ctx.downloads.add(file.id);
@@ -149,7 +164,10 @@ function nowSeconds(ctx: Pick<ServiceContext, 'clock'>): number {
 export const TEXT_PREVIEW_BYTES = 64 * 1024;
 
 /** The start of an open text file for the share page, capped; null once its content is gone. */
-export async function readTextPreview(share: OpenShare, maxBytes = TEXT_PREVIEW_BYTES): Promise<{ text: string; truncated: boolean } | null> {
+export async function readTextPreview(
+  share: OpenShare,
+  maxBytes = TEXT_PREVIEW_BYTES,
+): Promise<{ text: string; truncated: boolean } | null> {
   if (share.size === 0) return { text: '', truncated: false };
   const chunks: Buffer[] = [];
   let content: OpenedContent;
@@ -168,7 +186,8 @@ export async function readTextPreview(share: OpenShare, maxBytes = TEXT_PREVIEW_
 
 // A disabled account's links are off with it, and back when it is enabled (ADR 0018).
 const SHARED_FILE_BY_ID =
-  `select ${FILE_COLUMNS} from "files" "f" join "users" "u" on "u"."id" = "f"."user_id" ` + 'where "f"."id" = ? and "u"."disabled_at" is null';
+  `select ${FILE_COLUMNS} from "files" "f" join "users" "u" on "u"."id" = "f"."user_id" ` +
+  'where "f"."id" = ? and "u"."disabled_at" is null';
 
 /** The file behind a share link, in one query on every download: null when there is none or its owner is disabled. */
 function findSharedFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {

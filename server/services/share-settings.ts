@@ -32,9 +32,11 @@ export async function newShareColumns(
   const settings = parseShareSettings(input);
   const chosen = expiryOf(ctx, settings);
   const { defaultSeconds } = ctx.config.shareExpiry;
-  const expiresAt = chosen !== undefined ? chosen : defaultSeconds === null ? null : new Date(ctx.clock.now() + defaultSeconds * 1000);
+  const expiresAt =
+    chosen !== undefined ? chosen : defaultSeconds === null ? null : new Date(ctx.clock.now() + defaultSeconds * 1000);
   checkWithinMaximum(ctx, expiresAt);
-  const relativeSeconds = typeof settings.expiresIn === 'number' ? settings.expiresIn : chosen === undefined ? defaultSeconds : null;
+  const relativeSeconds =
+    typeof settings.expiresIn === 'number' ? settings.expiresIn : chosen === undefined ? defaultSeconds : null;
   return {
     expiresAt,
     expiresAfterMs: relativeSeconds === null ? null : relativeSeconds * 1000,
@@ -74,7 +76,8 @@ export async function changedShareColumns(
 /** The expiry the settings name: a date, null for never, undefined when they name none. */
 function expiryOf(ctx: Pick<ServiceContext, 'clock'>, settings: ShareSettings): Date | null | undefined {
   const now = ctx.clock.now();
-  if (settings.expiresIn !== undefined) return settings.expiresIn === 'never' ? null : new Date(now + settings.expiresIn * 1000);
+  if (settings.expiresIn !== undefined)
+    return settings.expiresIn === 'never' ? null : new Date(now + settings.expiresIn * 1000);
   if (settings.expiresAt === undefined || settings.expiresAt === null) return settings.expiresAt;
   const expiresAt = new Date(settings.expiresAt);
   if (expiresAt.getTime() <= now) throw new AppError('BAD_REQUEST', 'expiresAt must be in the future');
@@ -112,7 +115,10 @@ export const GONE_MESSAGES: Record<GoneReason, string> = {
 };
 
 /** Why a file's link no longer opens, or null while it does. */
-export function goneReason(file: Pick<StoredFile, 'expiresAt' | 'maxDownloads' | 'downloads'>, now: number): GoneReason | null {
+export function goneReason(
+  file: Pick<StoredFile, 'expiresAt' | 'maxDownloads' | 'downloads'>,
+  now: number,
+): GoneReason | null {
   if (file.expiresAt !== null && new Date(file.expiresAt).getTime() <= now) return 'expired';
   if (file.maxDownloads !== null && file.downloads >= file.maxDownloads) return 'used-up';
   return null;
@@ -135,10 +141,12 @@ export interface ExpiryChoice {
 /** The expiry presets this server allows, and the one an upload gets when none is chosen. */
 export function expiryChoices(config: Pick<Config, 'shareExpiry'>): { choices: ExpiryChoice[]; defaultValue: string } {
   const { maxSeconds, defaultSeconds } = config.shareExpiry;
-  const choices = EXPIRY_PRESETS.filter(([seconds]) => maxSeconds === null || seconds <= maxSeconds).map(([seconds, label]) => ({
-    value: String(seconds),
-    label,
-  }));
+  const choices = EXPIRY_PRESETS.filter(([seconds]) => maxSeconds === null || seconds <= maxSeconds).map(
+    ([seconds, label]) => ({
+      value: String(seconds),
+      label,
+    }),
+  );
   if (maxSeconds === null) choices.push({ value: 'never', label: 'Never' });
   const defaultValue = defaultSeconds === null ? 'never' : String(defaultSeconds);
   if (defaultSeconds !== null && !choices.some((choice) => choice.value === defaultValue)) {

@@ -43,7 +43,12 @@ function tableOf(em: EntityManager, name: string) {
 /** What a user's unfinished uploads hold right now. */
 export async function heldBytesOf(em: EntityManager, userId: string): Promise<HeldBytes> {
   // A multipart upload's row holds nothing without a quota (it is then only its sign of life).
-  const reserved: Row = await tableOf(em, 'upload_reservations').where({ user_id: userId }).where('bytes', '>', 0).count('* as uploads').sum('bytes as bytes').first();
+  const reserved: Row = await tableOf(em, 'upload_reservations')
+    .where({ user_id: userId })
+    .where('bytes', '>', 0)
+    .count('* as uploads')
+    .sum('bytes as bytes')
+    .first();
   const resumable: Row = await tableOf(em, 'resumable_uploads')
     .where({ user_id: userId })
     .whereNull('finished_at')
@@ -97,7 +102,11 @@ export async function myStorageReport(ctx: ServiceContext): Promise<StorageRepor
  * upload's own hold is gone, or inside the quota's transaction that refused it (`refusedWith`).
  * Should the figures not be readable, the bare refusal still goes out.
  */
-export async function quotaExceededError(ctx: ServiceContext, userId: string, refusedWith?: { quota: number; em: EntityManager }): Promise<AppError> {
+export async function quotaExceededError(
+  ctx: ServiceContext,
+  userId: string,
+  refusedWith?: { quota: number; em: EntityManager },
+): Promise<AppError> {
   try {
     const quota = refusedWith?.quota ?? (await quotaOfUser(ctx, userId));
     if (quota === null) return new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);

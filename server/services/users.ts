@@ -52,7 +52,10 @@ export const WRONG_CURRENT_PASSWORD = 'The current password is wrong';
  * login, so a stolen cookie cannot guess it), then every other session is logged out. This
  * session stays; API tokens stay too (ADR 0016). Returns how many sessions were logged out.
  */
-export async function changeOwnPassword(ctx: ServiceContext, input: unknown): Promise<{ otherSessionsRevoked: number }> {
+export async function changeOwnPassword(
+  ctx: ServiceContext,
+  input: unknown,
+): Promise<{ otherSessionsRevoked: number }> {
   const signedIn = requireSessionUser(ctx);
   const parsed = changePasswordSchema.safeParse(input ?? {});
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));

@@ -37,7 +37,12 @@ export class LocalDiskPartials implements PartialContentStore {
     return NO_STATE;
   }
 
-  async append(key: string, from: PartialProgress, content: Readable, options: AppendOptions): Promise<PartialProgress> {
+  async append(
+    key: string,
+    from: PartialProgress,
+    content: Readable,
+    options: AppendOptions,
+  ): Promise<PartialProgress> {
     return storageErrors(async () => {
       const handle = await fsp.open(this.partialPath(key), 'r+');
       try {

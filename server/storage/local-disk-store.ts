@@ -55,7 +55,12 @@ export class LocalDiskStore implements ContentStore {
     const writeback = new EarlyWriteback(tempPath);
     const counter = new ByteCounter(options.maxBytes, (bytes) => writeback.progress(bytes), MAX_CHUNK_BYTES);
     // `flush`: fsync before close, so a crash after the rename never exposes a file with holes.
-    const output = fs.createWriteStream(tempPath, { flags: 'wx', mode: 0o640, flush: true, highWaterMark: MAX_CHUNK_BYTES });
+    const output = fs.createWriteStream(tempPath, {
+      flags: 'wx',
+      mode: 0o640,
+      flush: true,
+      highWaterMark: MAX_CHUNK_BYTES,
+    });
     try {
       await pipeThrough(content, counter, output);
       await writeback.close();
@@ -76,8 +81,12 @@ export class LocalDiskStore implements ContentStore {
   }
 
   async open(key: string, range?: ByteRange): Promise<OpenedContent> {
-    if (range && range.end - range.start + 1 <= SMALL_CONTENT_BYTES) return openSmallContent(this.smallReads, this.pathOf(key), key, range);
-    const highWaterMark = Math.max(16 * 1024, Math.min(range ? range.end - range.start + 1 : MAX_CHUNK_BYTES, MAX_CHUNK_BYTES));
+    if (range && range.end - range.start + 1 <= SMALL_CONTENT_BYTES)
+      return openSmallContent(this.smallReads, this.pathOf(key), key, range);
+    const highWaterMark = Math.max(
+      16 * 1024,
+      Math.min(range ? range.end - range.start + 1 : MAX_CHUNK_BYTES, MAX_CHUNK_BYTES),
+    );
     const stream = new FileChunkStream(this.pathOf(key), range?.start ?? 0, range?.end ?? Infinity, highWaterMark);
     try {
       await once(stream, 'ready');
@@ -106,7 +115,9 @@ export class LocalDiskStore implements ContentStore {
   async list(options: { modifiedBefore: Date }): Promise<string[]> {
     const entries = await fsp.readdir(this.root, { withFileTypes: true });
     const candidates = entries.filter((entry) => entry.isFile() && isSafeKey(entry.name)).map((entry) => entry.name);
-    const old = await Promise.all(candidates.map((name) => this.lastWrittenBefore(path.join(this.root, name), options.modifiedBefore)));
+    const old = await Promise.all(
+      candidates.map((name) => this.lastWrittenBefore(path.join(this.root, name), options.modifiedBefore)),
+    );
     return candidates.filter((_, i) => old[i]);
   }
 
@@ -236,12 +247,18 @@ class EarlyWriteback {
  * its events, cost more than the read itself. `stream` serves other readers (the share page's
  * text preview).
  */
-async function openSmallContent(reads: SmallContentReads, file: string, key: string, range: ByteRange): Promise<OpenedContent> {
+async function openSmallContent(
+  reads: SmallContentReads,
+  file: string,
+  key: string,
+  range: ByteRange,
+): Promise<OpenedContent> {
   const bytes = await reads.read(file, range).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'EISDIR') throw new ContentNotFoundError(`No content under ${key}`);
     throw error;
   });
-  if (bytes.length !== range.end - range.start + 1) throw new Error(`The content under ${key} is shorter than its record`);
+  if (bytes.length !== range.end - range.start + 1)
+    throw new Error(`The content under ${key} is shorter than its record`);
   let stream: Readable | null = null;
   return {
     get stream() {
@@ -326,7 +343,9 @@ export class FileChunkStream extends Readable {
         // The file ends before the range does (cut short outside the service): the length was
         // promised already, so the reader must fail rather than end short.
         if (Number.isFinite(this.end) && this.position <= this.end) {
-          return void this.destroy(new Error(`${this.file} ends at byte ${this.position}, before the range's end ${this.end}`));
+          return void this.destroy(
+            new Error(`${this.file} ends at byte ${this.position}, before the range's end ${this.end}`),
+          );
         }
         this.spare.push(buffer);
         return void this.push(null);

@@ -115,7 +115,10 @@ export class PartAssembler {
     if (!this.current) this.current = this.spare.pop() ?? newPartBuffer(this.partBytes);
     else if (this.filled === this.current.length) {
       // Only a first buffer smaller than a part is ever full without making a part.
-      const larger = this.current.length * 2 >= this.partBytes ? newPartBuffer(this.partBytes) : Buffer.allocUnsafe(this.current.length * 2);
+      const larger =
+        this.current.length * 2 >= this.partBytes
+          ? newPartBuffer(this.partBytes)
+          : Buffer.allocUnsafe(this.current.length * 2);
       this.current.copy(larger, 0, 0, this.filled);
       this.current = larger;
     }

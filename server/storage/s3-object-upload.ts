@@ -33,7 +33,11 @@ export interface ObjectTarget {
  * more than `maxBytes` arrived, with the content's own error when it fails (a client gone), and
  * with StorageUnavailableError when the bucket fails; the content stops being read either way.
  */
-export async function uploadObject(target: ObjectTarget, content: Readable, options: WriteOptions): Promise<{ size: number }> {
+export async function uploadObject(
+  target: ObjectTarget,
+  content: Readable,
+  options: WriteOptions,
+): Promise<{ size: number }> {
   const { maxBytes } = options;
   const assembler = new PartAssembler(PART_BYTES, FIRST_BUFFER_BYTES);
   const parts = new MultipartUpload(target);
@@ -54,7 +58,17 @@ export async function uploadObject(target: ObjectTarget, content: Readable, opti
     } else {
       await options.beforeCommit?.();
       const { client, bucket, key } = target;
-      await bucketStep(() => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: rest, ContentLength: rest.length, ContentType: CONTENT_TYPE })));
+      await bucketStep(() =>
+        client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: rest,
+            ContentLength: rest.length,
+            ContentType: CONTENT_TYPE,
+          }),
+        ),
+      );
     }
     return { size };
   } catch (error) {
@@ -83,13 +97,17 @@ class MultipartUpload {
     while (this.onTheirWay.length >= PARTS_ON_THEIR_WAY) await this.onTheirWay.shift();
     const { client, bucket, key } = this.target;
     if (!this.uploadId) {
-      const created = await bucketStep(() => client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: CONTENT_TYPE })));
+      const created = await bucketStep(() =>
+        client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: CONTENT_TYPE })),
+      );
       if (!created.UploadId) throw new StorageUnavailableError('The bucket did not start a multipart upload');
       this.uploadId = created.UploadId;
     }
     const PartNumber = this.nextNumber++;
     const UploadId = this.uploadId;
-    const sending = bucketStep(() => client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: part.body })))
+    const sending = bucketStep(() =>
+      client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber, Body: part.body })),
+    )
       .then((sent) => void this.completed.push({ PartNumber, ETag: sent.ETag ?? '' }))
       .finally(part.release);
     // Awaited in turn (or by complete/abort); a failure is reported there, never unhandled.
@@ -101,7 +119,16 @@ class MultipartUpload {
     await Promise.all(this.onTheirWay.splice(0));
     const { client, bucket, key } = this.target;
     const Parts = [...this.completed].sort((a, b) => a.PartNumber - b.PartNumber);
-    await bucketStep(() => client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: this.uploadId!, MultipartUpload: { Parts } })));
+    await bucketStep(() =>
+      client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: key,
+          UploadId: this.uploadId!,
+          MultipartUpload: { Parts },
+        }),
+      ),
+    );
   }
 
   /** Aborts once no part is on its way any more (a part arriving after the abort would stay). */
@@ -109,7 +136,9 @@ class MultipartUpload {
     await Promise.allSettled(this.onTheirWay.splice(0));
     if (!this.uploadId) return;
     const { client, bucket, key } = this.target;
-    await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: this.uploadId })).catch(() => undefined);
+    await client
+      .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: this.uploadId }))
+      .catch(() => undefined);
   }
 }
 

@@ -21,7 +21,13 @@ import {
 } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { isSafeKey, StorageUnavailableError, type AppendOptions, type PartialContentStore, type PartialProgress } from './content-store';
+import {
+  isSafeKey,
+  StorageUnavailableError,
+  type AppendOptions,
+  type PartialContentStore,
+  type PartialProgress,
+} from './content-store';
 import { PART_BYTES, PartAssembler } from './part-assembler';
 import { receivedChunks } from './received-chunks';
 
@@ -52,14 +58,28 @@ export class S3Partials implements PartialContentStore {
   ) {}
 
   async begin(key: string): Promise<string> {
-    const created = await this.guard(() => this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: checked(key), ContentType: 'application/octet-stream' })));
+    const created = await this.guard(() =>
+      this.client.send(
+        new CreateMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: checked(key),
+          ContentType: 'application/octet-stream',
+        }),
+      ),
+    );
     if (!created.UploadId) throw new StorageUnavailableError('The bucket did not start a multipart upload');
     return JSON.stringify({ uploadId: created.UploadId, parts: [], tail: null } satisfies S3PartialState);
   }
 
-  async append(key: string, from: PartialProgress, content: Readable, options: AppendOptions): Promise<PartialProgress> {
+  async append(
+    key: string,
+    from: PartialProgress,
+    content: Readable,
+    options: AppendOptions,
+  ): Promise<PartialProgress> {
     const state = parseState(from.state);
-    if (recordedSize(state) !== from.size) throw new Error(`Recorded progress ${from.size} does not match its parts and tail (${recordedSize(state)})`);
+    if (recordedSize(state) !== from.size)
+      throw new Error(`Recorded progress ${from.size} does not match its parts and tail (${recordedSize(state)})`);
     const partBytes = Math.max(PART_BYTES, Math.ceil(options.length / MAX_PARTS));
     const assembler = new PartAssembler(partBytes);
     // The tail's bytes start the next part; until that part is stored, the tail still holds them.
@@ -79,7 +99,17 @@ export class S3Partials implements PartialContentStore {
       const previous = uploading;
       const done = (async () => {
         try {
-          const part = await this.guard(() => this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: state.uploadId, PartNumber: n, Body: body })));
+          const part = await this.guard(() =>
+            this.client.send(
+              new UploadPartCommand({
+                Bucket: this.bucket,
+                Key: key,
+                UploadId: state.uploadId,
+                PartNumber: n,
+                Body: body,
+              }),
+            ),
+          );
           await previous;
           parts.push({ n, etag: part.ETag ?? '', size: body.length });
           await options.checkpoint({ size: partsSize(), state: JSON.stringify({ ...state, parts, tail: null }) });
@@ -116,7 +146,11 @@ export class S3Partials implements PartialContentStore {
         // A new object per tail, never the recorded one's key: that one stays as it is until the
         // caller records this one, also when the process dies or the record fails in between.
         const tailKey = `${TAIL_PREFIX}${key}.${partsSize()}.${randomBytes(8).toString('hex')}`;
-        await this.guard(() => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: tailKey, Body: rest, ContentLength: rest.length })));
+        await this.guard(() =>
+          this.client.send(
+            new PutObjectCommand({ Bucket: this.bucket, Key: tailKey, Body: rest, ContentLength: rest.length }),
+          ),
+        );
         tail = { key: tailKey, size: rest.length };
       }
       const size = partsSize() + (tail?.size ?? 0);
@@ -136,17 +170,19 @@ export class S3Partials implements PartialContentStore {
     if (state.tail) throw new Error('Cannot finish partial content with bytes still in its tail');
     if (state.parts.length === 0) {
       // Empty content: a multipart upload needs at least one part, so a plain empty object instead.
-      await this.guard(() => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: checked(key), Body: '', ContentLength: 0 })));
+      await this.guard(() =>
+        this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: checked(key), Body: '', ContentLength: 0 })),
+      );
       await this.abort(key, state.uploadId);
     } else {
       await this.guard(() =>
         this.client.send(
-        new CompleteMultipartUploadCommand({
-          Bucket: this.bucket,
-          Key: checked(key),
-          UploadId: state.uploadId,
-          MultipartUpload: { Parts: state.parts.map((part) => ({ PartNumber: part.n, ETag: part.etag })) },
-        }),
+          new CompleteMultipartUploadCommand({
+            Bucket: this.bucket,
+            Key: checked(key),
+            UploadId: state.uploadId,
+            MultipartUpload: { Parts: state.parts.map((part) => ({ PartNumber: part.n, ETag: part.etag })) },
+          }),
         ),
       );
     }
@@ -161,7 +197,9 @@ export class S3Partials implements PartialContentStore {
 
   private async abort(key: string, uploadId: string): Promise<void> {
     try {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: checked(key), UploadId: uploadId }));
+      await this.client.send(
+        new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: checked(key), UploadId: uploadId }),
+      );
     } catch (error) {
       // Already completed or aborted: nothing left to remove.
       if ((error as { name?: string }).name !== 'NoSuchUpload') throw error;
@@ -170,18 +208,26 @@ export class S3Partials implements PartialContentStore {
 
   /** Every tail object of `key` but `keep`: the recorded one and any written after it. */
   private async removeTails(key: string, keep?: string): Promise<void> {
-    const listing = await this.guard(() => this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${TAIL_PREFIX}${checked(key)}.` })));
+    const listing = await this.guard(() =>
+      this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${TAIL_PREFIX}${checked(key)}.` })),
+    );
     for (const object of listing.Contents ?? []) {
       const tailKey = object.Key;
-      if (tailKey && tailKey !== keep) await this.guard(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: tailKey })));
+      if (tailKey && tailKey !== keep)
+        await this.guard(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: tailKey })));
     }
   }
 
   /** The recorded bytes of the recorded tail, never more: an object that holds fewer is refused. */
   private async readTail(tail: { key: string; size: number }): Promise<Buffer> {
-    const object = await this.guard(() => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: tail.key, Range: `bytes=0-${tail.size - 1}` })));
+    const object = await this.guard(() =>
+      this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: tail.key, Range: `bytes=0-${tail.size - 1}` })),
+    );
     const bytes = Buffer.from(await object.Body!.transformToByteArray());
-    if (bytes.length !== tail.size) throw new StorageUnavailableError(`A resumable upload's tail holds ${bytes.length} bytes where ${tail.size} were recorded`);
+    if (bytes.length !== tail.size)
+      throw new StorageUnavailableError(
+        `A resumable upload's tail holds ${bytes.length} bytes where ${tail.size} were recorded`,
+      );
     return bytes;
   }
 
@@ -190,7 +236,9 @@ export class S3Partials implements PartialContentStore {
     try {
       return await step();
     } catch (error) {
-      throw new StorageUnavailableError(`The bucket refused a resumable upload step: ${error instanceof Error ? error.name : String(error)}`);
+      throw new StorageUnavailableError(
+        `The bucket refused a resumable upload step: ${error instanceof Error ? error.name : String(error)}`,
+      );
     }
   }
 }

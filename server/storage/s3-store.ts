@@ -77,7 +77,11 @@ export class S3Store implements ContentStore {
   async open(key: string, range?: ByteRange): Promise<OpenedContent> {
     try {
       const object = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
       );
       const stream = object.Body as Readable;
       return {
@@ -86,7 +90,10 @@ export class S3Store implements ContentStore {
         // client's socket may hold a few of them: with pipe's 16 KiB the bucket's connection
         // was paused and resumed for every 64 KiB chunk.
         pipeTo: (destination: Writable) =>
-          sendContent(stream, destination, { passing: (chunk) => bodyCollectionPacer.bytesPassed(chunk.length), mayHold: DOWNLOAD_MAY_HOLD_BYTES }),
+          sendContent(stream, destination, {
+            passing: (chunk) => bodyCollectionPacer.bytesPassed(chunk.length),
+            mayHold: DOWNLOAD_MAY_HOLD_BYTES,
+          }),
       };
     } catch (error) {
       if (isNotFound(error)) throw new ContentNotFoundError(`No content under ${key}`);
@@ -114,7 +121,8 @@ export class S3Store implements ContentStore {
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
-        if (object.Key && isSafeKey(object.Key) && object.LastModified && object.LastModified < options.modifiedBefore) keys.push(object.Key);
+        if (object.Key && isSafeKey(object.Key) && object.LastModified && object.LastModified < options.modifiedBefore)
+          keys.push(object.Key);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -131,10 +139,13 @@ export class S3Store implements ContentStore {
     try {
       const listing = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket }));
       for (const upload of listing.Uploads ?? []) {
-        if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= options.modifiedBefore) continue;
+        if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= options.modifiedBefore)
+          continue;
         if (options.keep?.has(upload.Key)) continue;
         try {
-          await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
+          await this.client.send(
+            new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }),
+          );
           removed++;
         } catch (error) {
           // Completed or aborted by its receiver since the listing: nothing left to remove.

@@ -10,6 +10,8 @@ export function trpcMiddleware() {
     maxBodySize: 64 * 1024,
     // A dependency outage (trpc.ts) says when to try again, as on the other doors.
     responseMeta: ({ errors }) =>
-      errors.some((error) => error.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } } : {},
+      errors.some((error) => error.code === 'SERVICE_UNAVAILABLE')
+        ? { headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } }
+        : {},
   });
 }

@@ -7,7 +7,8 @@ import { cookieFrom, DEFAULT_PASSWORD, startApp, TestClock, type TestApp } from 
 import { claimsOf, tokenOf } from '../helpers/tokens';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
 let app: TestApp;
 let clock: TestClock;
@@ -42,11 +43,16 @@ async function sessionOf(username: string, userAgent = FIREFOX): Promise<string>
 
 const sidOf = (cookie: string) => claimsOf(tokenOf(cookie)).sid!;
 const get = (path: string, headers: Record<string, string>) => fetch(`${app.url}/api/v1${path}`, { headers });
-const del = (path: string, headers: Record<string, string>) => fetch(`${app.url}/api/v1${path}`, { method: 'DELETE', headers });
+const del = (path: string, headers: Record<string, string>) =>
+  fetch(`${app.url}/api/v1${path}`, { method: 'DELETE', headers });
 const listFilesWith = (cookie: string) => get('/files', { cookie });
 
 function changePassword(cookie: string, body: Record<string, unknown>) {
-  return fetch(`${app.url}/api/v1/me/password`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${app.url}/api/v1/me/password`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('the sessions list', () => {
@@ -104,7 +110,10 @@ describe('the sessions list', () => {
     const cookie = await sessionOf(name);
     const stale = await sessionOf(name);
     const past = clock.now() - 1000;
-    await app.rows('update sessions set expires_at = ? where id = ?', [app.config.database.dialect === 'sqlite' ? past : new Date(past), sidOf(stale)]);
+    await app.rows('update sessions set expires_at = ? where id = ?', [
+      app.config.database.dialect === 'sqlite' ? past : new Date(past),
+      sidOf(stale),
+    ]);
     const { sessions } = await (await get('/sessions', { cookie })).json();
     expect(sessions.map((s: { id: string }) => s.id)).toEqual([sidOf(cookie)]);
   });
@@ -158,7 +167,11 @@ describe('logging sessions out', () => {
 });
 
 async function createToken(cookie: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/v1/tokens`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'script' }) });
+  const res = await fetch(`${app.url}/api/v1/tokens`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'script' }),
+  });
   expect(res.status).toBe(201);
   return (await res.json()).token;
 }
@@ -171,7 +184,11 @@ describe('changing the password', () => {
     const here = await sessionOf(name);
     const elsewhere = [await sessionOf(name, IPHONE), await sessionOf(name, 'curl/8.5.0')];
     const token = await createToken(here);
-    const res = await changePassword(here, { currentPassword: DEFAULT_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    const res = await changePassword(here, {
+      currentPassword: DEFAULT_PASSWORD,
+      newPassword: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, otherSessionsRevoked: 2 });
     for (const cookie of elsewhere) expect((await listFilesWith(cookie)).status).toBe(401);
@@ -186,13 +203,28 @@ describe('changing the password', () => {
   });
 
   it.each([
-    [{ currentPassword: 'not my password', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, 'The current password is wrong'],
-    [{ currentPassword: DEFAULT_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: 'a much better passphrasE' }, 'The new password and its confirmation do not match'],
-    [{ currentPassword: DEFAULT_PASSWORD, newPassword: 'short', confirmPassword: 'short' }, 'Password must be at least 8 characters long'],
+    [
+      { currentPassword: 'not my password', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+      'The current password is wrong',
+    ],
+    [
+      { currentPassword: DEFAULT_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: 'a much better passphrasE' },
+      'The new password and its confirmation do not match',
+    ],
+    [
+      { currentPassword: DEFAULT_PASSWORD, newPassword: 'short', confirmPassword: 'short' },
+      'Password must be at least 8 characters long',
+    ],
     [{ currentPassword: DEFAULT_PASSWORD, newPassword: 'é'.repeat(40) }, 'Password must be at most 72 bytes of UTF-8'],
-    [{ currentPassword: DEFAULT_PASSWORD, newPassword: DEFAULT_PASSWORD }, 'The new password must differ from the current one'],
+    [
+      { currentPassword: DEFAULT_PASSWORD, newPassword: DEFAULT_PASSWORD },
+      'The new password must differ from the current one',
+    ],
     [{ newPassword: NEW_PASSWORD }, 'currentPassword is required'],
-    [{ currentPassword: DEFAULT_PASSWORD, newPassword: NEW_PASSWORD, admin: true }, 'Unrecognized key(s) in object: \'admin\''],
+    [
+      { currentPassword: DEFAULT_PASSWORD, newPassword: NEW_PASSWORD, admin: true },
+      "Unrecognized key(s) in object: 'admin'",
+    ],
   ])('when the change is %j, then it is a 400 saying why, and nothing changes', async (body, message) => {
     const name = await newUser();
     const here = await sessionOf(name);
@@ -249,7 +281,11 @@ describe('who may manage the account', () => {
       await get('/sessions', {}),
       await del('/sessions/whatever', {}),
       await del('/sessions', {}),
-      await fetch(`${app.url}/api/v1/me/password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await fetch(`${app.url}/api/v1/me/password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
     ];
     for (const res of responses) {
       expect(res.status).toBe(401);

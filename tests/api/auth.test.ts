@@ -107,9 +107,17 @@ describe('POST /api/v1/auth/login', () => {
   it.each([
     ['a password that is null', { username: 'Alice', password: null }, 'Password must be a string'],
     ['a username that is a number', { username: 42, password: 'pw' }, 'Username must be a string'],
-    ['a username over 256 characters', { username: 'u'.repeat(257), password: 'pw' }, 'Username must be at most 256 characters'],
-    ['a password over 1024 characters', { username: 'Alice', password: 'p'.repeat(1025) }, 'Password must be at most 1024 characters'],
-  ])('when the body has %s, then 400 names the field in words, not the validator\'s', async (_what, body, message) => {
+    [
+      'a username over 256 characters',
+      { username: 'u'.repeat(257), password: 'pw' },
+      'Username must be at most 256 characters',
+    ],
+    [
+      'a password over 1024 characters',
+      { username: 'Alice', password: 'p'.repeat(1025) },
+      'Password must be at most 1024 characters',
+    ],
+  ])("when the body has %s, then 400 names the field in words, not the validator's", async (_what, body, message) => {
     const res = await postLogin(json(body));
 
     expect(res.status).toBe(400);
@@ -158,7 +166,11 @@ describe('the session cookie', () => {
     const secureApp = await startApp({ BASE_URL: 'https://files.example.com' });
     try {
       await secureApp.createUser('carol');
-      const res = await postLogin(json({ username: 'carol', password: DEFAULT_PASSWORD }), 'application/json', secureApp);
+      const res = await postLogin(
+        json({ username: 'carol', password: DEFAULT_PASSWORD }),
+        'application/json',
+        secureApp,
+      );
 
       expect(res.status).toBe(200);
       const [cookie] = sessionCookies(res);
@@ -174,23 +186,30 @@ describe('the session cookie', () => {
     ['12h', 43200],
     // The longest allowed (10 years): a date that far holds, and the cookie opens the API.
     ['3650d', 315360000],
-  ])('when JWT_EXPIRES_IN=%s, then a login answers 200, the cookie Max-Age is %i and the token exp - iat is the same', async (lifetime, seconds) => {
-    const otherApp = await startApp({ JWT_EXPIRES_IN: lifetime });
-    try {
-      await otherApp.createUser('dave');
-      const res = await postLogin(json({ username: 'dave', password: DEFAULT_PASSWORD }), 'application/json', otherApp);
+  ])(
+    'when JWT_EXPIRES_IN=%s, then a login answers 200, the cookie Max-Age is %i and the token exp - iat is the same',
+    async (lifetime, seconds) => {
+      const otherApp = await startApp({ JWT_EXPIRES_IN: lifetime });
+      try {
+        await otherApp.createUser('dave');
+        const res = await postLogin(
+          json({ username: 'dave', password: DEFAULT_PASSWORD }),
+          'application/json',
+          otherApp,
+        );
 
-      expect(res.status).toBe(200);
-      const [cookie] = sessionCookies(res);
-      expect(cookie.attributes['max-age']).toBe(String(seconds));
-      const claims = claimsOf(cookie.value);
-      expect(claims.exp! - claims.iat!).toBe(seconds);
-      const files = await fetch(`${otherApp.url}/api/v1/files`, { headers: { cookie: `token=${cookie.value}` } });
-      expect(files.status).toBe(200);
-    } finally {
-      await otherApp.close();
-    }
-  });
+        expect(res.status).toBe(200);
+        const [cookie] = sessionCookies(res);
+        expect(cookie.attributes['max-age']).toBe(String(seconds));
+        const claims = claimsOf(cookie.value);
+        expect(claims.exp! - claims.iat!).toBe(seconds);
+        const files = await fetch(`${otherApp.url}/api/v1/files`, { headers: { cookie: `token=${cookie.value}` } });
+        expect(files.status).toBe(200);
+      } finally {
+        await otherApp.close();
+      }
+    },
+  );
 });
 
 describe('POST /api/v1/auth/logout', () => {
@@ -213,11 +232,14 @@ describe('POST /api/v1/auth/logout', () => {
   it.each([
     ['no cookie at all', undefined],
     ['a cookie that is not a token', 'token=garbage'],
-  ])('when the request carries %s, then logout still answers 200 {ok:true} and clears the cookie', async (_what, cookie) => {
-    const res = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: cookie ? { cookie } : {} });
+  ])(
+    'when the request carries %s, then logout still answers 200 {ok:true} and clears the cookie',
+    async (_what, cookie) => {
+      const res = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: cookie ? { cookie } : {} });
 
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true });
-    expect(sessionCookies(res).map((c) => c.attributes['max-age'])).toEqual(['0']);
-  });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+      expect(sessionCookies(res).map((c) => c.attributes['max-age'])).toEqual(['0']);
+    },
+  );
 });

@@ -11,7 +11,11 @@ beforeAll(async () => {
   app = await startApp();
   await app.createUser('owner');
   cookie = await app.login('owner');
-  const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm('mine', 'mine.txt') });
+  const res = await fetch(`${app.url}/api/v1/files`, {
+    method: 'POST',
+    headers: { cookie },
+    body: fileForm('mine', 'mine.txt'),
+  });
   ({ id: fileId, storedName } = (await res.json()).file);
 });
 afterAll(() => app.close());
@@ -54,17 +58,27 @@ describe('protected routes without a session', () => {
     ['DELETE', '/api/v1/files/{id}', () => undefined],
   ];
 
-  it.each(routes)('when %s %s comes without a cookie, then it answers 401 {"error":"Unauthorized"}', async (method, url, body) => {
-    const res = await fetch(`${app.url}${url.replace('{id}', fileId)}`, { method, body: body() });
+  it.each(routes)(
+    'when %s %s comes without a cookie, then it answers 401 {"error":"Unauthorized"}',
+    async (method, url, body) => {
+      const res = await fetch(`${app.url}${url.replace('{id}', fileId)}`, { method, body: body() });
 
-    await expectJsonError(res, 401, 'Unauthorized');
-  });
+      await expectJsonError(res, 401, 'Unauthorized');
+    },
+  );
 
-  it.each(routes)('when %s %s comes with an invalid token, then it answers 401 {"error":"Unauthorized"}', async (method, url, body) => {
-    const res = await fetch(`${app.url}${url.replace('{id}', fileId)}`, { method, body: body(), headers: { cookie: 'token=eyJhbGciOiJIUzI1NiJ9.e30.invalid' } });
+  it.each(routes)(
+    'when %s %s comes with an invalid token, then it answers 401 {"error":"Unauthorized"}',
+    async (method, url, body) => {
+      const res = await fetch(`${app.url}${url.replace('{id}', fileId)}`, {
+        method,
+        body: body(),
+        headers: { cookie: 'token=eyJhbGciOiJIUzI1NiJ9.e30.invalid' },
+      });
 
-    await expectJsonError(res, 401, 'Unauthorized');
-  });
+      await expectJsonError(res, 401, 'Unauthorized');
+    },
+  );
 
   it('when refused requests came without a session, then the file is untouched and nothing was uploaded', async () => {
     for (const method of ['DELETE', 'POST']) {
@@ -74,14 +88,17 @@ describe('protected routes without a session', () => {
       });
     }
 
-    expect((await app.storedFiles())).toEqual([storedName]);
+    expect(await app.storedFiles()).toEqual([storedName]);
     expect(await app.rows('select id from files')).toEqual([{ id: fileId }]);
   });
 });
 
 describe('malformed requests', () => {
   it('when a file id in the path is a malformed %-escape, then it answers 400 with a JSON error, not a 500', async () => {
-    await expectJsonError(await fetch(`${app.url}/api/v1/files/%E0%A4%A`, { method: 'DELETE', headers: { cookie } }), 400);
+    await expectJsonError(
+      await fetch(`${app.url}/api/v1/files/%E0%A4%A`, { method: 'DELETE', headers: { cookie } }),
+      400,
+    );
   });
 
   it('when the login body is larger than any login, then it answers 413 with a JSON error', async () => {
@@ -99,9 +116,24 @@ describe('malformed requests', () => {
     const cutGzip = gzipSync(JSON.stringify({ username: 'owner', password: 'a long passphrase' })).subarray(0, 12);
     const attempts: Array<[string, string, string | Blob, Record<string, string>]> = [
       ['/api/v1/auth/login', 'POST', 'garbage', { 'content-type': 'application/json', 'content-encoding': 'gzip' }],
-      ['/api/v1/auth/login', 'POST', 'garbage', { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'deflate' }],
-      ['/api/v1/auth/login', 'POST', new Blob([cutGzip]), { 'content-type': 'application/json', 'content-encoding': 'gzip' }],
-      [`/api/v1/files/${fileId}`, 'PATCH', 'garbage', { 'content-type': 'application/json', 'content-encoding': 'gzip', cookie }],
+      [
+        '/api/v1/auth/login',
+        'POST',
+        'garbage',
+        { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'deflate' },
+      ],
+      [
+        '/api/v1/auth/login',
+        'POST',
+        new Blob([cutGzip]),
+        { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      ],
+      [
+        `/api/v1/files/${fileId}`,
+        'PATCH',
+        'garbage',
+        { 'content-type': 'application/json', 'content-encoding': 'gzip', cookie },
+      ],
     ];
     for (const [path, method, body, headers] of attempts) {
       await expectJsonError(await fetch(`${app.url}${path}`, { method, headers, body }), 400, 'Malformed request body');
@@ -117,7 +149,11 @@ describe('malformed requests', () => {
   });
 
   it('when the login body is broken JSON, then the 400 carries no parser details or stack', async () => {
-    const res = await fetch(`${app.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const res = await fetch(`${app.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    });
 
     await expectJsonError(res, 400);
   });
@@ -137,7 +173,11 @@ describe('server faults', () => {
   it('when the storage cannot take the file, then it answers 503 with a clear JSON error and records nothing', async () => {
     const repair = await broken.breakStorageWrites();
     try {
-      const res = await fetch(`${broken.url}/api/v1/files`, { method: 'POST', headers: { cookie: brokenCookie }, body: fileForm('lost', 'lost.txt') });
+      const res = await fetch(`${broken.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie: brokenCookie },
+        body: fileForm('lost', 'lost.txt'),
+      });
 
       await expectJsonError(res, 503, 'Storage is unavailable; please try again later');
     } finally {
@@ -151,7 +191,11 @@ describe('server faults', () => {
   it('when the database is gone, then the API still answers JSON {"error":"Internal server error"} on every route', async () => {
     await broken.closeDatabase();
 
-    await expectJsonError(await fetch(`${broken.url}/api/v1/files`, { headers: { cookie: brokenCookie } }), 500, 'Internal server error');
+    await expectJsonError(
+      await fetch(`${broken.url}/api/v1/files`, { headers: { cookie: brokenCookie } }),
+      500,
+      'Internal server error',
+    );
     await expectJsonError(
       await fetch(`${broken.url}/api/v1/auth/login`, {
         method: 'POST',
@@ -161,6 +205,10 @@ describe('server faults', () => {
       500,
       'Internal server error',
     );
-    await expectJsonError(await fetch(`${broken.url}/api/v1/files/abc`, { method: 'DELETE', headers: { cookie: brokenCookie } }), 500, 'Internal server error');
+    await expectJsonError(
+      await fetch(`${broken.url}/api/v1/files/abc`, { method: 'DELETE', headers: { cookie: brokenCookie } }),
+      500,
+      'Internal server error',
+    );
   });
 });

@@ -37,7 +37,15 @@ beforeAll(async () => {
   server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = provision(loadConfig({ SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...(await backendEnv()), DATA_DIR: tempDir(), BASE_URL: url }));
+  const config = provision(
+    loadConfig({
+      SESSION_SECRET: TEST_SECRET,
+      LOG_LEVEL: 'silent',
+      ...(await backendEnv()),
+      DATA_DIR: tempDir(),
+      BASE_URL: url,
+    }),
+  );
   deps = await createDeps(config);
   server.on('request', withFastPaths(deps, recordingExpress));
 
@@ -56,15 +64,25 @@ afterAll(async () => {
  * POSTs a small file to the API, with the token unless `credentials` says otherwise (plain
  * node:http: the recording Express's answers are not the API's).
  */
-function upload(headers: Record<string, string> = {}, credentials: Record<string, string> = { authorization: bearer }): Promise<{ status: number; body: string }> {
-  const form = handMadeMultipart(['Content-Disposition: form-data; name="file"; filename="note.txt"', 'Content-Type: text/plain'], CONTENT);
+function upload(
+  headers: Record<string, string> = {},
+  credentials: Record<string, string> = { authorization: bearer },
+): Promise<{ status: number; body: string }> {
+  const form = handMadeMultipart(
+    ['Content-Disposition: form-data; name="file"; filename="note.txt"', 'Content-Type: text/plain'],
+    CONTENT,
+  );
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/api/v1/files`, { method: 'POST', agent: false, headers: { ...credentials, 'content-type': form.contentType, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${url}/api/v1/files`,
+      { method: 'POST', agent: false, headers: { ...credentials, 'content-type': form.contentType, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(form.body);
   });
@@ -99,6 +117,11 @@ describe('the listener ahead of Express', () => {
     expect((await request(`${url}/f/${id}/raw?download`)).status).toBe(418);
     expect((await request(`${url}/f/AbCdEfGhIjKlMnOpQrStUv/raw`)).status).toBe(418);
     expect((await request(`${url}/api/v1/files`)).status).toBe(418);
-    expect(reachedExpress).toEqual(['/api/v1/files', `/f/${id}/raw?download`, '/f/AbCdEfGhIjKlMnOpQrStUv/raw', '/api/v1/files']);
+    expect(reachedExpress).toEqual([
+      '/api/v1/files',
+      `/f/${id}/raw?download`,
+      '/f/AbCdEfGhIjKlMnOpQrStUv/raw',
+      '/api/v1/files',
+    ]);
   });
 });

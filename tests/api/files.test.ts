@@ -120,18 +120,21 @@ describe('POST /api/v1/files', () => {
     ['report.pdf.exe', '.exe'],
     ['.bashrc', ''],
     ['.hidden.txt', '.txt'],
-  ])('when the original name is %j, then storedName is the id followed by %j and the name is kept as sent', async (name, extension) => {
-    const res = await upload(alice, fileForm('content', name));
-    expect(res.status).toBe(201);
-    const { file } = await res.json();
+  ])(
+    'when the original name is %j, then storedName is the id followed by %j and the name is kept as sent',
+    async (name, extension) => {
+      const res = await upload(alice, fileForm('content', name));
+      expect(res.status).toBe(201);
+      const { file } = await res.json();
 
-    expect(file.storedName).toBe(file.id + extension);
-    expect(file.originalName).toBe(name);
-    expect(await storedText(file.storedName)).toBe('content');
-    expect((await app.storedFiles())).toContain(file.storedName);
-    const [row] = await app.rows('select original_name, stored_name from files where id = ?', [file.id]);
-    expect(row).toEqual({ original_name: name, stored_name: file.storedName });
-  });
+      expect(file.storedName).toBe(file.id + extension);
+      expect(file.originalName).toBe(name);
+      expect(await storedText(file.storedName)).toBe('content');
+      expect(await app.storedFiles()).toContain(file.storedName);
+      const [row] = await app.rows('select original_name, stored_name from files where id = ?', [file.id]);
+      expect(row).toEqual({ original_name: name, stored_name: file.storedName });
+    },
+  );
 
   it('when files are uploaded with any names, then nothing is ever written outside the upload directory', async () => {
     const parent = path.dirname(app.config.uploadDir);
@@ -139,7 +142,7 @@ describe('POST /api/v1/files', () => {
     for (const name of ['../escape.txt', '../../escape2.txt', '/tmp/abs.txt']) await uploadOk(alice, 'x', name);
 
     expect(fs.readdirSync(parent).sort()).toEqual(before);
-    for (const name of (await app.storedFiles())) expect(name).toMatch(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/);
+    for (const name of await app.storedFiles()) expect(name).toMatch(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/);
   });
 
   it.each(['résumé 📄.pdf', '报告 2024 年.docx', 'Ünïcödé naïve café.txt', 'ファイル'])(
@@ -207,16 +210,18 @@ describe('POST /api/v1/files', () => {
   });
 
   it('when the body is sent with Content-Encoding: gzip, then 400 naming the encoding and nothing is stored', async () => {
-    const filesBefore = (await app.storedFiles());
+    const filesBefore = await app.storedFiles();
     const res = await fetch(`${app.url}/api/v1/files`, {
       method: 'POST',
       headers: { cookie: alice, 'content-encoding': 'gzip', 'content-type': 'multipart/form-data; boundary=x' },
-      body: gzipSync(Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello\r\n--x--\r\n')),
+      body: gzipSync(
+        Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello\r\n--x--\r\n'),
+      ),
     });
 
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'Content-Encoding "gzip" is not supported: send the file uncompressed' });
-    expect((await app.storedFiles())).toEqual(filesBefore);
+    expect(await app.storedFiles()).toEqual(filesBefore);
   });
 
   it('when the file part is named something other than "file", then it is still the uploaded file', async () => {
@@ -244,7 +249,11 @@ describe('POST /api/v1/files', () => {
     try {
       await other.createUser('carol');
       const cookie = await other.login('carol');
-      const res = await fetch(`${other.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm('x', 'x.txt') });
+      const res = await fetch(`${other.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie },
+        body: fileForm('x', 'x.txt'),
+      });
 
       expect(res.status).toBe(201);
       const { file, url } = await res.json();
@@ -294,7 +303,7 @@ describe('DELETE /api/v1/files/<id>', () => {
     }
   });
 
-  it("when another user deletes the file, then it answers 403 {\"error\":\"Forbidden\"} and the file, its record and the owner's listing stay", async () => {
+  it('when another user deletes the file, then it answers 403 {"error":"Forbidden"} and the file, its record and the owner\'s listing stay', async () => {
     const { file } = await uploadOk(alice, 'keep me', 'keep.txt');
 
     const res = await remove(bob, file.id);

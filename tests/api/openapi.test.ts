@@ -20,7 +20,8 @@ function routesOf(router: Router): string[] {
   for (const layer of router.stack) {
     const route = layer.route as { path: string; methods: Record<string, boolean> } | undefined;
     if (!route) continue;
-    for (const method of Object.keys(route.methods)) routes.push(`${method.toUpperCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
+    for (const method of Object.keys(route.methods))
+      routes.push(`${method.toUpperCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
   }
   return routes.sort();
 }
@@ -34,7 +35,11 @@ describe('the OpenAPI document', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers).toEqual([{ url: '/api/v1' }]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(document.components.securitySchemes.cookieAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'token' });
+    expect(document.components.securitySchemes.cookieAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'token',
+    });
     // Token management needs a session; the file routes take either.
     expect(document.paths['/tokens'].post.security).toEqual([{ cookieAuth: [] }]);
     expect(document.paths['/files'].post.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
@@ -51,7 +56,11 @@ describe('the OpenAPI document', () => {
   it('when the request schemas are read, then they are the ones the services validate with (limits and required fields included)', async () => {
     const document = await (await fetch(`${app.url}/api/v1/openapi.json`)).json();
     const tokenBody = document.paths['/tokens'].post.requestBody.content['application/json'].schema;
-    expect(tokenBody).toMatchObject({ required: ['name'], additionalProperties: false, properties: { name: { maxLength: 100 } } });
+    expect(tokenBody).toMatchObject({
+      required: ['name'],
+      additionalProperties: false,
+      properties: { name: { maxLength: 100 } },
+    });
     const passwordBody = document.paths['/me/password'].post.requestBody.content['application/json'].schema;
     expect(passwordBody.required).toEqual(['currentPassword', 'newPassword']);
     expect(passwordBody.properties.newPassword.minLength).toBe(8);
@@ -84,8 +93,24 @@ describe('the response check the whole suite runs', () => {
   });
 
   it('when a response matches the document, then it passes', () => {
-    expect(validator.check('GET', '/api/v1/files', 200, 'application/json; charset=utf-8', JSON.stringify({ files: [file] }))).toEqual([]);
-    expect(validator.check('DELETE', '/api/v1/files/abc', 404, 'application/json', JSON.stringify({ error: 'File not found' }))).toEqual([]);
+    expect(
+      validator.check(
+        'GET',
+        '/api/v1/files',
+        200,
+        'application/json; charset=utf-8',
+        JSON.stringify({ files: [file] }),
+      ),
+    ).toEqual([]);
+    expect(
+      validator.check(
+        'DELETE',
+        '/api/v1/files/abc',
+        404,
+        'application/json',
+        JSON.stringify({ error: 'File not found' }),
+      ),
+    ).toEqual([]);
   });
 
   it.each([
@@ -100,6 +125,8 @@ describe('the response check the whole suite runs', () => {
   });
 
   it('when a documented JSON route answers something else than JSON, then the check reports it', () => {
-    expect(validator.check('GET', '/api/v1/files', 200, 'text/html', '<p>hi</p>')).toEqual([expect.stringContaining('expected JSON')]);
+    expect(validator.check('GET', '/api/v1/files', 200, 'text/html', '<p>hi</p>')).toEqual([
+      expect.stringContaining('expected JSON'),
+    ]);
   });
 });

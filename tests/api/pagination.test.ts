@@ -82,13 +82,25 @@ describe('the whole list and its pages describe files alike', () => {
     const carol = await app.login('carol');
     const uploads: { name: string; type: string; fields: Record<string, string> }[] = [
       { name: 'quote " back\\slash.txt', type: 'text/plain', fields: {} },
-      { name: 'tab\there ünïcödé 漢字 😀.bin', type: 'application/octet-stream', fields: { expiresIn: '3600', maxDownloads: '7' } },
-      { name: '<script>alert(1)</script>.html', type: 'text/html', fields: { password: 'a long enough secret', expiresAt: '2099-01-02T03:04:05.678Z' } },
+      {
+        name: 'tab\there ünïcödé 漢字 😀.bin',
+        type: 'application/octet-stream',
+        fields: { expiresIn: '3600', maxDownloads: '7' },
+      },
+      {
+        name: '<script>alert(1)</script>.html',
+        type: 'text/html',
+        fields: { password: 'a long enough secret', expiresAt: '2099-01-02T03:04:05.678Z' },
+      },
       { name: 'plain.txt', type: 'text/plain', fields: { maxDownloads: '1' } },
     ];
     const made = [];
     for (const { name, type, fields } of uploads) {
-      const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie: carol }, body: fileForm(`content of ${name}`, name, type, 'file', fields) });
+      const res = await fetch(`${app.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie: carol },
+        body: fileForm(`content of ${name}`, name, type, 'file', fields),
+      });
       expect(res.status).toBe(201);
       made.push((await res.json()).file);
     }
@@ -97,7 +109,12 @@ describe('the whole list and its pages describe files alike', () => {
     expect(whole.status).toBe(200);
     expect(whole.body.files).toEqual(paged.body.files);
     expect(whole.body.files).toEqual([...made].reverse());
-    expect(whole.body.files.map((file: { hasPassword: boolean }) => file.hasPassword)).toEqual([false, true, false, false]);
+    expect(whole.body.files.map((file: { hasPassword: boolean }) => file.hasPassword)).toEqual([
+      false,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('when a user has no files, then the whole list is an empty array', async () => {

@@ -25,7 +25,11 @@ async function userWithRoom(): Promise<{ name: string; cookie: string }> {
 }
 
 async function multipart(cookie: string, bytes: number): Promise<number> {
-  const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(new Uint8Array(bytes).fill(3), 'part.bin') });
+  const res = await fetch(`${app.url}/api/v1/files`, {
+    method: 'POST',
+    headers: { cookie },
+    body: fileForm(new Uint8Array(bytes).fill(3), 'part.bin'),
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -34,7 +38,12 @@ async function multipart(cookie: string, bytes: number): Promise<number> {
 async function resumable(cookie: string, bytes: number): Promise<number> {
   const created = await fetch(`${app.url}/api/v1/uploads`, {
     method: 'POST',
-    headers: { ...TUS, cookie, 'Upload-Length': String(bytes), 'Upload-Metadata': uploadMetadata({ filename: 'tus.bin' }) },
+    headers: {
+      ...TUS,
+      cookie,
+      'Upload-Length': String(bytes),
+      'Upload-Metadata': uploadMetadata({ filename: 'tus.bin' }),
+    },
   });
   await created.arrayBuffer();
   if (created.status !== 201) return created.status;
@@ -49,7 +58,9 @@ async function resumable(cookie: string, bytes: number): Promise<number> {
 }
 
 async function storedBytesOf(name: string): Promise<number> {
-  const rows = await app.rows('select f.size from files f join users u on u.id = f.user_id where u.username = ?', [name]);
+  const rows = await app.rows('select f.size from files f join users u on u.id = f.user_id where u.username = ?', [
+    name,
+  ]);
   return rows.reduce((sum, row) => sum + Number(row.size), 0);
 }
 
@@ -57,27 +68,41 @@ describe('parallel uploads under a quota', () => {
   it.each([
     { kind: 'three multipart uploads', sizes: [600_000, 700_000, 700_000], tus: [] as number[] },
     { kind: 'multipart and resumable uploads', sizes: [500_000, 500_000], tus: [500_000, 500_000] },
-  ])('when $kind sent at once sum exactly to the room left, then all of them are stored', { timeout: 60_000 }, async ({ sizes, tus }) => {
-    const { name, cookie } = await userWithRoom();
-    const statuses = await Promise.all([...sizes.map((bytes) => multipart(cookie, bytes)), ...tus.map((bytes) => resumable(cookie, bytes))]);
-    expect(statuses).toEqual(statuses.map(() => 201));
-    expect(await storedBytesOf(name)).toBe(ROOM);
-    expect(await app.rows('select * from upload_reservations')).toEqual([]);
-    expect(await app.incompleteFiles()).toEqual([]);
-  });
+  ])(
+    'when $kind sent at once sum exactly to the room left, then all of them are stored',
+    { timeout: 60_000 },
+    async ({ sizes, tus }) => {
+      const { name, cookie } = await userWithRoom();
+      const statuses = await Promise.all([
+        ...sizes.map((bytes) => multipart(cookie, bytes)),
+        ...tus.map((bytes) => resumable(cookie, bytes)),
+      ]);
+      expect(statuses).toEqual(statuses.map(() => 201));
+      expect(await storedBytesOf(name)).toBe(ROOM);
+      expect(await app.rows('select * from upload_reservations')).toEqual([]);
+      expect(await app.incompleteFiles()).toEqual([]);
+    },
+  );
 
   it.each([
     { kind: 'three multipart uploads', sizes: [600_000, 700_000, 700_001], tus: [] as number[] },
     { kind: 'multipart and resumable uploads', sizes: [500_000, 500_001], tus: [500_000, 500_000] },
-  ])('when $kind sent at once pass the room left by one byte, then exactly one is refused and the others are stored', { timeout: 60_000 }, async ({ sizes, tus }) => {
-    const { name, cookie } = await userWithRoom();
-    const statuses = await Promise.all([...sizes.map((bytes) => multipart(cookie, bytes)), ...tus.map((bytes) => resumable(cookie, bytes))]);
-    expect(statuses.filter((status) => status === 413)).toHaveLength(1);
-    expect(statuses.filter((status) => status === 201)).toHaveLength(statuses.length - 1);
-    const stored = await storedBytesOf(name);
-    expect(stored).toBeLessThanOrEqual(ROOM);
-    expect(stored).toBeGreaterThanOrEqual(ROOM + 1 - 700_001);
-    expect(await app.rows('select * from upload_reservations')).toEqual([]);
-    expect(await app.incompleteFiles()).toEqual([]);
-  });
+  ])(
+    'when $kind sent at once pass the room left by one byte, then exactly one is refused and the others are stored',
+    { timeout: 60_000 },
+    async ({ sizes, tus }) => {
+      const { name, cookie } = await userWithRoom();
+      const statuses = await Promise.all([
+        ...sizes.map((bytes) => multipart(cookie, bytes)),
+        ...tus.map((bytes) => resumable(cookie, bytes)),
+      ]);
+      expect(statuses.filter((status) => status === 413)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(statuses.length - 1);
+      const stored = await storedBytesOf(name);
+      expect(stored).toBeLessThanOrEqual(ROOM);
+      expect(stored).toBeGreaterThanOrEqual(ROOM + 1 - 700_001);
+      expect(await app.rows('select * from upload_reservations')).toEqual([]);
+      expect(await app.incompleteFiles()).toEqual([]);
+    },
+  );
 });

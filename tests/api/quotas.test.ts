@@ -27,7 +27,11 @@ async function newUser(): Promise<{ name: string; cookie: string }> {
 }
 
 function upload(cookie: string, bytes: number, name = 'data.bin') {
-  return fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(new Uint8Array(bytes).fill(7), name) });
+  return fetch(`${app.url}/api/v1/files`, {
+    method: 'POST',
+    headers: { cookie },
+    body: fileForm(new Uint8Array(bytes).fill(7), name),
+  });
 }
 
 async function me(cookie: string) {
@@ -37,13 +41,19 @@ async function me(cookie: string) {
 }
 
 async function rowsOf(name: string) {
-  return app.rows('select f.size, f.stored_name from files f join users u on u.id = f.user_id where u.username = ?', [name]);
+  return app.rows('select f.size, f.stored_name from files f join users u on u.id = f.user_id where u.username = ?', [
+    name,
+  ]);
 }
 
 describe('the storage quota', () => {
   it('when uploads fit the quota, then they are stored, and GET /me shows the bytes, the files and the quota', async () => {
     const { name, cookie } = await newUser();
-    expect(await me(cookie)).toEqual({ user: { id: expect.any(String), username: name }, usage: { bytes: 0, files: 0, heldBytes: 0, unfinishedUploads: 0 }, quota: QUOTA });
+    expect(await me(cookie)).toEqual({
+      user: { id: expect.any(String), username: name },
+      usage: { bytes: 0, files: 0, heldBytes: 0, unfinishedUploads: 0 },
+      quota: QUOTA,
+    });
     expect((await upload(cookie, 60_000)).status).toBe(201);
     expect((await upload(cookie, 40_000)).status).toBe(201);
     expect((await me(cookie)).usage).toEqual({ bytes: QUOTA, files: 2, heldBytes: 0, unfinishedUploads: 0 });
@@ -70,7 +80,10 @@ describe('the storage quota', () => {
     const before = await app.storedFiles();
     const url = new URL(`${app.url}/api/v1/files`);
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', headers: { cookie, 'content-type': MULTIPART_TYPE, 'transfer-encoding': 'chunked' } });
+      const req = http.request(url, {
+        method: 'POST',
+        headers: { cookie, 'content-type': MULTIPART_TYPE, 'transfer-encoding': 'chunked' },
+      });
       req.on('response', (res) => {
         let body = '';
         res.on('data', (chunk) => (body += chunk));
@@ -93,7 +106,9 @@ describe('the storage quota', () => {
     const { name, cookie } = await newUser();
     const size = 24_000;
     const before = await app.storedFiles();
-    const statuses = (await Promise.all(Array.from({ length: 10 }, (_, i) => upload(cookie, size, `race${i}.bin`)))).map((res) => res.status);
+    const statuses = (
+      await Promise.all(Array.from({ length: 10 }, (_, i) => upload(cookie, size, `race${i}.bin`)))
+    ).map((res) => res.status);
     const accepted = statuses.filter((status) => status === 201).length;
     expect(statuses.every((status) => status === 201 || status === 413)).toBe(true);
     expect(accepted).toBeGreaterThanOrEqual(1);
@@ -101,18 +116,25 @@ describe('the storage quota', () => {
     const rows = await rowsOf(name);
     expect(rows).toHaveLength(accepted);
     const added = (await app.storedFiles()).filter((stored) => !before.includes(stored));
-    const storedBytes = (await Promise.all(added.map(async (stored) => (await app.readStored(stored))!.length))).reduce((a, b) => a + b, 0);
+    const storedBytes = (await Promise.all(added.map(async (stored) => (await app.readStored(stored))!.length))).reduce(
+      (a, b) => a + b,
+      0,
+    );
     expect(storedBytes).toBe(rows.reduce((sum, row) => sum + Number(row.size), 0));
     expect(await app.incompleteFiles()).toEqual([]);
     expect(await app.rows('select * from upload_reservations')).toEqual([]);
   });
 
-  it('when two large uploads race for room for one, then one is stored and the other is 413, not both refused', { timeout: 60_000 }, async () => {
+  it('when two large uploads race for room for one, then one is stored and the other is 413, not both refused', {
+    timeout: 60_000,
+  }, async () => {
     const { name, cookie } = await newUser();
     const MiB = 1024 * 1024;
     await app.rows('update users set has_own_quota = ?, quota_bytes = ? where username = ?', [true, 30 * MiB, name]);
     // Larger than a hold step (8 MiB): holds grown step by step took half the room each, and both failed.
-    const statuses = (await Promise.all([upload(cookie, 18 * MiB, 'left.bin'), upload(cookie, 18 * MiB, 'right.bin')])).map((res) => res.status);
+    const statuses = (
+      await Promise.all([upload(cookie, 18 * MiB, 'left.bin'), upload(cookie, 18 * MiB, 'right.bin')])
+    ).map((res) => res.status);
     expect(statuses.sort()).toEqual([201, 413]);
     expect(await rowsOf(name)).toHaveLength(1);
     expect(await app.rows('select * from upload_reservations')).toEqual([]);
@@ -122,7 +144,9 @@ describe('the storage quota', () => {
     const { cookie } = await newUser();
     const first = await (await upload(cookie, 90_000)).json();
     expect((await upload(cookie, 20_000)).status).toBe(413);
-    expect((await fetch(`${app.url}/api/v1/files/${first.file.id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
+    expect(
+      (await fetch(`${app.url}/api/v1/files/${first.file.id}`, { method: 'DELETE', headers: { cookie } })).status,
+    ).toBe(200);
     expect((await upload(cookie, 20_000)).status).toBe(201);
     expect((await me(cookie)).usage).toEqual({ bytes: 20_000, files: 1, heldBytes: 0, unfinishedUploads: 0 });
   });
@@ -147,7 +171,11 @@ describe('the storage quota', () => {
     });
     const { token } = (await created.json()) as { token: string };
     const withToken = (bytes: number) =>
-      fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: fileForm(new Uint8Array(bytes).fill(7), 'data.bin') });
+      fetch(`${app.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: fileForm(new Uint8Array(bytes).fill(7), 'data.bin'),
+      });
     expect((await withToken(11)).status).toBe(413);
     expect((await withToken(10)).status).toBe(201);
     // The cookie sees the same quota, now used up.
@@ -159,13 +187,20 @@ describe('the storage quota', () => {
     const [{ id }] = await app.rows('select id from users where username = ?', [name]);
     const now = clock.now();
     const held = app.config.database.dialect === 'sqlite' ? now : new Date(now);
-    await app.rows('insert into upload_reservations (id, user_id, bytes, updated_at) values (?, ?, ?, ?)', ['crashed', id, 90_000, held]);
+    await app.rows('insert into upload_reservations (id, user_id, bytes, updated_at) values (?, ?, ?, ?)', [
+      'crashed',
+      id,
+      90_000,
+      held,
+    ]);
     expect((await upload(cookie, 20_000)).status).toBe(413);
     clock.advance(14 * 60_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await upload(cookie, 20_000)).status).toBe(413);
     clock.advance(2 * 60_000);
-    await expect.poll(() => app.rows('select id from upload_reservations where id = ?', ['crashed']), { timeout: 5000 }).toEqual([]);
+    await expect
+      .poll(() => app.rows('select id from upload_reservations where id = ?', ['crashed']), { timeout: 5000 })
+      .toEqual([]);
     expect((await upload(cookie, 20_000)).status).toBe(201);
   });
 });
@@ -187,7 +222,9 @@ describe('what holds the room', () => {
     await unfinishedUpload(cookie, 15_000, 0, 'second.bin');
     expect((await upload(cookie, 30_000)).status).toBe(201);
     // 100,000 - 30,000 stored - 40,000 held = 30,000 free.
-    const expected = { error: 'Storage quota exceeded: 29 KiB of your 98 KiB is free; 2 unfinished uploads hold 39 KiB' };
+    const expected = {
+      error: 'Storage quota exceeded: 29 KiB of your 98 KiB is free; 2 unfinished uploads hold 39 KiB',
+    };
     const multipart = await upload(cookie, 30_001);
     expect(multipart.status).toBe(413);
     expect(await multipart.json()).toEqual(expected);
@@ -201,7 +238,9 @@ describe('what holds the room', () => {
     await unfinishedUpload(cookie, QUOTA, 0);
     const res = await upload(cookie, 1);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: none of your 98 KiB is free; 1 unfinished upload holds 98 KiB' });
+    expect(await res.json()).toEqual({
+      error: 'Storage quota exceeded: none of your 98 KiB is free; 1 unfinished upload holds 98 KiB',
+    });
   });
 
   it('when a resumable upload is unfinished, then GET /me shows the bytes it holds beside those used, and 0 once it is cancelled', async () => {
@@ -234,13 +273,19 @@ describe('a disabled account', () => {
 
   it('when a user is disabled, then their cookie and token are refused at the next request, login says why, and their links answer 404; enabled, all works again', async () => {
     const { name, cookie } = await newUser();
-    const created = await fetch(`${app.url}/api/v1/tokens`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"name":"bot"}' });
+    const created = await fetch(`${app.url}/api/v1/tokens`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: '{"name":"bot"}',
+    });
     const { token } = await created.json();
     const { file } = await (await upload(cookie, 10, 'shared.txt')).json();
 
     await disable(name, true);
     expect((await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).status).toBe(401);
-    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      401,
+    );
     expect((await fetch(`${app.url}/f/${file.id}/raw`)).status).toBe(404);
     const login = await fetch(`${app.url}/api/v1/auth/login`, {
       method: 'POST',
@@ -258,7 +303,9 @@ describe('a disabled account', () => {
     expect(wrong.status).toBe(401);
 
     await disable(name, false);
-    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    );
     expect((await fetch(`${app.url}/f/${file.id}/raw`)).status).toBe(200);
     const again = await app.login(name);
     expect((await fetch(`${app.url}/api/v1/files`, { headers: { cookie: again } })).status).toBe(200);

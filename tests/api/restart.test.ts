@@ -24,7 +24,11 @@ describe('a restart of the app over the same data', () => {
     await first.createUser('keeper');
     const oldCookie = await first.login('keeper');
     const content = binaryContent(1024);
-    const res = await fetch(`${first.url}/api/v1/files`, { method: 'POST', headers: { cookie: oldCookie }, body: fileForm(content, 'data.bin') });
+    const res = await fetch(`${first.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: oldCookie },
+      body: fileForm(content, 'data.bin'),
+    });
     expect(res.status).toBe(201);
     const { file } = await res.json();
     const { env } = first;
@@ -71,7 +75,10 @@ describe('the generated session secret (SESSION_SECRET unset), with the real ser
     expect(stat.mode & 0o777).toBe(0o600);
     const secret = fs.readFileSync(secretFile, 'utf8');
     expect(secret.trim().length).toBeGreaterThanOrEqual(32);
-    const warnings = server.stdoutLines().map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
+    const warnings = server
+      .stdoutLines()
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.level === 40);
     expect(warnings.some((entry) => String(entry.msg).includes('SESSION_SECRET'))).toBe(true);
     expect(server.stdoutLines().join('\n')).not.toContain(secret.trim());
 

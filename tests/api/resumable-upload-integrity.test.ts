@@ -6,7 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppendOptions, ContentStore, PartialContentStore, PartialProgress } from '../../server/storage/content-store';
+import type {
+  AppendOptions,
+  ContentStore,
+  PartialContentStore,
+  PartialProgress,
+} from '../../server/storage/content-store';
 import { startApp, tempDir, type TestApp } from '../helpers/app';
 import { startPostgres } from '../helpers/backends';
 import { freshBucketEnv } from '../helpers/buckets';
@@ -24,7 +29,12 @@ class FaultyAppends {
 
   constructor(private readonly inner: PartialContentStore) {}
 
-  async append(key: string, from: PartialProgress, content: Readable, options: AppendOptions): Promise<PartialProgress> {
+  async append(
+    key: string,
+    from: PartialProgress,
+    content: Readable,
+    options: AppendOptions,
+  ): Promise<PartialProgress> {
     const progress = await this.inner.append(key, from, content, options);
     if (this.failAfterNextAppend) {
       this.failAfterNextAppend = false;
@@ -39,8 +49,12 @@ class FaultyAppends {
 /** `store`, its partial area's appends going through `faults`; everything else as it is. */
 function withFaultyAppends(store: ContentStore, faults: FaultyAppends): ContentStore {
   const append = faults.append.bind(faults);
-  const partial = new Proxy(store.partial, { get: (target, property) => (property === 'append' ? append : Reflect.get(target, property, target)) });
-  return new Proxy(store, { get: (target, property) => (property === 'partial' ? partial : Reflect.get(target, property, target)) });
+  const partial = new Proxy(store.partial, {
+    get: (target, property) => (property === 'append' ? append : Reflect.get(target, property, target)),
+  });
+  return new Proxy(store, {
+    get: (target, property) => (property === 'partial' ? partial : Reflect.get(target, property, target)),
+  });
 }
 
 let app: TestApp;
@@ -48,7 +62,10 @@ let faults: FaultyAppends;
 let users = 0;
 
 beforeAll(async () => {
-  app = await startApp({}, { wrapStore: (store) => withFaultyAppends(store, (faults = new FaultyAppends(store.partial))) });
+  app = await startApp(
+    {},
+    { wrapStore: (store) => withFaultyAppends(store, (faults = new FaultyAppends(store.partial))) },
+  );
 });
 afterAll(() => app?.close());
 
@@ -83,7 +100,13 @@ async function listedIds(target: TestApp, cookie: string): Promise<string[]> {
 }
 
 /** Sends the rest of `source` from `offset`: the upload finishes, and its file serves exactly `source`. */
-async function resumeToTheEnd(target: TestApp, tus: TusClient, location: string, offset: number, source: Buffer): Promise<string> {
+async function resumeToTheEnd(
+  target: TestApp,
+  tus: TusClient,
+  location: string,
+  offset: number,
+  source: Buffer,
+): Promise<string> {
   const last = await tus.patch(location, offset, source.subarray(offset));
   expect(last.status).toBe(200);
   expect(last.headers.get('upload-offset')).toBe(String(source.length));
@@ -94,7 +117,9 @@ async function resumeToTheEnd(target: TestApp, tus: TusClient, location: string,
 }
 
 describe('a resumable upload whose bytes were stored but never recorded', () => {
-  it('when the process dies between the store writing a short PATCH and the row update, then HEAD gives the recorded offset and resuming from it ends byte-identical to the source', { timeout: 60_000 }, async () => {
+  it('when the process dies between the store writing a short PATCH and the row update, then HEAD gives the recorded offset and resuming from it ends byte-identical to the source', {
+    timeout: 60_000,
+  }, async () => {
     const { tus } = await newClient(app);
     const source = randomBytes(16 * MiB);
     const location = await created(tus, source.length);
@@ -111,7 +136,9 @@ describe('a resumable upload whose bytes were stored but never recorded', () => 
 });
 
 describe('a resumable upload whose store reports more bytes than Upload-Length', () => {
-  it('when the last PATCH comes back with more bytes than the length, then it is 409, HEAD never passes the length, no file is made, and the upload can still be resumed to the right bytes', { timeout: 60_000 }, async () => {
+  it('when the last PATCH comes back with more bytes than the length, then it is 409, HEAD never passes the length, no file is made, and the upload can still be resumed to the right bytes', {
+    timeout: 60_000,
+  }, async () => {
     const { cookie, tus } = await newClient(app);
     const source = randomBytes(3 * MiB);
     const location = await created(tus, source.length);
@@ -132,12 +159,18 @@ describe('a resumable upload whose store reports more bytes than Upload-Length',
 });
 
 describe.runIf(onPostgresS3)('a resumable upload on S3 while PostgreSQL stops', () => {
-  it('when PostgreSQL is stopped mid-PATCH and started again, then HEAD gives the recorded offset and the upload resumed from it ends byte-identical, never past Upload-Length', { timeout: 120_000 }, async () => {
+  it('when PostgreSQL is stopped mid-PATCH and started again, then HEAD gives the recorded offset and the upload resumed from it ends byte-identical, never past Upload-Length', {
+    timeout: 120_000,
+  }, async () => {
     // A cluster of this test's own: the run's shared one is never stopped.
     const postgres = await startPostgres();
     let own: TestApp | null = null;
     try {
-      own = await startApp({ DATA_DIR: tempDir(), DATABASE_URL: `${postgres.url}/postgres`, ...(await freshBucketEnv()) });
+      own = await startApp({
+        DATA_DIR: tempDir(),
+        DATABASE_URL: `${postgres.url}/postgres`,
+        ...(await freshBucketEnv()),
+      });
       const { cookie, tus } = await newClient(own);
       const source = randomBytes(16 * MiB);
       const location = await created(tus, source.length);

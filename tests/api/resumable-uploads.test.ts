@@ -59,7 +59,12 @@ describe('a resumable upload', () => {
     expect(last.headers.get('upload-offset')).toBe(String(content.length));
     const body = await last.json();
     expect(body).toEqual({
-      file: expect.objectContaining({ originalName: 'holiday.mp4', mimeType: 'video/mp4', size: content.length, storedName: expect.stringMatching(/^[A-Za-z0-9_-]{22}\.mp4$/) }),
+      file: expect.objectContaining({
+        originalName: 'holiday.mp4',
+        mimeType: 'video/mp4',
+        size: content.length,
+        storedName: expect.stringMatching(/^[A-Za-z0-9_-]{22}\.mp4$/),
+      }),
       url: `${app.url}/f/${body.file.id}`,
     });
     expect(sha256(await download(body.file.id))).toBe(sha256(content));
@@ -88,7 +93,12 @@ describe('a resumable upload', () => {
     const { cookie, tus } = await newUser();
     const before = await app.partialContent();
     // As tus-js-client creates an empty file (no Content-Type, no body), and as a client that sends the bytes with the creation does.
-    const bare = await tus.create(0, { filename: 'empty.txt', filetype: 'text/plain', maxDownloads: '3', expiresIn: '7200' });
+    const bare = await tus.create(0, {
+      filename: 'empty.txt',
+      filetype: 'text/plain',
+      maxDownloads: '3',
+      expiresIn: '7200',
+    });
     const withBody = await tus.create(0, { filename: 'also-empty.txt', password: 'sesame-sesame' }, new Uint8Array(0));
     const files = [];
     for (const [res, expected] of [
@@ -100,18 +110,29 @@ describe('a resumable upload', () => {
       expect(location).toMatch(new RegExp(`^${app.url}/api/v1/uploads/[A-Za-z0-9_-]{22}$`));
       const body = await res.json();
       expect(body).toEqual({ file: expect.objectContaining(expected), url: `${app.url}/f/${body.file.id}` });
-      const [upload] = await app.rows('select finished_at from resumable_uploads where id = ?', [location.slice(location.lastIndexOf('/') + 1)]);
+      const [upload] = await app.rows('select finished_at from resumable_uploads where id = ?', [
+        location.slice(location.lastIndexOf('/') + 1),
+      ]);
       expect(upload.finished_at).not.toBeNull();
       // Complete on HEAD; nothing more can be sent.
       const head = await tus.head(location);
-      expect([head.status, head.headers.get('upload-offset'), head.headers.get('upload-length')]).toEqual([200, '0', '0']);
+      expect([head.status, head.headers.get('upload-offset'), head.headers.get('upload-length')]).toEqual([
+        200,
+        '0',
+        '0',
+      ]);
       expect((await tus.patch(location, 0, new Uint8Array(0))).status).toBe(400);
       files.push(body.file);
     }
     const [empty, locked] = files;
     expect(new Date(empty.expiresAt).getTime() - clock.now()).toBeGreaterThan(2 * 3600_000 - 60_000);
     const listed = await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).json();
-    expect(listed.files.map((file: { id: string; size: number }) => [file.id, file.size]).sort()).toEqual([[empty.id, 0], [locked.id, 0]].sort());
+    expect(listed.files.map((file: { id: string; size: number }) => [file.id, file.size]).sort()).toEqual(
+      [
+        [empty.id, 0],
+        [locked.id, 0],
+      ].sort(),
+    );
     expect((await download(empty.id)).length).toBe(0);
     expect((await fetch(`${app.url}/f/${locked.id}/raw`)).status).toBe(401);
     expect(await app.partialContent()).toEqual(before);
@@ -202,7 +223,11 @@ describe('a resumable upload', () => {
     const res = await tus.create(MAX_UPLOAD_BYTES + 1);
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: expect.any(String) });
-    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toEqual([]);
+    expect(
+      await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [
+        name,
+      ]),
+    ).toEqual([]);
   });
 
   it('when a PATCH carries more than the declared length, then it is 413 and nothing past the length is stored', async () => {
@@ -274,7 +299,12 @@ describe('a resumable upload', () => {
     const done = await tus.patch(location, 0, new Uint8Array(10).fill(1));
     const { file } = await done.json();
     // tus would judge the offset (409) or the bytes past the length (413) first: the upload being complete is what is wrong.
-    for (const [offset, bytes] of [[10, 0], [10, 5], [0, 5], [3, 0]]) {
+    for (const [offset, bytes] of [
+      [10, 0],
+      [10, 5],
+      [0, 5],
+      [3, 0],
+    ]) {
       const again = await tus.patch(location, offset, new Uint8Array(bytes).fill(2));
       expect(again.status, `${bytes} bytes at ${offset}`).toBe(400);
       expect(await again.json()).toEqual({ error: 'This upload is already complete' });
@@ -285,9 +315,17 @@ describe('a resumable upload', () => {
 
   it('when the metadata has a name and type with unsafe characters, then they are cleaned as for a multipart upload, and a password is never echoed', async () => {
     const { tus } = await newUser();
-    const res = await tus.create(3, { filename: 'evil\u202egpj.exe\u0007', filetype: 'not a type', password: 'sesame-sesame' }, new Uint8Array([1, 2, 3]));
+    const res = await tus.create(
+      3,
+      { filename: 'evil\u202egpj.exe\u0007', filetype: 'not a type', password: 'sesame-sesame' },
+      new Uint8Array([1, 2, 3]),
+    );
     const { file } = await res.json();
-    expect(file).toMatchObject({ originalName: 'evilgpj.exe', mimeType: 'application/octet-stream', hasPassword: true });
+    expect(file).toMatchObject({
+      originalName: 'evilgpj.exe',
+      mimeType: 'application/octet-stream',
+      hasPassword: true,
+    });
     const location = res.headers.get('location')!;
     const head = await tus.head(location);
     const metadata = head.headers.get('upload-metadata') ?? '';
@@ -317,7 +355,11 @@ describe('a resumable upload', () => {
     expect(res.status).toBe(204);
     expect((await tus.head(location)).status).toBe(404);
     expect(await app.partialContent()).toEqual(before);
-    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toEqual([]);
+    expect(
+      await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [
+        name,
+      ]),
+    ).toEqual([]);
   });
 
   it('when a day passes without the upload finishing, then it is swept with its bytes and HEAD is 404', async () => {
@@ -340,7 +382,11 @@ describe('a resumable upload', () => {
 
   it('when a script uses an API token, then it uploads the same way', async () => {
     const { cookie } = await newUser();
-    const token = await fetch(`${app.url}/api/v1/tokens`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'tus' }) });
+    const token = await fetch(`${app.url}/api/v1/tokens`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'tus' }),
+    });
     const { token: secret } = await token.json();
     const tus = tusClient(app.url, `Bearer ${secret}`);
     const location = await created(tus, 4);
@@ -386,22 +432,37 @@ describe('a resumable upload', () => {
       const answers = [
         await fetch(`${app.url}/api/v1/uploads`, { method: 'POST', headers: { ...headers, 'Upload-Length': '10' } }),
         await fetch(location, { method: 'HEAD', headers }),
-        await fetch(location, { method: 'PATCH', headers: { ...headers, 'Upload-Offset': '40', 'Content-Type': OFFSET_OCTET_STREAM }, body: new Uint8Array(10) }),
+        await fetch(location, {
+          method: 'PATCH',
+          headers: { ...headers, 'Upload-Offset': '40', 'Content-Type': OFFSET_OCTET_STREAM },
+          body: new Uint8Array(10),
+        }),
         await fetch(location, { method: 'DELETE', headers }),
       ];
       for (const res of answers) {
-        expect([version, res.status, res.headers.get('tus-version'), res.headers.get('tus-resumable')]).toEqual([version, 412, '1.0.0', '1.0.0']);
-        if (res.body) expect(await res.json()).toEqual({ error: 'This server speaks tus 1.0.0: send Tus-Resumable: 1.0.0' });
+        expect([version, res.status, res.headers.get('tus-version'), res.headers.get('tus-resumable')]).toEqual([
+          version,
+          412,
+          '1.0.0',
+          '1.0.0',
+        ]);
+        if (res.body)
+          expect(await res.json()).toEqual({ error: 'This server speaks tus 1.0.0: send Tus-Resumable: 1.0.0' });
       }
     }
     expect((await tus.head(location)).headers.get('upload-offset')).toBe('40');
-    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toHaveLength(1);
+    expect(
+      await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [
+        name,
+      ]),
+    ).toHaveLength(1);
   });
 
   it('when a PATCH has no Upload-Offset, then 400; when its Content-Type is missing or another, then 415; the upload is unchanged', async () => {
     const { cookie, tus } = await newUser();
     const location = await created(tus, 100);
-    const patch = (headers: Record<string, string>) => fetch(location, { method: 'PATCH', headers: { ...TUS, cookie, ...headers }, body: new Uint8Array(10) });
+    const patch = (headers: Record<string, string>) =>
+      fetch(location, { method: 'PATCH', headers: { ...TUS, cookie, ...headers }, body: new Uint8Array(10) });
     const noOffset = await patch({ 'Content-Type': OFFSET_OCTET_STREAM });
     expect(noOffset.status).toBe(400);
     expect(await noOffset.json()).toEqual({ error: 'Upload-Offset is required' });
@@ -415,14 +476,25 @@ describe('a resumable upload', () => {
 
   it('when a creation defers its length (Upload-Defer-Length, not among the extensions) or names none, then 400 "Upload-Length is required", nothing is made; a PATCH that sends Upload-Length is 400 too', async () => {
     const { cookie, name, tus } = await newUser();
-    const create = (headers: Record<string, string>) => fetch(`${app.url}/api/v1/uploads`, { method: 'POST', headers: { ...TUS, cookie, ...headers } });
-    const asked: Record<string, string>[] = [{ 'Upload-Defer-Length': '1' }, {}, { 'Upload-Length': '10', 'Upload-Defer-Length': '1' }];
+    const create = (headers: Record<string, string>) =>
+      fetch(`${app.url}/api/v1/uploads`, { method: 'POST', headers: { ...TUS, cookie, ...headers } });
+    const asked: Record<string, string>[] = [
+      { 'Upload-Defer-Length': '1' },
+      {},
+      { 'Upload-Length': '10', 'Upload-Defer-Length': '1' },
+    ];
     for (const headers of asked) {
       const res = await create(headers);
       expect([headers, res.status]).toEqual([headers, 400]);
-      expect(await res.json()).toEqual({ error: 'Upload-Length is required: this server does not support Upload-Defer-Length' });
+      expect(await res.json()).toEqual({
+        error: 'Upload-Length is required: this server does not support Upload-Defer-Length',
+      });
     }
-    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toEqual([]);
+    expect(
+      await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [
+        name,
+      ]),
+    ).toEqual([]);
     const location = await created(tus, 10);
     const withLength = await fetch(location, {
       method: 'PATCH',
@@ -445,7 +517,11 @@ describe('a resumable upload', () => {
       expect([headers, res.status]).toEqual([headers, 400]);
       expect(await res.json()).toEqual({ error: 'Upload-Concat is not supported: send each file as one upload' });
     }
-    expect(await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [name])).toEqual([]);
+    expect(
+      await app.rows('select r.id from resumable_uploads r join users u on u.id = r.user_id where u.username = ?', [
+        name,
+      ]),
+    ).toEqual([]);
   });
 
   it('when OPTIONS is asked, then the server names tus 1.0.0, its extensions and its largest size', async () => {
@@ -456,7 +532,6 @@ describe('a resumable upload', () => {
     expect(res.headers.get('tus-max-size')).toBe(String(MAX_UPLOAD_BYTES));
   });
 });
-
 
 describe('a resumable upload under a quota', () => {
   const QUOTA = 100_000;
@@ -472,7 +547,11 @@ describe('a resumable upload under a quota', () => {
     return { cookie, tus: tusClient(quotaApp.url, cookie) };
   }
   const multipart = (cookie: string, bytes: number) =>
-    fetch(`${quotaApp.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(new Uint8Array(bytes), 'm.bin') });
+    fetch(`${quotaApp.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie },
+      body: fileForm(new Uint8Array(bytes), 'm.bin'),
+    });
 
   it('when Upload-Length is more than the quota leaves, then the creation is 413 "Storage quota exceeded" with the room left', async () => {
     const { cookie, tus } = await quotaUser('tusquota1');

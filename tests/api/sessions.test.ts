@@ -71,7 +71,10 @@ describe('renewal', () => {
     // The state of a session logged in 30 days minus 10 minutes ago.
     const expiresAt = (now() + 600) * 1000;
     // SQLite keeps times as milliseconds, PostgreSQL as timestamptz.
-    await app.rows('update sessions set expires_at = ? where id = ?', [app.config.database.dialect === 'sqlite' ? expiresAt : new Date(expiresAt), agingSid]);
+    await app.rows('update sessions set expires_at = ? where id = ?', [
+      app.config.database.dialect === 'sqlite' ? expiresAt : new Date(expiresAt),
+      agingSid,
+    ]);
 
     const res = await listFiles(await signToken(claimsExpiringIn(600, agingSid)));
     expect(sessionCookies(res)).toHaveLength(1);
@@ -99,7 +102,10 @@ describe('renewal', () => {
     const logoutSid = claimsOf(tokenOf(login)).sid!;
     const nearlyExpired = await signToken(claimsExpiringIn(1800, logoutSid));
 
-    const res = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie: `token=${nearlyExpired}` } });
+    const res = await fetch(`${app.url}/api/v1/auth/logout`, {
+      method: 'POST',
+      headers: { cookie: `token=${nearlyExpired}` },
+    });
 
     expect(res.status).toBe(200);
     const cookies = sessionCookies(res);
@@ -120,27 +126,41 @@ describe('tokens that are refused', () => {
     ['its signature is tampered with', () => tamperSignature(realToken)],
     ['its payload names another user under the same signature', () => tamperPayload(realToken, { sub: otherId })],
     ['it is unsigned (alg none)', () => unsignedToken(claimsExpiringIn(7200))],
-    ['it is signed with another secret', () => signToken(claimsExpiringIn(7200), { secret: 'another-secret-that-is-long-enough-0123456789' })],
+    [
+      'it is signed with another secret',
+      () => signToken(claimsExpiringIn(7200), { secret: 'another-secret-that-is-long-enough-0123456789' }),
+    ],
     ['it is HS512 with the right secret', () => signToken(claimsExpiringIn(7200), { alg: 'HS512' })],
     ['it is HS384 with the right secret', () => signToken(claimsExpiringIn(7200), { alg: 'HS384' })],
     ['it expired', () => signToken(claimsExpiringIn(-10))],
     ['it has no exp', () => signToken({ sub: userId, sid, iat: now() })],
     ['it has no iat', () => signToken({ sub: userId, sid, exp: now() + 7200 })],
     ['it has no sub', () => signToken({ sid, iat: now(), exp: now() + 7200 })],
-    ['it names a session that does not exist', () => signToken({ sub: userId, sid: 'no-such-session', iat: now(), exp: now() + 7200 })],
-    ['it pairs a real session with another user', () => signToken({ sub: otherId, sid, iat: now(), exp: now() + 7200 })],
+    [
+      'it names a session that does not exist',
+      () => signToken({ sub: userId, sid: 'no-such-session', iat: now(), exp: now() + 7200 }),
+    ],
+    [
+      'it pairs a real session with another user',
+      () => signToken({ sub: otherId, sid, iat: now(), exp: now() + 7200 }),
+    ],
     ['it is not a JWT at all', () => 'not-a-jwt'],
   ];
 
-  it.each(cases)('when %s, then the API answers 401 {"error":"Unauthorized"} and sets no cookie', async (_what, make) => {
-    const res = await listFiles(await make());
+  it.each(cases)(
+    'when %s, then the API answers 401 {"error":"Unauthorized"} and sets no cookie',
+    async (_what, make) => {
+      const res = await listFiles(await make());
 
-    expect(res.headers.getSetCookie()).toEqual([]);
-    await expectUnauthorized(res);
-  });
+      expect(res.headers.getSetCookie()).toEqual([]);
+      await expectUnauthorized(res);
+    },
+  );
 
   it('when a nearly expired token is forged with another secret, then it is refused and not renewed', async () => {
-    const res = await listFiles(await signToken(claimsExpiringIn(600), { secret: 'another-secret-that-is-long-enough-0123456789' }));
+    const res = await listFiles(
+      await signToken(claimsExpiringIn(600), { secret: 'another-secret-that-is-long-enough-0123456789' }),
+    );
 
     expect(res.headers.getSetCookie()).toEqual([]);
     await expectUnauthorized(res);
@@ -166,7 +186,7 @@ describe('tokens that are refused', () => {
     await expectUnauthorized(await fetch(`${app.url}/api/v1/files`, { headers: { cookie } }));
   });
 
-  it('when one session of a user logs out, then its token is revoked and the user\'s other session still works', async () => {
+  it("when one session of a user logs out, then its token is revoked and the user's other session still works", async () => {
     const first = await app.login('erin');
     const second = await app.login('erin');
 
@@ -178,7 +198,9 @@ describe('tokens that are refused', () => {
   });
 
   it('when the token cookie comes among other cookies, then it is still recognised', async () => {
-    const res = await fetch(`${app.url}/api/v1/files`, { headers: { cookie: `theme=dark; token=${realToken}; lang=fr` } });
+    const res = await fetch(`${app.url}/api/v1/files`, {
+      headers: { cookie: `theme=dark; token=${realToken}; lang=fr` },
+    });
 
     expect(res.status).toBe(200);
   });
@@ -209,7 +231,10 @@ describe('tokens checked once are remembered (server/auth/tokens.ts)', () => {
 async function deleteWithoutCascade(table: 'users', id: string): Promise<void> {
   const { database } = app.config;
   if (database.dialect === 'postgresql') {
-    await queryPostgres(database.url, [{ sql: 'set session_replication_role = replica' }, { sql: `delete from ${table} where id = ?`, params: [id] }]);
+    await queryPostgres(database.url, [
+      { sql: 'set session_replication_role = replica' },
+      { sql: `delete from ${table} where id = ?`, params: [id] },
+    ]);
     return;
   }
   await app.rows('PRAGMA foreign_keys = OFF');

@@ -21,11 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function createToken(body: Record<string, unknown> = { name: 'ci' }, headers: Record<string, string> = { cookie }) {
-  return fetch(`${app.url}/api/v1/tokens`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function createToken(
+  body: Record<string, unknown> = { name: 'ci' },
+  headers: Record<string, string> = { cookie },
+) {
+  return fetch(`${app.url}/api/v1/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
-async function newToken(body: Record<string, unknown> = { name: 'ci' }, who = cookie): Promise<{ token: string; id: string }> {
+async function newToken(
+  body: Record<string, unknown> = { name: 'ci' },
+  who = cookie,
+): Promise<{ token: string; id: string }> {
   const res = await createToken(body, { cookie: who });
   expect(res.status).toBe(201);
   const created = await res.json();
@@ -48,12 +58,19 @@ describe('the token life cycle', () => {
     // Never again: the list shows its start only.
     const list = await (await fetch(`${app.url}/api/v1/tokens`, { headers: { cookie } })).json();
     expect(JSON.stringify(list)).not.toContain(token);
-    expect(list.tokens.find((t: { id: string }) => t.id === apiToken.id)).toMatchObject({ name: 'laptop backup', start: token.slice(0, 10) });
+    expect(list.tokens.find((t: { id: string }) => t.id === apiToken.id)).toMatchObject({
+      name: 'laptop backup',
+      start: token.slice(0, 10),
+    });
   });
 
   it('when a token is used, then it lists, uploads and deletes files, sets no cookie, and its last use shows in the list', async () => {
     const { token, id } = await newToken({ name: 'sharex' });
-    const upload = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: bearer(token), body: fileForm('from a script', 'script.txt', 'text/plain') });
+    const upload = await fetch(`${app.url}/api/v1/files`, {
+      method: 'POST',
+      headers: bearer(token),
+      body: fileForm('from a script', 'script.txt', 'text/plain'),
+    });
     expect(upload.status).toBe(201);
     expect(upload.headers.getSetCookie()).toEqual([]);
     const { file, url } = await upload.json();
@@ -93,7 +110,9 @@ describe('the token life cycle', () => {
       const { token } = await created.json();
       const cookieOnly = await fetch(`${renewing.url}/api/v1/files`, { headers: { cookie: sessionCookie } });
       expect(cookieOnly.headers.getSetCookie()).toHaveLength(1);
-      const both = await fetch(`${renewing.url}/api/v1/files`, { headers: { cookie: sessionCookie, ...bearer(token) } });
+      const both = await fetch(`${renewing.url}/api/v1/files`, {
+        headers: { cookie: sessionCookie, ...bearer(token) },
+      });
       expect(both.status).toBe(200);
       expect(both.headers.getSetCookie()).toEqual([]);
     } finally {
@@ -109,13 +128,17 @@ describe('the token life cycle', () => {
     const refused = await fetch(`${app.url}/api/v1/files`, { headers: bearer(token) });
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ error: 'Unauthorized' });
-    expect(refused.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="Invalid or expired token"');
+    expect(refused.headers.get('www-authenticate')).toBe(
+      'Bearer error="invalid_token", error_description="Invalid or expired token"',
+    );
     expect((await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(404);
   });
 
   it("when someone revokes another user's token, then 404 and it keeps working", async () => {
     const { token, id } = await newToken();
-    expect((await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: { cookie: otherCookie } })).status).toBe(404);
+    expect(
+      (await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: { cookie: otherCookie } })).status,
+    ).toBe(404);
     expect((await fetch(`${app.url}/api/v1/files`, { headers: bearer(token) })).status).toBe(200);
   });
 });
@@ -129,14 +152,24 @@ describe('the 401 cases', () => {
   });
 
   it('when the token is unknown, malformed, or its user is gone, then 401 {"error":"Unauthorized"} with the reason in WWW-Authenticate, on the fast upload path too', async () => {
-    for (const headers of [bearer(`fsk_${'A'.repeat(43)}`), { authorization: 'Bearer' }, { authorization: 'Bearer a b' }]) {
+    for (const headers of [
+      bearer(`fsk_${'A'.repeat(43)}`),
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer a b' },
+    ]) {
       for (const res of [
         await fetch(`${app.url}/api/v1/files`, { headers }),
-        await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers, body: fileForm('refused', 'refused.txt', 'text/plain') }),
+        await fetch(`${app.url}/api/v1/files`, {
+          method: 'POST',
+          headers,
+          body: fileForm('refused', 'refused.txt', 'text/plain'),
+        }),
       ]) {
         expect(res.status).toBe(401);
         expect(await res.json()).toEqual({ error: 'Unauthorized' });
-        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="(invalid_token|invalid_request)", error_description="[^"]+"$/);
+        expect(res.headers.get('www-authenticate')).toMatch(
+          /^Bearer error="(invalid_token|invalid_request)", error_description="[^"]+"$/,
+        );
       }
     }
     const doomedId = await app.createUser('doomed');
@@ -157,7 +190,9 @@ describe('the 401 cases', () => {
     expect(minted.status).toBe(403);
     expect((await minted.json()).error).toContain('needs a login session');
     expect((await fetch(`${app.url}/api/v1/tokens`, { headers: bearer(token) })).status).toBe(403);
-    expect((await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(403);
+    expect((await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(
+      403,
+    );
     const [{ count }] = await app.rows('select count(*) as count from api_tokens where name = ?', ['more']);
     expect(Number(count)).toBe(0);
   });
@@ -188,7 +223,10 @@ const FOREIGN: Array<[string, Record<string, string>]> = [
 ];
 
 async function fileIdsOf(username: string): Promise<string[]> {
-  const rows = await app.rows('select f.id from files f join users u on u.id = f.user_id where u.username = ? order by f.id', [username]);
+  const rows = await app.rows(
+    'select f.id from files f join users u on u.id = f.user_id where u.username = ? order by f.id',
+    [username],
+  );
   return rows.map((row) => String(row.id));
 }
 
@@ -196,30 +234,36 @@ const upload = (headers: Record<string, string>, name = 'cross.txt') =>
   fetch(`${app.url}/api/v1/files`, { method: 'POST', headers, body: fileForm('from elsewhere', name, 'text/plain') });
 
 describe('a request with an API token is not a cross-site request', () => {
-  it.each(FOREIGN)('when a token uploads, lists, changes and deletes with %s, then each works as without it', async (_label, foreign) => {
-    const { token } = await newToken({ name: 'extension' });
-    const uploaded = await upload({ ...bearer(token), ...foreign });
-    expect(uploaded.status).toBe(201);
-    expect(uploaded.headers.getSetCookie()).toEqual([]);
-    const { file } = await uploaded.json();
-    expect(await fileIdsOf('scripter')).toContain(file.id);
+  it.each(FOREIGN)(
+    'when a token uploads, lists, changes and deletes with %s, then each works as without it',
+    async (_label, foreign) => {
+      const { token } = await newToken({ name: 'extension' });
+      const uploaded = await upload({ ...bearer(token), ...foreign });
+      expect(uploaded.status).toBe(201);
+      expect(uploaded.headers.getSetCookie()).toEqual([]);
+      const { file } = await uploaded.json();
+      expect(await fileIdsOf('scripter')).toContain(file.id);
 
-    const listed = await fetch(`${app.url}/api/v1/files`, { headers: { ...bearer(token), ...foreign } });
-    expect(listed.status).toBe(200);
-    expect((await listed.json()).files.map((f: { id: string }) => f.id)).toContain(file.id);
+      const listed = await fetch(`${app.url}/api/v1/files`, { headers: { ...bearer(token), ...foreign } });
+      expect(listed.status).toBe(200);
+      expect((await listed.json()).files.map((f: { id: string }) => f.id)).toContain(file.id);
 
-    const changed = await fetch(`${app.url}/api/v1/files/${file.id}`, {
-      method: 'PATCH',
-      headers: { ...bearer(token), ...foreign, 'content-type': 'application/json' },
-      body: JSON.stringify({ maxDownloads: 3 }),
-    });
-    expect(changed.status).toBe(200);
+      const changed = await fetch(`${app.url}/api/v1/files/${file.id}`, {
+        method: 'PATCH',
+        headers: { ...bearer(token), ...foreign, 'content-type': 'application/json' },
+        body: JSON.stringify({ maxDownloads: 3 }),
+      });
+      expect(changed.status).toBe(200);
 
-    const deleted = await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { ...bearer(token), ...foreign } });
-    expect(deleted.status).toBe(200);
-    expect(await fileIdsOf('scripter')).not.toContain(file.id);
-    expect(await app.storedFiles()).not.toContain(file.storedName);
-  });
+      const deleted = await fetch(`${app.url}/api/v1/files/${file.id}`, {
+        method: 'DELETE',
+        headers: { ...bearer(token), ...foreign },
+      });
+      expect(deleted.status).toBe(200);
+      expect(await fileIdsOf('scripter')).not.toContain(file.id);
+      expect(await app.storedFiles()).not.toContain(file.storedName);
+    },
+  );
 
   it('when a token makes a resumable upload with another site’s Origin, then it is created, written and becomes the token user’s file', async () => {
     const { token } = await newToken({ name: 'resumable extension' });
@@ -235,30 +279,42 @@ describe('a request with an API token is not a cross-site request', () => {
       body: 'hello',
     });
     expect(written.status).toBe(200); // the last byte: the answer carries the file
-    const [row] = await app.rows("select f.id from files f join users u on u.id = f.user_id where u.username = ? and f.original_name = 'ext.txt'", ['scripter']);
+    const [row] = await app.rows(
+      "select f.id from files f join users u on u.id = f.user_id where u.username = ? and f.original_name = 'ext.txt'",
+      ['scripter'],
+    );
     expect(row).toBeDefined();
   });
 
-  it.each(FOREIGN)('when the same requests carry only a session cookie with %s, then each is 403 and changes nothing', async (_label, foreign) => {
-    const own = await upload({ cookie }, 'mine.txt');
-    const { file } = await own.json();
-    const before = { files: await app.rows('select id, max_downloads from files order by id'), stored: await app.storedFiles() };
+  it.each(FOREIGN)(
+    'when the same requests carry only a session cookie with %s, then each is 403 and changes nothing',
+    async (_label, foreign) => {
+      const own = await upload({ cookie }, 'mine.txt');
+      const { file } = await own.json();
+      const before = {
+        files: await app.rows('select id, max_downloads from files order by id'),
+        stored: await app.storedFiles(),
+      };
 
-    const refused = [
-      await upload({ cookie, ...foreign }),
-      await fetch(`${app.url}/api/v1/files/${file.id}`, {
-        method: 'PATCH',
-        headers: { cookie, ...foreign, 'content-type': 'application/json' },
-        body: JSON.stringify({ maxDownloads: 3 }),
-      }),
-      await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { cookie, ...foreign } }),
-    ];
-    for (const res of refused) {
-      expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: 'Cross-site request refused' });
-    }
-    expect({ files: await app.rows('select id, max_downloads from files order by id'), stored: await app.storedFiles() }).toEqual(before);
-  });
+      const refused = [
+        await upload({ cookie, ...foreign }),
+        await fetch(`${app.url}/api/v1/files/${file.id}`, {
+          method: 'PATCH',
+          headers: { cookie, ...foreign, 'content-type': 'application/json' },
+          body: JSON.stringify({ maxDownloads: 3 }),
+        }),
+        await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { cookie, ...foreign } }),
+      ];
+      for (const res of refused) {
+        expect(res.status).toBe(403);
+        expect(await res.json()).toEqual({ error: 'Cross-site request refused' });
+      }
+      expect({
+        files: await app.rows('select id, max_downloads from files order by id'),
+        stored: await app.storedFiles(),
+      }).toEqual(before);
+    },
+  );
 
   it('when a cross-site request carries one user’s token and another user’s cookie, then it acts as the token’s user only and leaves the cookie alone', async () => {
     const { token } = await newToken({ name: 'mixed' });
@@ -295,7 +351,12 @@ describe('a request with an API token is not a cross-site request', () => {
       expect(out.headers.getSetCookie()).toEqual([]);
       const page = await fetch(`${app.url}/logout`, {
         method: 'POST',
-        headers: { authorization, cookie: victim, 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          authorization,
+          cookie: victim,
+          'sec-fetch-site': 'cross-site',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         body: '',
         redirect: 'manual',
       });
@@ -311,7 +372,9 @@ describe('a request with an API token is not a cross-site request', () => {
     for (const authorization of ['Bearer fsk_not-a-real-token', 'Bearer']) {
       const foreign = { authorization, cookie, origin: 'https://elsewhere.example' };
       expect((await upload(foreign)).status).toBe(401);
-      expect((await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: foreign })).status).toBe(401);
+      expect((await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: foreign })).status).toBe(
+        401,
+      );
       // Outside the API a token opens nothing, so nothing there is judged by one: still refused.
       const trpc = await fetch(`${app.url}/trpc/files.delete`, {
         method: 'POST',
@@ -320,6 +383,8 @@ describe('a request with an API token is not a cross-site request', () => {
       });
       expect(trpc.status).toBe(403);
     }
-    expect({ files: await app.rows('select id from files order by id'), stored: await app.storedFiles() }).toEqual(before);
+    expect({ files: await app.rows('select id from files order by id'), stored: await app.storedFiles() }).toEqual(
+      before,
+    );
   });
 });

@@ -13,7 +13,9 @@ const PER_REQUEST = new Set(['date', 'x-request-id']);
 function seen(res: RawResponse, options: { newFile?: boolean } = {}) {
   const headers = Object.fromEntries(
     Object.entries(res.headers)
-      .filter(([name]) => !PER_REQUEST.has(name) && !(options.newFile && (name === 'etag' || name === 'content-length')))
+      .filter(
+        ([name]) => !PER_REQUEST.has(name) && !(options.newFile && (name === 'etag' || name === 'content-length')),
+      )
       .map(([name, value]) => [name, String(value).replace(/nonce-[A-Za-z0-9+/=]+/g, 'nonce-N')]),
   );
   return { status: res.status, headers, body: options.newFile ? undefined : res.body.toString('utf8') };
@@ -22,12 +24,23 @@ function seen(res: RawResponse, options: { newFile?: boolean } = {}) {
 /** One POST with Node's http client, the body sent whole with its length. */
 function post(url: string, body: Buffer, headers: Record<string, string>): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-length': String(body.length), ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'content-length': String(body.length), ...headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url} within 10 s`)));
     req.on('error', reject);
     req.end(body);
@@ -55,7 +68,11 @@ async function bothWays(body: Buffer, headers: Record<string, string>) {
   return { fast, express };
 }
 
-const file = (content: string, name = 'notes.txt') => handMadeMultipart([`Content-Disposition: form-data; name="file"; filename="${name}"`, 'Content-Type: text/plain'], content);
+const file = (content: string, name = 'notes.txt') =>
+  handMadeMultipart(
+    [`Content-Disposition: form-data; name="file"; filename="${name}"`, 'Content-Type: text/plain'],
+    content,
+  );
 
 describe('uploads ahead of Express', () => {
   it('when a file is uploaded with the cookie or with an API token, then status, headers and the file object are those of the Express route, and both are stored', async () => {
@@ -68,9 +85,17 @@ describe('uploads ahead of Express', () => {
       expect(fast.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(fast.headers.etag).toMatch(/^W\/"/);
       expect(fast.headers['referrer-policy']).toBe('same-origin');
-      const answers = [fast, express].map((res) => JSON.parse(res.body.toString('utf8')) as { file: Record<string, unknown>; url: string });
+      const answers = [fast, express].map(
+        (res) => JSON.parse(res.body.toString('utf8')) as { file: Record<string, unknown>; url: string },
+      );
       // The new file's own values aside (its id, stored name and moment), the two answers are the same.
-      const shape = ({ file: f, url }: (typeof answers)[number]) => ({ ...f, id: 'ID', storedName: 'NAME', createdAt: 'AT', url: url.replace(String(f.id), 'ID') });
+      const shape = ({ file: f, url }: (typeof answers)[number]) => ({
+        ...f,
+        id: 'ID',
+        storedName: 'NAME',
+        createdAt: 'AT',
+        url: url.replace(String(f.id), 'ID'),
+      });
       expect(shape(answers[0])).toEqual(shape(answers[1]));
       expect(answers[0].file.size).toBe(Buffer.byteLength('hello fast path\n'.repeat(300)));
       for (const answer of answers) {
@@ -86,10 +111,26 @@ describe('uploads ahead of Express', () => {
     const cases: Array<{ body: Buffer; headers: Record<string, string>; status: number }> = [
       { body: good.body, headers: { 'content-type': good.contentType }, status: 401 },
       { body: good.body, headers: { 'content-type': good.contentType, authorization: 'Bearer' }, status: 401 },
-      { body: good.body, headers: { 'content-type': good.contentType, authorization: `Bearer ${TOKEN_PREFIX}${'x'.repeat(40)}` }, status: 401 },
-      { body: Buffer.from('not multipart'), headers: { 'content-type': 'text/plain', cookie: app.cookie }, status: 400 },
-      { body: Buffer.from('--x\r\nbroken'), headers: { 'content-type': 'multipart/form-data; boundary=x', cookie: app.cookie }, status: 400 },
-      { body: Buffer.from('--x--\r\n'), headers: { 'content-type': 'multipart/form-data; boundary=x', cookie: app.cookie }, status: 400 },
+      {
+        body: good.body,
+        headers: { 'content-type': good.contentType, authorization: `Bearer ${TOKEN_PREFIX}${'x'.repeat(40)}` },
+        status: 401,
+      },
+      {
+        body: Buffer.from('not multipart'),
+        headers: { 'content-type': 'text/plain', cookie: app.cookie },
+        status: 400,
+      },
+      {
+        body: Buffer.from('--x\r\nbroken'),
+        headers: { 'content-type': 'multipart/form-data; boundary=x', cookie: app.cookie },
+        status: 400,
+      },
+      {
+        body: Buffer.from('--x--\r\n'),
+        headers: { 'content-type': 'multipart/form-data; boundary=x', cookie: app.cookie },
+        status: 400,
+      },
     ];
     for (const { body, headers, status } of cases) {
       const { fast, express } = await bothWays(body, headers);
@@ -106,10 +147,18 @@ describe('uploads ahead of Express', () => {
 
   it('when the upload comes with an Origin header, then Express’s cross-site guard judges it: another site is refused, our own origin is stored', async () => {
     const { body, contentType } = file('from a page');
-    const foreign = await post(`${app.url}/api/v1/files`, body, { 'content-type': contentType, cookie: app.cookie, origin: 'https://evil.example' });
+    const foreign = await post(`${app.url}/api/v1/files`, body, {
+      'content-type': contentType,
+      cookie: app.cookie,
+      origin: 'https://evil.example',
+    });
     expect(foreign.status).toBe(403);
     expect(JSON.parse(foreign.body.toString('utf8'))).toEqual({ error: 'Cross-site request refused' });
-    const own = await post(`${app.url}/api/v1/files`, body, { 'content-type': contentType, cookie: app.cookie, origin: app.url });
+    const own = await post(`${app.url}/api/v1/files`, body, {
+      'content-type': contentType,
+      cookie: app.cookie,
+      origin: app.url,
+    });
     expect(own.status).toBe(201);
   });
 });
@@ -119,7 +168,11 @@ function oversizeAnswer(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${app.url}${path}`, {
       method: 'POST',
-      headers: { cookie: app.cookie, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(100 * 1024 ** 3) },
+      headers: {
+        cookie: app.cookie,
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': String(100 * 1024 ** 3),
+      },
       agent: false,
     });
     req.on('response', (res) => {
@@ -127,7 +180,9 @@ function oversizeAnswer(path: string): Promise<string> {
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         req.destroy();
-        resolve(`${res.statusCode} ${res.headers['content-type']} ${res.headers.connection} ${Buffer.concat(chunks).toString('utf8')}`);
+        resolve(
+          `${res.statusCode} ${res.headers['content-type']} ${res.headers.connection} ${Buffer.concat(chunks).toString('utf8')}`,
+        );
       });
     });
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));

@@ -22,7 +22,11 @@ async function resumableType(filename: string, filetype?: string): Promise<strin
 }
 
 async function multipartType(filename: string, type: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm('hello', filename, type) });
+  const res = await fetch(`${app.url}/api/v1/files`, {
+    method: 'POST',
+    headers: { cookie },
+    body: fileForm('hello', filename, type),
+  });
   expect(res.status).toBe(201);
   return (await res.json()).file.mimeType;
 }
@@ -38,7 +42,11 @@ describe('the type of an uploaded file', () => {
   });
 
   it('when the client sends a type, then both paths record exactly that type, whatever the name says', async () => {
-    for (const [name, type] of [['notes.txt', 'application/x-custom'], ['photo.png', 'application/octet-stream'], ['data.bin', 'text/csv']]) {
+    for (const [name, type] of [
+      ['notes.txt', 'application/x-custom'],
+      ['photo.png', 'application/octet-stream'],
+      ['data.bin', 'text/csv'],
+    ]) {
       expect(await resumableType(name, type)).toBe(type);
       expect(await multipartType(name, type)).toBe(type);
     }

@@ -24,12 +24,12 @@ async function fileRows(target: TestApp = app): Promise<number> {
 
 /** What is stored now; `expectUnchanged` checks that nothing was added since. */
 async function snapshot(target: TestApp = app) {
-  const files = (await target.storedFiles());
+  const files = await target.storedFiles();
   const rows = await fileRows(target);
   return {
     async expectUnchanged() {
-      expect((await target.storedFiles())).toEqual(files);
-      expect((await target.incompleteFiles())).toEqual([]);
+      expect(await target.storedFiles()).toEqual(files);
+      expect(await target.incompleteFiles()).toEqual([]);
       expect(await fileRows(target)).toBe(rows);
     },
   };
@@ -46,7 +46,12 @@ async function expectError(res: Response, status: number, error?: string) {
 
 describe('size limit (MAX_UPLOAD_BYTES=1000)', () => {
   it('when the file is exactly MAX_UPLOAD_BYTES long, then it is accepted whole', async () => {
-    const res = await postFiles(app.url, cookie, multipartBody([{ name: 'file', filename: 'max.bin', content: new Uint8Array(LIMIT).fill(7) }]), MULTIPART_TYPE);
+    const res = await postFiles(
+      app.url,
+      cookie,
+      multipartBody([{ name: 'file', filename: 'max.bin', content: new Uint8Array(LIMIT).fill(7) }]),
+      MULTIPART_TYPE,
+    );
 
     expect(res.status).toBe(201);
     const { file } = await res.json();
@@ -117,7 +122,10 @@ describe('bodies without a file', () => {
   });
 
   it('when the form has only text fields, then it answers 400 {"error":"No file uploaded"}', async () => {
-    const body = multipartBody([{ name: 'title', content: 'hello' }, { name: 'file', content: 'not a file part' }]);
+    const body = multipartBody([
+      { name: 'title', content: 'hello' },
+      { name: 'file', content: 'not a file part' },
+    ]);
 
     await expectError(await postFiles(app.url, cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
   });
@@ -154,7 +162,10 @@ describe('bodies that are not (well-formed) multipart', () => {
   });
 
   it('when there is no content type at all, then it answers 400 with a JSON error', async () => {
-    const { status, text } = await rawRequest(app.url, { headers: { cookie, 'content-length': '5' }, chunks: [Buffer.from('hello')] });
+    const { status, text } = await rawRequest(app.url, {
+      headers: { cookie, 'content-length': '5' },
+      chunks: [Buffer.from('hello')],
+    });
 
     expect(status).toBe(400);
     expect(Object.keys(JSON.parse(text))).toEqual(['error']);
@@ -162,8 +173,14 @@ describe('bodies that are not (well-formed) multipart', () => {
 
   it.each([
     ['garbage without the boundary', 'this is not multipart at all'],
-    ['a file part cut off before its closing boundary', `${partHead({ name: 'file', filename: 'cut.txt' })}half of the cont`],
-    ['a part header that never ends', `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n`],
+    [
+      'a file part cut off before its closing boundary',
+      `${partHead({ name: 'file', filename: 'cut.txt' })}half of the cont`,
+    ],
+    [
+      'a part header that never ends',
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n`,
+    ],
   ])('when the body is %s, then it answers 400 with a JSON error and stores nothing', async (_what, body) => {
     const before = await snapshot();
 
@@ -201,7 +218,11 @@ describe('a client that aborts mid-upload', () => {
     expect(await poll(async () => (await big.incompleteFiles()).length === 0, 15_000)).toBe(true);
     await before.expectUnchanged();
     // And the service goes on: the same user can upload right after.
-    const res = await fetch(`${big.url}/api/v1/files`, { method: 'POST', headers: { cookie: bigCookie }, body: fileForm('ok', 'ok.txt') });
+    const res = await fetch(`${big.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: bigCookie },
+      body: fileForm('ok', 'ok.txt'),
+    });
     expect(res.status).toBe(201);
   });
 });

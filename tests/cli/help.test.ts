@@ -14,8 +14,16 @@ const PASSWORD = 'a perfectly fine password';
 /** Each command, its built file, and the options and commands its help must list. */
 const COMMANDS = [
   { name: 'register-user', script: CLI_JS, lists: ['<username>', '--password-stdin'] },
-  { name: 'users', script: USERS_JS, lists: ['list', 'add', 'passwd', 'disable|enable', 'delete', 'quota', '--password-stdin', '--yes', '--json'] },
-  { name: 'tokens', script: TOKENS_JS, lists: ['create', 'list', 'revoke', '--name <name>', '--expires-in-days <days>', '--json'] },
+  {
+    name: 'users',
+    script: USERS_JS,
+    lists: ['list', 'add', 'passwd', 'disable|enable', 'delete', 'quota', '--password-stdin', '--yes', '--json'],
+  },
+  {
+    name: 'tokens',
+    script: TOKENS_JS,
+    lists: ['create', 'list', 'revoke', '--name <name>', '--expires-in-days <days>', '--json'],
+  },
   { name: 'move-install', script: MOVE_INSTALL_JS, lists: ['--from-database file:<path>', '--from-uploads <folder>'] },
 ] as const;
 
@@ -59,7 +67,10 @@ describe.each(COMMANDS)('$name', ({ name, script, lists }) => {
       'move-install': ['--from-database', `file:${path.join(dataDir, 'app.db')}`, '-h', '--from-uploads', dataDir],
     };
 
-    const result = await runNode(script, args[name], { env: { DATA_DIR: dataDir, SESSION_SECRET: 'too-short' }, input: `${PASSWORD}\n` });
+    const result = await runNode(script, args[name], {
+      env: { DATA_DIR: dataDir, SESSION_SECRET: 'too-short' },
+      input: `${PASSWORD}\n`,
+    });
 
     expectUsage(result, `node dist/cli/${name}.js`, lists);
     expect(fs.existsSync(dataDir)).toBe(false);
@@ -92,24 +103,33 @@ describe('a wrong command line', () => {
     ['tokens', ['create', 'alice'], 'Expected create <username> --name <name> [--expires-in-days <days>] [--json]'],
     ['tokens', ['list', 'alice', '--name'], "Option '--name <value>' argument missing"],
     ['move-install', ['--from-uploads', '/old/uploads'], '--from-database is missing'],
-  ] as const)('when %s is run with %j, then it exits 2 with one line saying what is wrong and pointing to --help', async (name, args, problem) => {
-    const script = COMMANDS.find((command) => command.name === name)!.script;
-    const dataDir = freshDataDir();
+  ] as const)(
+    'when %s is run with %j, then it exits 2 with one line saying what is wrong and pointing to --help',
+    async (name, args, problem) => {
+      const script = COMMANDS.find((command) => command.name === name)!.script;
+      const dataDir = freshDataDir();
 
-    const result = await runNode(script, [...args], { env: { DATA_DIR: dataDir }, input: `${PASSWORD}\n` });
+      const result = await runNode(script, [...args], { env: { DATA_DIR: dataDir }, input: `${PASSWORD}\n` });
 
-    expectOneLinePointingToHelp(result, name, problem);
-    expect(fs.existsSync(dataDir)).toBe(false);
-  });
+      expectOneLinePointingToHelp(result, name, problem);
+      expect(fs.existsSync(dataDir)).toBe(false);
+    },
+  );
 });
 
 describe('the end of the options', () => {
   it('when register-user is given a name after --, then it is the username, not an unknown option, as for the other commands', async () => {
     const dataDir = freshDataDir();
-    const result = await runNode(CLI_JS, ['--password-stdin', '--', '--x'], { env: { DATA_DIR: dataDir }, input: `${PASSWORD}\n` });
+    const result = await runNode(CLI_JS, ['--password-stdin', '--', '--x'], {
+      env: { DATA_DIR: dataDir },
+      input: `${PASSWORD}\n`,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
-    const again = await runNode(CLI_JS, ['--password-stdin', '--', '--x'], { env: { DATA_DIR: dataDir }, input: `${PASSWORD}\n` });
+    const again = await runNode(CLI_JS, ['--password-stdin', '--', '--x'], {
+      env: { DATA_DIR: dataDir },
+      input: `${PASSWORD}\n`,
+    });
     // The same name again: taken, which shows the first run made the user "--x".
     expect(again.code).not.toBe(0);
     expect(again.stderr.trim()).toMatch(/^register-user: Username is already taken/);
@@ -119,7 +139,10 @@ describe('the end of the options', () => {
 describe('on a clone, through npm (README)', () => {
   /** `npm run -s <script> -- <args>` in the checkout, as the README shows it. */
   function npmRun(script: string, args: string[], env: Record<string, string>): Promise<RunResult> {
-    return runCommand('npm', ['run', '-s', script, '--', ...args], { env: { ...env, npm_config_update_notifier: 'false' }, timeoutMs: 80_000 });
+    return runCommand('npm', ['run', '-s', script, '--', ...args], {
+      env: { ...env, npm_config_update_notifier: 'false' },
+      timeoutMs: 80_000,
+    });
   }
 
   it('when `npm run users -- --help` is run, then the usage names the command that way, and an unknown option points to it', async () => {

@@ -102,13 +102,19 @@ describe('register-user --password-stdin', () => {
   });
 
   it('when a script asks for --quiet, then only the new id is printed; with --json, the user as JSON', async () => {
-    const quiet = await registerUserCli(['quiet-one', '--password-stdin', '--quiet'], { env: env(), input: `${PASSWORD}\n` });
+    const quiet = await registerUserCli(['quiet-one', '--password-stdin', '--quiet'], {
+      env: env(),
+      input: `${PASSWORD}\n`,
+    });
     expect(quiet.code, quiet.stderr).toBe(0);
     const quietId = quiet.stdout.trim();
     expect(quietId).toMatch(UUID);
     expect(quiet.stdout).toBe(`${quietId}\n`);
 
-    const json = await registerUserCli(['json-one', '--json', '--password-stdin'], { env: env(), input: `${PASSWORD}\n` });
+    const json = await registerUserCli(['json-one', '--json', '--password-stdin'], {
+      env: env(),
+      input: `${PASSWORD}\n`,
+    });
     expect(json.code, json.stderr).toBe(0);
     const { user } = JSON.parse(json.stdout);
     expect(user).toEqual({ id: expect.stringMatching(UUID), username: 'json-one' });
@@ -119,7 +125,10 @@ describe('register-user --password-stdin', () => {
   });
 
   it('when both --json and --quiet are given, then it is one line pointing to --help and no user is made', async () => {
-    const result = await registerUserCli(['both-ways', '--json', '--quiet', '--password-stdin'], { env: env(), input: `${PASSWORD}\n` });
+    const result = await registerUserCli(['both-ways', '--json', '--quiet', '--password-stdin'], {
+      env: env(),
+      input: `${PASSWORD}\n`,
+    });
     expectOneLineFailure(result, /--json or --quiet.*--help/);
     expect(result.code).toBe(2);
     expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain('both-ways');
@@ -142,7 +151,10 @@ describe('register-user --password-stdin', () => {
   });
 
   it('when only the first line of stdin is the password, then the rest is ignored', async () => {
-    const result = await registerUserCli(['multiline', '--password-stdin'], { env: env(), input: `${PASSWORD}\nsecond line\n` });
+    const result = await registerUserCli(['multiline', '--password-stdin'], {
+      env: env(),
+      input: `${PASSWORD}\nsecond line\n`,
+    });
 
     expect(result.code).toBe(0);
   });
@@ -157,8 +169,12 @@ describe('the password limits, checked by logging in', () => {
     const eight = '12345678';
     const seventyTwo = 'é'.repeat(36);
     expect(Buffer.byteLength(seventyTwo)).toBe(72);
-    expect((await registerUserCli(['eight', '--password-stdin'], { env: { DATA_DIR: dir }, input: `${eight}\n` })).code).toBe(0);
-    expect((await registerUserCli(['wide', '--password-stdin'], { env: { DATA_DIR: dir }, input: `${seventyTwo}\n` })).code).toBe(0);
+    expect(
+      (await registerUserCli(['eight', '--password-stdin'], { env: { DATA_DIR: dir }, input: `${eight}\n` })).code,
+    ).toBe(0);
+    expect(
+      (await registerUserCli(['wide', '--password-stdin'], { env: { DATA_DIR: dir }, input: `${seventyTwo}\n` })).code,
+    ).toBe(0);
 
     app = await startApp({ DATA_DIR: dir });
     const login = (username: string, password: string) =>
@@ -182,7 +198,10 @@ describe('the username alphabet (1-64 characters of A-Z a-z 0-9 . _ -)', () => {
     const dir = tempDir('fs-cli-');
     const names = ['.hidden', '..', '-dash', '_under', 'a.b-c_d', 'x'.repeat(64)];
     for (const name of names) {
-      const result = await registerUserCli([name, '--password-stdin'], { env: { DATA_DIR: dir }, input: `${PASSWORD}\n` });
+      const result = await registerUserCli([name, '--password-stdin'], {
+        env: { DATA_DIR: dir },
+        input: `${PASSWORD}\n`,
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toContain(`Created user ${name} (id `);
     }
@@ -205,7 +224,10 @@ describe('where it runs', () => {
   it('when DATA_DIR does not exist yet, then it creates it with the schema and the user', async () => {
     const fresh = path.join(tempDir('fs-cli-'), 'not', 'yet', 'there');
 
-    const result = await registerUserCli(['first', '--password-stdin'], { env: { DATA_DIR: fresh }, input: `${PASSWORD}\n` });
+    const result = await registerUserCli(['first', '--password-stdin'], {
+      env: { DATA_DIR: fresh },
+      input: `${PASSWORD}\n`,
+    });
 
     expect(result.code).toBe(0);
     expect(fs.existsSync(path.join(fresh, 'app.db'))).toBe(true);
@@ -217,7 +239,10 @@ describe('where it runs', () => {
     const app = await startApp({ DATA_DIR: dir });
     try {
       await app.createUser('existing');
-      const result = await registerUserCli(['newcomer', '--password-stdin', '--quiet'], { env: { DATA_DIR: dir }, input: `${PASSWORD}\n` });
+      const result = await registerUserCli(['newcomer', '--password-stdin', '--quiet'], {
+        env: { DATA_DIR: dir },
+        input: `${PASSWORD}\n`,
+      });
       expect(result.code, result.stderr).toBe(0);
 
       const res = await fetch(`${app.url}/api/v1/auth/login`, {
@@ -269,11 +294,14 @@ describe('what it refuses', () => {
   it.each([
     ['six letters and an emoji (7 characters, 8 UTF-16 units)', 'abcdef😀'],
     ['four emoji (4 characters, 8 UTF-16 units)', '😀😀😀😀'],
-  ])('when the password is %s, then it fails as shorter than 8 characters and no user is made', async (_label, password) => {
-    const result = await register('shortemoji', password);
-    expectOneLineFailure(result, /Password must be at least 8 characters long/);
-    expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain('shortemoji');
-  });
+  ])(
+    'when the password is %s, then it fails as shorter than 8 characters and no user is made',
+    async (_label, password) => {
+      const result = await register('shortemoji', password);
+      expectOneLineFailure(result, /Password must be at least 8 characters long/);
+      expect((await usersIn(dataDir)).map((user) => user.username)).not.toContain('shortemoji');
+    },
+  );
 
   it('when the password is eight emoji (8 characters, 32 bytes), then the user is made', async () => {
     const result = await register('eightemoji', '😀'.repeat(8));
@@ -281,16 +309,22 @@ describe('what it refuses', () => {
     expect((await usersIn(dataDir)).map((user) => user.username)).toContain('eightemoji');
   });
 
-  it.each(['', 'a b', 'élan', 'a/b', 'x'.repeat(65)])('when the username is %j (outside 1-64 of A-Z a-z 0-9 . _ -), then it fails with one line and no user is made', async (username) => {
-    const before = await usersIn(dataDir);
-    const result = await register(username, PASSWORD);
-    expectOneLineFailure(result, /Username must be 1-64 characters of letters, digits, "\.", "_" or "-"/);
-    expect(await usersIn(dataDir)).toEqual(before);
-  });
+  it.each(['', 'a b', 'élan', 'a/b', 'x'.repeat(65)])(
+    'when the username is %j (outside 1-64 of A-Z a-z 0-9 . _ -), then it fails with one line and no user is made',
+    async (username) => {
+      const before = await usersIn(dataDir);
+      const result = await register(username, PASSWORD);
+      expectOneLineFailure(result, /Username must be 1-64 characters of letters, digits, "\.", "_" or "-"/);
+      expect(await usersIn(dataDir)).toEqual(before);
+    },
+  );
 
   it('when DATA_DIR is a path that can never exist (/proc/nope), then it exits non-zero at once with one line naming DATA_DIR', async () => {
     const started = performance.now();
-    const result = await registerUserCli(['someone', '--password-stdin'], { env: { DATA_DIR: '/proc/nope/data' }, input: `${PASSWORD}\n` });
+    const result = await registerUserCli(['someone', '--password-stdin'], {
+      env: { DATA_DIR: '/proc/nope/data' },
+      input: `${PASSWORD}\n`,
+    });
     expectOneLineFailure(result, /DATA_DIR/);
     expect(performance.now() - started).toBeLessThan(15_000);
   });
@@ -310,11 +344,17 @@ describe('arguments', () => {
   });
 
   it('when it is given two usernames, then it prints the usage and exits non-zero', async () => {
-    expectOneLineFailure(await registerUserCli(['one', 'two', '--password-stdin'], { env: env(), input: `${PASSWORD}\n` }), /usage/i);
+    expectOneLineFailure(
+      await registerUserCli(['one', 'two', '--password-stdin'], { env: env(), input: `${PASSWORD}\n` }),
+      /usage/i,
+    );
   });
 
   it('when it is given an unknown option, then it fails with one line naming it and pointing to --help', async () => {
-    expectOneLineFailure(await registerUserCli(['someone', '--admin'], { env: env() }), /--admin.*node dist\/cli\/register-user\.js --help/);
+    expectOneLineFailure(
+      await registerUserCli(['someone', '--admin'], { env: env() }),
+      /--admin.*node dist\/cli\/register-user\.js --help/,
+    );
   });
 
   it('when stdin is not a terminal and --password-stdin is missing, then it fails with one line instead of waiting', async () => {
@@ -363,7 +403,14 @@ describe.skipIf(!hasScript)('the interactive prompt (a pseudo-terminal through `
     const dir = tempDir('fs-cli-');
     const secret = 'typed-on-a-tty-123';
 
-    const { code, output } = await runOnTerminal('ttyuser', [['Password: ', secret], ['Repeat password: ', secret]], dir);
+    const { code, output } = await runOnTerminal(
+      'ttyuser',
+      [
+        ['Password: ', secret],
+        ['Repeat password: ', secret],
+      ],
+      dir,
+    );
 
     expect(code, output).toBe(0);
     expect(output).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
@@ -374,22 +421,32 @@ describe.skipIf(!hasScript)('the interactive prompt (a pseudo-terminal through `
   it.each([
     ['Ctrl-C', '\x03'],
     ['Ctrl-D', '\x04'],
-  ])('when the password prompt gets %s, then it exits non-zero saying it was cancelled, and no user is made', async (_key, keys) => {
-    const dir = tempDir('fs-cli-');
+  ])(
+    'when the password prompt gets %s, then it exits non-zero saying it was cancelled, and no user is made',
+    async (_key, keys) => {
+      const dir = tempDir('fs-cli-');
 
-    const { code, output } = await runOnTerminal('ttyuser', [['Password: ', keys]], dir);
+      const { code, output } = await runOnTerminal('ttyuser', [['Password: ', keys]], dir);
 
-    expect(code).not.toBe(0);
-    expect(code).not.toBeNull();
-    expect(output).toContain('register-user: Cancelled: nothing was changed');
-    expect(output).not.toContain('    at ');
-    expect(fs.existsSync(path.join(dir, 'app.db')) ? (await usersIn(dir)).length : 0).toBe(0);
-  });
+      expect(code).not.toBe(0);
+      expect(code).not.toBeNull();
+      expect(output).toContain('register-user: Cancelled: nothing was changed');
+      expect(output).not.toContain('    at ');
+      expect(fs.existsSync(path.join(dir, 'app.db')) ? (await usersIn(dir)).length : 0).toBe(0);
+    },
+  );
 
   it('when the two typed passwords differ, then it fails and no user is made', async () => {
     const dir = tempDir('fs-cli-');
 
-    const { code, output } = await runOnTerminal('ttyuser', [['Password: ', 'first-password'], ['Repeat password: ', 'other-password']], dir);
+    const { code, output } = await runOnTerminal(
+      'ttyuser',
+      [
+        ['Password: ', 'first-password'],
+        ['Repeat password: ', 'other-password'],
+      ],
+      dir,
+    );
 
     expect(code).not.toBe(0);
     expect(output).toMatch(/do not match/i);

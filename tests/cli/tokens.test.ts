@@ -15,7 +15,11 @@ describe.each(['sqlite', 'postgresql'] as const)('the tokens CLI on %s', (dialec
   let server: ServerProcess;
 
   beforeAll(async () => {
-    env = { DATA_DIR: tempDir('fs-tokens-'), SESSION_SECRET: TEST_SECRET, ...(dialect === 'postgresql' ? await postgresS3Env() : {}) };
+    env = {
+      DATA_DIR: tempDir('fs-tokens-'),
+      SESSION_SECRET: TEST_SECRET,
+      ...(dialect === 'postgresql' ? await postgresS3Env() : {}),
+    };
     const made = await registerUserCli(['admin-made', '--password-stdin'], { env, input: `${PASSWORD}\n` });
     expect(made.code, made.stderr).toBe(0);
     server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
@@ -33,7 +37,11 @@ describe.each(['sqlite', 'postgresql'] as const)('the tokens CLI on %s', (dialec
 
     const form = new FormData();
     form.append('file', new Blob(['made by a bot']), 'bot.txt');
-    const upload = await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const upload = await fetch(`${server.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(upload.status).toBe(201);
 
     const listed = await tokens(['list', 'admin-made', '--json']);
@@ -48,7 +56,9 @@ describe.each(['sqlite', 'postgresql'] as const)('the tokens CLI on %s', (dialec
     const revoked = await tokens(['revoke', 'admin-made', entry.id]);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout.trim()).toBe(`Revoked token ${entry.id} of admin-made`);
-    expect((await fetch(`${server.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await fetch(`${server.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      401,
+    );
 
     // Never in the server's log, used or refused.
     expect(server.stdoutLines().join('\n')).not.toContain(token);
@@ -57,11 +67,23 @@ describe.each(['sqlite', 'postgresql'] as const)('the tokens CLI on %s', (dialec
 
   it('when the command line or the user is wrong, then one line on stderr and a non-zero exit', async () => {
     const cases: Array<[string[], number, string]> = [
-      [['create', 'admin-made'], 2, 'Expected create <username> --name <name> [--expires-in-days <days>] [--json]. For usage, run: node dist/cli/tokens.js --help'],
+      [
+        ['create', 'admin-made'],
+        2,
+        'Expected create <username> --name <name> [--expires-in-days <days>] [--json]. For usage, run: node dist/cli/tokens.js --help',
+      ],
       [['explode', 'admin-made'], 2, 'Unknown command "explode". For usage, run: node dist/cli/tokens.js --help'],
-      [['create', 'admin-made', '--name', 'x', '--colour', 'red'], 2, "Unknown option '--colour'. For usage, run: node dist/cli/tokens.js --help"],
+      [
+        ['create', 'admin-made', '--name', 'x', '--colour', 'red'],
+        2,
+        "Unknown option '--colour'. For usage, run: node dist/cli/tokens.js --help",
+      ],
       [['create', 'nobody', '--name', 'x'], 1, 'No user named "nobody"'],
-      [['create', 'admin-made', '--name', 'x', '--expires-in-days', '0'], 1, 'expiresInDays must be a whole number from 1 to 3650'],
+      [
+        ['create', 'admin-made', '--name', 'x', '--expires-in-days', '0'],
+        1,
+        'expiresInDays must be a whole number from 1 to 3650',
+      ],
       [['revoke', 'admin-made', 'no-such-id'], 1, 'Token not found'],
     ];
     for (const [args, code, message] of cases) {

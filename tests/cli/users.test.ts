@@ -16,20 +16,29 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
   let server: ServerProcess;
 
   beforeAll(async () => {
-    env = { DATA_DIR: tempDir('fs-users-'), SESSION_SECRET: TEST_SECRET, ...(dialect === 'postgresql' ? await postgresS3Env() : {}) };
+    env = {
+      DATA_DIR: tempDir('fs-users-'),
+      SESSION_SECRET: TEST_SECRET,
+      ...(dialect === 'postgresql' ? await postgresS3Env() : {}),
+    };
     server = await startServerProcess(env);
   }, 60_000);
   afterAll(() => server?.stop());
 
   const users = (args: string[], input?: string) => runNode(USERS_JS, args, { env, input });
   const login = (username: string, password = PASSWORD) =>
-    fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+    fetch(`${server.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
   async function cookieOf(username: string, password = PASSWORD): Promise<string> {
     const res = await login(username, password);
     expect(res.status).toBe(200);
     return res.headers.getSetCookie()[0].split(';')[0];
   }
-  const filesStatus = async (headers: Record<string, string>) => (await fetch(`${server.url}/api/v1/files`, { headers })).status;
+  const filesStatus = async (headers: Record<string, string>) =>
+    (await fetch(`${server.url}/api/v1/files`, { headers })).status;
 
   it('when an admin adds a user and lists users, then the user can log in and the list shows files, bytes, quota and state', async () => {
     const added = await users(['add', 'carol', '--password-stdin'], `${PASSWORD}\n`);
@@ -38,14 +47,18 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     const cookie = await cookieOf('carol');
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(2048)]), 'two.bin');
-    expect((await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).status).toBe(201);
+    expect(
+      (await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).status,
+    ).toBe(201);
 
     const listed = await users(['list', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
     const carol = JSON.parse(listed.stdout).users.find((u: { username: string }) => u.username === 'carol');
     expect(carol).toMatchObject({ files: 1, bytes: 2048, quotaBytes: null, quotaSource: 'default', disabled: false });
     const human = await users(['list']);
-    expect(human.stdout).toMatch(/^carol {2}created \d{4}-\d\d-\d\d {2}1 file {2}2\.0 KiB {2}0 B held {2}no quota {2}active$/m);
+    expect(human.stdout).toMatch(
+      /^carol {2}created \d{4}-\d\d-\d\d {2}1 file {2}2\.0 KiB {2}0 B held {2}no quota {2}active$/m,
+    );
 
     const again = await users(['add', 'Carol', '--password-stdin'], `${PASSWORD}\n`);
     expect(again.code).toBe(3);
@@ -60,11 +73,16 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     // The server's BASE_URL is not its test port: the upload's path, on the port it listens on.
     const location = `${server.url}${new URL(begun.headers.get('location')!).pathname}`;
     expect((await tus.patch(location, 0, new Uint8Array(1024))).status).toBe(204);
-    const hanaOf = async () => JSON.parse((await users(['list', '--json'])).stdout).users.find((u: { username: string }) => u.username === 'hana');
+    const hanaOf = async () =>
+      JSON.parse((await users(['list', '--json'])).stdout).users.find(
+        (u: { username: string }) => u.username === 'hana',
+      );
 
     expect(await hanaOf()).toMatchObject({ files: 0, bytes: 0, heldBytes: 3072, unfinishedUploads: 1 });
     const human = await users(['list']);
-    expect(human.stdout).toMatch(/^hana {2}created \d{4}-\d\d-\d\d {2}0 files {2}0 B {2}3\.0 KiB held {2}no quota {2}active$/m);
+    expect(human.stdout).toMatch(
+      /^hana {2}created \d{4}-\d\d-\d\d {2}0 files {2}0 B {2}3\.0 KiB held {2}no quota {2}active$/m,
+    );
 
     expect((await tus.remove(location)).status).toBe(204);
     expect(await hanaOf()).toMatchObject({ heldBytes: 0, unfinishedUploads: 0 });
@@ -97,13 +115,19 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     expect(human.stdout).toBe("dave's quota is now 1 KiB\n");
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(1025)]), 'big.bin');
-    const refused = await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie: await cookieOf('dave') }, body: form });
+    const refused = await fetch(`${server.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: await cookieOf('dave') },
+      body: form,
+    });
     expect(refused.status).toBe(413);
     expect(await refused.json()).toEqual({ error: 'Storage quota exceeded: 1 KiB of your 1 KiB is free' });
 
     const bad = await users(['quota', 'dave', 'lots']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe('users: Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "lots"\n');
+    expect(bad.stderr).toBe(
+      'users: Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "lots"\n',
+    );
   });
 
   describe('when an admin sets a quota, then it is said in the unit written beside the binary one: MB, GB are powers of 1000; MiB, GiB and a bare M, G of 1024', () => {
@@ -122,13 +146,17 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
       ['1048576', 1_048_576, "ivan's quota is now 1048576 B (1.0 MiB)"],
       ['none', 0, "ivan's quota is now unlimited"],
       ['default', 0, "ivan's quota is now the default (unlimited)"],
-    ])('when the quota is set to %s, then it is %d bytes and the answer reads as written', async (value, bytes, line) => {
-      const human = await users(['quota', 'ivan', value]);
-      expect(human.code, human.stderr).toBe(0);
-      expect(human.stderr).toBe('');
-      expect(human.stdout).toBe(`${line}\n`);
-      if (bytes) expect(JSON.parse((await users(['quota', 'ivan', value, '--json'])).stdout).user.quotaBytes).toBe(bytes);
-    });
+    ])(
+      'when the quota is set to %s, then it is %d bytes and the answer reads as written',
+      async (value, bytes, line) => {
+        const human = await users(['quota', 'ivan', value]);
+        expect(human.code, human.stderr).toBe(0);
+        expect(human.stderr).toBe('');
+        expect(human.stdout).toBe(`${line}\n`);
+        if (bytes)
+          expect(JSON.parse((await users(['quota', 'ivan', value, '--json'])).stdout).user.quotaBytes).toBe(bytes);
+      },
+    );
   });
 
   it('when a size is not one, then the quota command is one line on stderr, a non-zero exit, and the quota is unchanged', async () => {
@@ -139,9 +167,13 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
       const bad = await users(['quota', 'judy', '--', value]);
       expect(bad.code, value).toBe(1);
       expect(bad.stdout).toBe('');
-      expect(bad.stderr).toBe(`users: Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "${value}"\n`);
+      expect(bad.stderr).toBe(
+        `users: Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "${value}"\n`,
+      );
     }
-    const judy = JSON.parse((await users(['list', '--json'])).stdout).users.find((u: { username: string }) => u.username === 'judy');
+    const judy = JSON.parse((await users(['list', '--json'])).stdout).users.find(
+      (u: { username: string }) => u.username === 'judy',
+    );
     expect(judy.quotaBytes).toBe(3 * 1024 ** 3);
   });
 
@@ -149,12 +181,22 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     await users(['add', 'kim', '--password-stdin'], `${PASSWORD}\n`);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(3000)]), 'kept.bin');
-    expect((await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie: await cookieOf('kim') }, body: form })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${server.url}/api/v1/files`, {
+          method: 'POST',
+          headers: { cookie: await cookieOf('kim') },
+          body: form,
+        })
+      ).status,
+    ).toBe(201);
 
     const lowered = await users(['quota', 'kim', '2KB']);
     expect(lowered.code, lowered.stderr).toBe(0);
     expect(lowered.stdout).toBe("kim's quota is now 2 KB (2.0 KiB)\n");
-    expect(lowered.stderr).toBe('Warning: kim already stores 2.9 KiB: new uploads will be refused until files are deleted\n');
+    expect(lowered.stderr).toBe(
+      'Warning: kim already stores 2.9 KiB: new uploads will be refused until files are deleted\n',
+    );
     const json = await users(['quota', 'kim', '2KB', '--json']);
     expect(JSON.parse(json.stdout).user).toMatchObject({ quotaBytes: 2000, bytes: 3000 });
     expect(json.stderr).toContain('kim already stores 2.9 KiB');
@@ -181,7 +223,11 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
   it('when an admin disables a user, then their session and token stop at once and login is refused; enabling brings back login and the token', async () => {
     await users(['add', 'frank', '--password-stdin'], `${PASSWORD}\n`);
     const cookie = await cookieOf('frank');
-    const made = await fetch(`${server.url}/api/v1/tokens`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"name":"cron"}' });
+    const made = await fetch(`${server.url}/api/v1/tokens`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: '{"name":"cron"}',
+    });
     const { token } = await made.json();
 
     const disabled = await users(['disable', 'frank']);
@@ -194,7 +240,11 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
 
     const enabled = await users(['enable', 'frank', '--json']);
     expect(enabled.code, enabled.stderr).toBe(0);
-    expect(JSON.parse(enabled.stdout)).toMatchObject({ ok: true, changed: true, user: { username: 'frank', disabled: false } });
+    expect(JSON.parse(enabled.stdout)).toMatchObject({
+      ok: true,
+      changed: true,
+      user: { username: 'frank', disabled: false },
+    });
     expect(await filesStatus({ authorization: `Bearer ${token}` })).toBe(200);
     await cookieOf('frank');
   });
@@ -204,7 +254,9 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
     const cookie = await cookieOf('gina');
     const form = new FormData();
     form.append('file', new Blob(['bye']), 'bye.txt');
-    const { file } = await (await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).json();
+    const { file } = await (
+      await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })
+    ).json();
     const tus = tusClient(server.url, cookie);
     const begun = await tus.create(1000, { filename: 'half.bin' });
     // The server's BASE_URL is not its test port: the upload's path, on the port it listens on.
@@ -215,7 +267,9 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
 
     const unconfirmed = await users(['delete', 'gina']);
     expect(unconfirmed.code).toBe(2);
-    expect(unconfirmed.stderr).toBe('users: Deleting "gina" and all their files cannot be undone: add --yes to confirm\n');
+    expect(unconfirmed.stderr).toBe(
+      'users: Deleting "gina" and all their files cannot be undone: add --yes to confirm\n',
+    );
     expect((await fetch(`${server.url}/f/${file.id}/raw`)).status).toBe(200);
 
     const deleted = await users(['delete', 'gina', '--yes']);
@@ -232,11 +286,19 @@ describe.each(['sqlite', 'postgresql'] as const)('the users CLI on %s', (dialect
   it('when the command line or the user is wrong, then one line on stderr and a non-zero exit', async () => {
     const cases: Array<[string[], number, string]> = [
       [['frobnicate'], 2, 'users: Unknown command "frobnicate". For usage, run: node dist/cli/users.js --help\n'],
-      [['disable'], 2, 'users: Expected disable|enable <username> [--json]. For usage, run: node dist/cli/users.js --help\n'],
+      [
+        ['disable'],
+        2,
+        'users: Expected disable|enable <username> [--json]. For usage, run: node dist/cli/users.js --help\n',
+      ],
       [['list', '--colour'], 2, "users: Unknown option '--colour'. For usage, run: node dist/cli/users.js --help\n"],
       [['disable', 'nobody-here'], 1, 'users: No user named "nobody-here"\n'],
       [['quota', 'nobody-here', '1GB'], 1, 'users: No user named "nobody-here"\n'],
-      [['add', '-bot', '--password-stdin'], 2, `users: Unknown option '-b' (a name that starts with "-" goes after a lone --). For usage, run: node dist/cli/users.js --help\n`],
+      [
+        ['add', '-bot', '--password-stdin'],
+        2,
+        `users: Unknown option '-b' (a name that starts with "-" goes after a lone --). For usage, run: node dist/cli/users.js --help\n`,
+      ],
     ];
     for (const [args, code, line] of cases) {
       const result = await users(args);

@@ -29,9 +29,10 @@ describe.each(['sqlite', 'postgresql'] as const)('direct statements on %s', (dia
     return sql;
   }
 
-
-  const insertFile = (db: DirectSql, id: string, userId = 'u1') => db.change(INSERT_FILE, [id, userId, `${id}.txt`, 'text/plain', 3, id, new Date()]);
-  const fileIds = async (db: DirectSql) => (await db.select<{ id: string }>('select "id" from "files" order by "id"', [])).map((row) => row.id);
+  const insertFile = (db: DirectSql, id: string, userId = 'u1') =>
+    db.change(INSERT_FILE, [id, userId, `${id}.txt`, 'text/plain', 3, id, new Date()]);
+  const fileIds = async (db: DirectSql) =>
+    (await db.select<{ id: string }>('select "id" from "files" order by "id"', [])).map((row) => row.id);
 
   it('when 60 writes arrive at once, then each settles, and each row can be read as soon as its write has settled', async () => {
     const db = await open();
@@ -70,14 +71,20 @@ describe.each(['sqlite', 'postgresql'] as const)('direct statements on %s', (dia
     const db = await open();
     const ids = Array.from({ length: 50 }, (_, i) => `file-${String(i).padStart(2, '0')}`);
     for (const id of ids) await insertFile(db, id);
-    const read = ids.map((id) => db.select<{ originalName: string }>('select "original_name" as "originalName" from "files" where "id" = ?', [id]));
-    expect((await Promise.all(read)).map((rows) => rows.map((row) => row.originalName))).toEqual(ids.map((id) => [`${id}.txt`]));
+    const read = ids.map((id) =>
+      db.select<{ originalName: string }>('select "original_name" as "originalName" from "files" where "id" = ?', [id]),
+    );
+    expect((await Promise.all(read)).map((rows) => rows.map((row) => row.originalName))).toEqual(
+      ids.map((id) => [`${id}.txt`]),
+    );
   });
 
   it('when a row changes between two runs of the same read, then the second sees the change', async () => {
     const db = await open();
     await insertFile(db, 'counted');
-    const downloads = async () => (await db.select<{ downloads: number }>('select "downloads" from "files" where "id" = ?', ['counted']))[0].downloads;
+    const downloads = async () =>
+      (await db.select<{ downloads: number }>('select "downloads" from "files" where "id" = ?', ['counted']))[0]
+        .downloads;
     expect(await downloads()).toBe(0);
     await db.change('update "files" set "downloads" = "downloads" + 1 where "id" = ?', ['counted']);
     expect(await downloads()).toBe(1);

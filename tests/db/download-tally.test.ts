@@ -39,15 +39,19 @@ describe.each(['sqlite', 'postgresql'] as const)('download tally on %s', (dialec
     return sql;
   }
 
-
   const downloadsById = async (db: DirectSql) =>
-    Object.fromEntries((await db.select<{ id: string; downloads: number | string }>('select "id", "downloads" from "files"', [])).map((row) => [row.id, Number(row.downloads)]));
+    Object.fromEntries(
+      (await db.select<{ id: string; downloads: number | string }>('select "id", "downloads" from "files"', [])).map(
+        (row) => [row.id, Number(row.downloads)],
+      ),
+    );
 
   it('when 700 files were downloaded between two flushes (some several times, one deleted meanwhile), then each row gains exactly its own count', async () => {
     const db = await open();
     // 700 files: more than the largest statement holds, and a remainder that needs every smaller size.
     const ids = Array.from({ length: 700 }, (_, i) => `file-${String(i).padStart(3, '0')}`);
-    for (const [i, id] of ids.entries()) await db.change(INSERT_FILE, [id, 'u1', `${id}.txt`, 'text/plain', 3, id, new Date(), i % 5]);
+    for (const [i, id] of ids.entries())
+      await db.change(INSERT_FILE, [id, 'u1', `${id}.txt`, 'text/plain', 3, id, new Date(), i % 5]);
     const tally = new DownloadTally(db, keptLog().log);
     ids.forEach((id, i) => {
       for (let n = 0; n <= i % 3; n++) tally.add(id);

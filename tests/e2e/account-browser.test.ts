@@ -7,7 +7,9 @@ import { cookieFrom, DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
 import { waitForHydration } from '../helpers/pages-browser';
 
-const SKIP_REASON = hasChromium ? '' : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+const SKIP_REASON = hasChromium
+  ? ''
+  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 if (!hasChromium) console.warn(`tests/e2e/account-browser.test.ts${SKIP_REASON}`);
 
 /** Several bcrypt checks and page loads per test: room for a loaded two-core machine. */
@@ -69,7 +71,9 @@ async function openSettings(page: Page, js: boolean): Promise<void> {
 /** Clicks a button that posts a settings form and returns the answer to that post. */
 async function post(page: Page, click: () => Promise<void>): Promise<PageResponse> {
   const [response] = await Promise.all([
-    page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname.replace(/\.data$/, '') === '/settings'),
+    page.waitForResponse(
+      (res) => res.request().method() === 'POST' && new URL(res.url()).pathname.replace(/\.data$/, '') === '/settings',
+    ),
     click(),
   ]);
   return response;
@@ -116,7 +120,10 @@ describe.skipIf(!hasChromium)(`the settings page's password and sessions in Chro
           await fresh.fill(NEW_PASSWORD);
           await again.fill(`${NEW_PASSWORD}!`);
           expect((await post(page, () => change.click())).status()).toBe(400);
-          await section.getByRole('alert').filter({ hasText: 'The new password and its confirmation do not match' }).waitFor();
+          await section
+            .getByRole('alert')
+            .filter({ hasText: 'The new password and its confirmation do not match' })
+            .waitFor();
 
           expect(await filesStatus(other)).toBe(200);
           expect((await httpLogin(username, NEW_PASSWORD)).status).toBe(401);
@@ -129,10 +136,15 @@ describe.skipIf(!hasChromium)(`the settings page's password and sessions in Chro
           await fresh.fill(NEW_PASSWORD);
           await again.fill(NEW_PASSWORD);
           expect((await post(page, () => change.click())).status()).toBe(200);
-          await section.getByRole('status').filter({ hasText: 'Your password was changed. 2 other sessions were logged out.' }).waitFor();
+          await section
+            .getByRole('status')
+            .filter({ hasText: 'Your password was changed. 2 other sessions were logged out.' })
+            .waitFor();
           expect(await section.getByRole('alert').count()).toBe(0);
           // With JavaScript the form stays on the page and is emptied; without, the new page's is empty.
-          await expect.poll(() => Promise.all([current.inputValue(), fresh.inputValue(), again.inputValue()]), POLL).toEqual(['', '', '']);
+          await expect
+            .poll(() => Promise.all([current.inputValue(), fresh.inputValue(), again.inputValue()]), POLL)
+            .toEqual(['', '', '']);
 
           expect(await filesStatus(other)).toBe(401);
           expect(await filesStatus(third)).toBe(401);
@@ -179,13 +191,23 @@ describe.skipIf(!hasChromium)(`the settings page's password and sessions in Chro
           expect(await curlRow.getAttribute('aria-current')).toBeNull();
           expect(await curlRow.textContent()).not.toContain('(this session)');
           expect(await curlRow.textContent()).toContain('127.0.0.1');
-          expect(await page.locator('table.sessions tr[data-session-id]', { hasText: 'python-requests 2.32.3' }).count()).toBe(1);
+          expect(
+            await page.locator('table.sessions tr[data-session-id]', { hasText: 'python-requests 2.32.3' }).count(),
+          ).toBe(1);
 
-          const response = await post(page, () => curlRow.getByRole('button', { name: 'Log out curl 8.5.0 session' }).click());
+          const response = await post(page, () =>
+            curlRow.getByRole('button', { name: 'Log out curl 8.5.0 session' }).click(),
+          );
           expect(response.status()).toBe(200);
-          await page.getByRole('region', { name: 'Sessions' }).getByRole('status').filter({ hasText: 'The session was logged out.' }).waitFor();
+          await page
+            .getByRole('region', { name: 'Sessions' })
+            .getByRole('status')
+            .filter({ hasText: 'The session was logged out.' })
+            .waitFor();
           // With JavaScript the list is fetched again after the notice: the row goes a moment later.
-          await expect.poll(() => page.locator('table.sessions tr[data-session-id]', { hasText: 'curl 8.5.0' }).count(), POLL).toBe(0);
+          await expect
+            .poll(() => page.locator('table.sessions tr[data-session-id]', { hasText: 'curl 8.5.0' }).count(), POLL)
+            .toBe(0);
           await expect.poll(() => rows.count(), POLL).toBe(2);
           expect(await filesStatus(curl)).toBe(401);
           expect(await filesStatus(python)).toBe(200);
@@ -206,7 +228,9 @@ describe.skipIf(!hasChromium)(`the settings page's password and sessions in Chro
           await page.goto(`${app.url}/settings`);
           expect(new URL(page.url()).pathname).toBe('/login');
           // Nor does the old cookie open the page, put back in the browser.
-          await context.addCookies([{ name: 'token', value: ownToken!, url: app.url, httpOnly: true, sameSite: 'Lax' }]);
+          await context.addCookies([
+            { name: 'token', value: ownToken!, url: app.url, httpOnly: true, sameSite: 'Lax' },
+          ]);
           await page.goto(`${app.url}/settings`);
           expect(new URL(page.url()).pathname).toBe('/login');
         } finally {

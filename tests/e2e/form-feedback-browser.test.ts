@@ -8,7 +8,9 @@ import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
 import { waitForHydration } from '../helpers/pages-browser';
 import { apiUpload } from '../helpers/pages-fixtures';
 
-const SKIP_REASON = hasChromium ? '' : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+const SKIP_REASON = hasChromium
+  ? ''
+  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 if (!hasChromium) console.warn(`tests/e2e/form-feedback-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 60_000;
@@ -33,10 +35,18 @@ afterAll(async () => {
  * Runs `body` in a logged-in context with JavaScript on, closing it whatever happens; no page
  * of it may throw, nor log an error beyond the browser's note of an answer the test expects.
  */
-async function withPage(body: (page: Page) => Promise<void>, { js = true, expectedStatuses = /status of (400|413)\b/ } = {}): Promise<void> {
-  const context: BrowserContext = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1100, height: 800 } });
+async function withPage(
+  body: (page: Page) => Promise<void>,
+  { js = true, expectedStatuses = /status of (400|413)\b/ } = {},
+): Promise<void> {
+  const context: BrowserContext = await browser.newContext({
+    javaScriptEnabled: js,
+    viewport: { width: 1100, height: 800 },
+  });
   context.setDefaultTimeout(15_000);
-  await context.addCookies([{ name: 'token', value: cookie.split('=')[1], url: app.url, httpOnly: true, sameSite: 'Lax' }]);
+  await context.addCookies([
+    { name: 'token', value: cookie.split('=')[1], url: app.url, httpOnly: true, sameSite: 'Lax' },
+  ]);
   const errors: string[] = [];
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
@@ -63,11 +73,17 @@ describe.skipIf(!hasChromium)(`the upload form with JavaScript${SKIP_REASON}`, (
         await page.goto(`${app.url}/upload`);
         await waitForHydration(page, 'form[action="/upload"]');
         await expect(page.locator('.upload-limit').innerText()).resolves.toBe('Up to 1.5 KiB.');
-        await page.locator('input[type="file"]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(5000, 7) });
+        await page
+          .locator('input[type="file"]')
+          .setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(5000, 7) });
         const alert = page.getByRole('alert');
-        await expect(alert.innerText()).resolves.toBe('This file is too large. Files on this server can be up to 1.5 KiB.');
+        await expect(alert.innerText()).resolves.toBe(
+          'This file is too large. Files on this server can be up to 1.5 KiB.',
+        );
         await page.getByRole('button', { name: 'Upload' }).click();
-        await expect(alert.innerText()).resolves.toBe('This file is too large. Files on this server can be up to 1.5 KiB.');
+        await expect(alert.innerText()).resolves.toBe(
+          'This file is too large. Files on this server can be up to 1.5 KiB.',
+        );
         expect(page.url()).toBe(`${app.url}/upload`);
         expect(requests).toEqual([]);
       });
@@ -84,8 +100,12 @@ describe.skipIf(!hasChromium)(`the upload form with JavaScript${SKIP_REASON}`, (
         await waitForHydration(page, 'form[action="/upload"]');
         // No `max` on the field: the browser lets it through, the server says no (400).
         await page.getByLabel('Maximum downloads').fill('2000000000');
-        await page.locator('input[type="file"]').setInputFiles({ name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from('small') });
-        const refused = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/uploads');
+        await page
+          .locator('input[type="file"]')
+          .setInputFiles({ name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from('small') });
+        const refused = page.waitForResponse(
+          (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/uploads',
+        );
         await page.getByRole('button', { name: 'Upload' }).click();
         expect((await refused).status()).toBe(400);
         const alert = page.getByRole('alert');
@@ -108,8 +128,13 @@ describe.skipIf(!hasChromium)(`the upload form without JavaScript${SKIP_REASON}`
           await page.getByLabel('Expires').selectOption({ label: '1 hour' });
           await page.getByLabel('Maximum downloads').fill('2000000000');
           await page.getByLabel('Password', { exact: true }).fill('typed secret');
-          await page.locator('input[type="file"]').setInputFiles({ name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from('small') });
-          const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Upload' }).click()]);
+          await page
+            .locator('input[type="file"]')
+            .setInputFiles({ name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from('small') });
+          const [answer] = await Promise.all([
+            page.waitForResponse((r) => r.request().method() === 'POST'),
+            page.getByRole('button', { name: 'Upload' }).click(),
+          ]);
           expect(answer.status()).toBe(400);
           await page.waitForLoadState();
           expect(await page.getByRole('alert').innerText()).toBe('Maximum downloads must be at most 1000000000');
@@ -140,15 +165,19 @@ describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_REASON}`
     const button = page.getByRole('button', { name: `Delete ${name}` });
     await button.focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: `“${name}” was deleted.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `“${name}” was deleted.` })
+      .waitFor();
     await button.waitFor({ state: 'detached' });
   }
 
   it(
-    'when a file is deleted with the keyboard, then focus moves to the next row\'s Delete button (the one before for the last row), and to the heading once the list is empty',
+    "when a file is deleted with the keyboard, then focus moves to the next row's Delete button (the one before for the last row), and to the heading once the list is empty",
     async () => {
       // Newest first on the list: c, b, a.
-      for (const name of ['a.txt', 'b.txt', 'c.txt']) await apiUpload(app, cookie, { filename: name, type: 'text/plain', content: name });
+      for (const name of ['a.txt', 'b.txt', 'c.txt'])
+        await apiUpload(app, cookie, { filename: name, type: 'text/plain', content: name });
       await withPage(async (page) => {
         await page.goto(`${app.url}/files`);
         await waitForHydration(page);
@@ -165,7 +194,7 @@ describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_REASON}`
   );
 
   it(
-    'when the file was already deleted elsewhere, then its row goes and focus moves to the next row\'s Delete button too',
+    "when the file was already deleted elsewhere, then its row goes and focus moves to the next row's Delete button too",
     async () => {
       const gone = await apiUpload(app, cookie, { filename: 'gone.txt', type: 'text/plain', content: 'x' });
       await apiUpload(app, cookie, { filename: 'newer.txt', type: 'text/plain', content: 'x' });
@@ -174,7 +203,9 @@ describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_REASON}`
           await page.goto(`${app.url}/files`);
           await waitForHydration(page);
           // Deleted behind the page's back (another tab, the API).
-          expect((await fetch(`${app.url}/api/v1/files/${gone.id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
+          expect(
+            (await fetch(`${app.url}/api/v1/files/${gone.id}`, { method: 'DELETE', headers: { cookie } })).status,
+          ).toBe(200);
           page.once('dialog', (dialog) => void dialog.accept());
           const button = page.getByRole('button', { name: 'Delete gone.txt' });
           await button.focus();

@@ -9,7 +9,9 @@ import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
 import { snap, waitForHydration } from '../helpers/pages-browser';
 import { apiUpload, postForm } from '../helpers/pages-fixtures';
 
-const SKIP_REASON = hasChromium ? '' : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+const SKIP_REASON = hasChromium
+  ? ''
+  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 if (!hasChromium) console.warn(`tests/e2e/layout-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 120_000;
@@ -28,16 +30,26 @@ beforeAll(async () => {
   await apiUpload(app, cookie, { filename: 'a.txt', type: 'text/plain', content: 'x' });
   await apiUpload(app, cookie, { filename: 'photo.png', type: 'image/png', content: 'x' });
   // The widest facts a row can have: a long type, an expiry and a download limit.
-  const form = fileForm('x'.repeat(5000), 'notes.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'file', {
-    expiresIn: '86400',
-    maxDownloads: '100',
-  });
+  const form = fileForm(
+    'x'.repeat(5000),
+    'notes.docx',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'file',
+    {
+      expiresIn: '86400',
+      maxDownloads: '100',
+    },
+  );
   const uploaded = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });
   expect(uploaded.status).toBe(201);
   await app.createUser('pablo');
   countsCookie = await app.login('pablo');
   const counted = async (filename: string, fields: Record<string, string>, downloads: number) => {
-    const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie: countsCookie }, body: fileForm('x', filename, 'text/plain', 'file', fields) });
+    const res = await fetch(`${app.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: countsCookie },
+      body: fileForm('x', filename, 'text/plain', 'file', fields),
+    });
     const { file } = (await res.json()) as { file: { id: string } };
     for (let i = 0; i < downloads; i++) await (await fetch(`${app.url}/f/${file.id}/raw`)).arrayBuffer();
   };
@@ -47,14 +59,20 @@ beforeAll(async () => {
   await counted('limit-one.txt', { maxDownloads: '1' }, 0);
   await counted('limit-five.txt', { maxDownloads: '5' }, 1);
   // A token, so that /settings shows its tokens table too.
-  const token = await postForm(app, '/settings', { intent: 'create-token', name: 'backup script', expiresInDays: '' }, { cookie });
+  const token = await postForm(
+    app,
+    '/settings',
+    { intent: 'create-token', name: 'backup script', expiresInDays: '' },
+    { cookie },
+  );
   expect(token.status).toBe(201);
   // A second session, so the sessions table on /settings has a row with a real browser name.
   await fetch(`${app.url}/api/v1/auth/login`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      'user-agent':
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
     },
     body: JSON.stringify({ username: 'layla', password: DEFAULT_PASSWORD }),
   });
@@ -90,12 +108,15 @@ async function cutOff(page: Page, selector: string): Promise<string[]> {
         out.push(`${name}: not rendered`);
         continue;
       }
-      if (box.left < 0 || box.right > width + 0.5) out.push(`${name}: ${box.left.toFixed(0)}–${box.right.toFixed(0)} in a ${width} px window`);
+      if (box.left < 0 || box.right > width + 0.5)
+        out.push(`${name}: ${box.left.toFixed(0)}–${box.right.toFixed(0)} in a ${width} px window`);
       for (let parent = el.parentElement; parent; parent = parent.parentElement) {
         if (getComputedStyle(parent).overflowX === 'visible') continue;
         const clip = parent.getBoundingClientRect();
         if (box.left < clip.left - 0.5 || box.right > clip.right + 0.5) {
-          out.push(`${name}: ${box.left.toFixed(0)}–${box.right.toFixed(0)} cut by <${parent.tagName.toLowerCase()} class="${parent.className}"> ${clip.left.toFixed(0)}–${clip.right.toFixed(0)}`);
+          out.push(
+            `${name}: ${box.left.toFixed(0)}–${box.right.toFixed(0)} cut by <${parent.tagName.toLowerCase()} class="${parent.className}"> ${clip.left.toFixed(0)}–${clip.right.toFixed(0)}`,
+          );
         }
       }
     }
@@ -120,7 +141,9 @@ describe.skipIf(!hasChromium)(`the pages' layout in Chromium${SKIP_REASON}`, () 
             const page = await context.newPage();
             await open(page, '/files', js);
             expect(await page.locator('tbody tr').count()).toBe(3);
-            const wrap = await page.locator('.table-wrap').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+            const wrap = await page
+              .locator('.table-wrap')
+              .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
             expect(wrap.scroll, `table ${wrap.scroll} px in a ${wrap.client} px box`).toBeLessThanOrEqual(wrap.client);
             expect(await cutOff(page, 'table.files th')).toEqual([]);
             expect(await cutOff(page, 'table.files td')).toEqual([]);
@@ -130,7 +153,9 @@ describe.skipIf(!hasChromium)(`the pages' layout in Chromium${SKIP_REASON}`, () 
               expect(await page.getByRole('button', { name: `Delete ${name}` }).isVisible()).toBe(true);
             }
             // Fitting is not bought by squeezing the share link to nothing: its address stays readable.
-            const linkWidths = await page.locator('table.files .share-link input').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
+            const linkWidths = await page
+              .locator('table.files .share-link input')
+              .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
             expect(Math.min(...linkWidths)).toBeGreaterThanOrEqual(120);
             expect(await sidewaysOverflow(page)).toBe(0);
             await snap(page, `files-${width}-${js ? 'js' : 'nojs'}`);

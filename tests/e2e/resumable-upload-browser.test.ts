@@ -153,9 +153,18 @@ interface Session {
 async function onUploadPage(body: (session: Session) => Promise<void>): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   context.setDefaultTimeout(15_000);
-  await context.addCookies([{ name: 'token', value: cookie.slice(cookie.indexOf('=') + 1), url: site, httpOnly: true, sameSite: 'Lax' }]);
+  await context.addCookies([
+    { name: 'token', value: cookie.slice(cookie.indexOf('=') + 1), url: site, httpOnly: true, sameSite: 'Lax' },
+  ]);
   const page = await context.newPage();
-  const session: Session = { context, page, cdp: await context.newCDPSession(page), patches: [], creations: [], errors: [] };
+  const session: Session = {
+    context,
+    page,
+    cdp: await context.newCDPSession(page),
+    patches: [],
+    creations: [],
+    errors: [],
+  };
   page.on('pageerror', (error) => session.errors.push(`uncaught: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
@@ -165,7 +174,8 @@ async function onUploadPage(body: (session: Session) => Promise<void>): Promise<
   });
   page.on('request', (request) => {
     if (!new URL(request.url()).pathname.startsWith('/api/v1/uploads')) return;
-    if (request.method() === 'PATCH') session.patches.push({ offset: Number(request.headers()['upload-offset']), request });
+    if (request.method() === 'PATCH')
+      session.patches.push({ offset: Number(request.headers()['upload-offset']), request });
     if (request.method() === 'POST') session.creations.push(request);
   });
   await link.restore(); // whatever a failed test before left
@@ -300,157 +310,153 @@ function tusEntries(page: Page): Promise<[string, string][]> {
 }
 
 describe.skipIf(!hasChromium)(
-  hasChromium ? 'resumable uploads in Chromium, with JavaScript' : `resumable uploads in Chromium, with JavaScript (${SKIP_REASON})`,
+  hasChromium
+    ? 'resumable uploads in Chromium, with JavaScript'
+    : `resumable uploads in Chromium, with JavaScript (${SKIP_REASON})`,
   () => {
-    it(
-      'when the connection drops mid-upload and comes back a few seconds later, then the page says so, the upload carries on from where it stopped by itself, and the stored file is the one chosen',
-      async () => {
-        const file = randomFile('dropped-connection.bin');
-        await onUploadPage(async (session) => {
-          const { page } = session;
-          await chooseAndUpload(page, file);
-          await waitForProgress(page, 0.25);
-          expect(session.patches.map((patch) => patch.offset)).toEqual([0]);
+    it('when the connection drops mid-upload and comes back a few seconds later, then the page says so, the upload carries on from where it stopped by itself, and the stored file is the one chosen', async () => {
+      const file = randomFile('dropped-connection.bin');
+      await onUploadPage(async (session) => {
+        const { page } = session;
+        await chooseAndUpload(page, file);
+        await waitForProgress(page, 0.25);
+        expect(session.patches.map((patch) => patch.offset)).toEqual([0]);
 
-          // The network goes: the upload under way breaks off. The page says so and keeps
-          // trying: at once, then after 1 s, then 2 s.
-          const patchesBeforeDrop = session.patches.length;
-          await link.drop();
-          await network(session, { offline: true });
-          await page.getByText('Connection lost. Trying again in 2 s…').waitFor();
-          expect(await page.locator('main').getByRole('status').textContent()).toBe('Connection lost. Trying again in 2 s…');
-          expect(page.url()).toBe(`${site}/upload`);
-          // The server keeps what reached it before the drop: part of the file.
-          const kept = await settledOffset(await uploadLocation(session));
-          expect(kept).toBeGreaterThan(0);
-          expect(kept).toBeLessThan(FILE_BYTES);
+        // The network goes: the upload under way breaks off. The page says so and keeps
+        // trying: at once, then after 1 s, then 2 s.
+        const patchesBeforeDrop = session.patches.length;
+        await link.drop();
+        await network(session, { offline: true });
+        await page.getByText('Connection lost. Trying again in 2 s…').waitFor();
+        expect(await page.locator('main').getByRole('status').textContent()).toBe(
+          'Connection lost. Trying again in 2 s…',
+        );
+        expect(page.url()).toBe(`${site}/upload`);
+        // The server keeps what reached it before the drop: part of the file.
+        const kept = await settledOffset(await uploadLocation(session));
+        expect(kept).toBeGreaterThan(0);
+        expect(kept).toBeLessThan(FILE_BYTES);
 
-          // It comes back: the next try asks the server's offset and sends the rest; the notice goes.
-          await link.restore();
-          await network(session, { offline: false });
-          await page.waitForFunction((from) => {
-            const bar = document.querySelector<HTMLProgressElement>('progress[aria-label="Upload progress"]');
-            return !document.querySelector('.upload-notice') && !!bar && bar.value > from;
-          }, kept);
-          await expectStoredWhole(page, file);
+        // It comes back: the next try asks the server's offset and sends the rest; the notice goes.
+        await link.restore();
+        await network(session, { offline: false });
+        await page.waitForFunction((from) => {
+          const bar = document.querySelector<HTMLProgressElement>('progress[aria-label="Upload progress"]');
+          return !document.querySelector('.upload-notice') && !!bar && bar.value > from;
+        }, kept);
+        await expectStoredWhole(page, file);
 
-          // Nothing was sent again from the first byte: the same upload was carried on exactly
-          // where the bytes that reached the server before the drop ended.
-          expect(await acceptedPatches(session, patchesBeforeDrop)).toEqual([kept]);
-          expect(session.creations).toHaveLength(1);
-        });
-      },
-    );
+        // Nothing was sent again from the first byte: the same upload was carried on exactly
+        // where the bytes that reached the server before the drop ended.
+        expect(await acceptedPatches(session, patchesBeforeDrop)).toEqual([kept]);
+        expect(session.creations).toHaveLength(1);
+      });
+    });
 
-    it(
-      'when the user presses Pause mid-upload, then the progress and the server’s offset stay put while paused, and Resume finishes the upload from there with the file whole',
-      async () => {
-        const file = randomFile('paused.bin');
-        await onUploadPage(async (session) => {
-          const { page } = session;
-          const main = page.locator('main');
-          await chooseAndUpload(page, file);
-          await waitForProgress(page, 0.2);
-          await main.getByRole('button', { name: 'Pause', exact: true }).click();
+    it('when the user presses Pause mid-upload, then the progress and the server’s offset stay put while paused, and Resume finishes the upload from there with the file whole', async () => {
+      const file = randomFile('paused.bin');
+      await onUploadPage(async (session) => {
+        const { page } = session;
+        const main = page.locator('main');
+        await chooseAndUpload(page, file);
+        await waitForProgress(page, 0.2);
+        await main.getByRole('button', { name: 'Pause', exact: true }).click();
 
-          await main.getByRole('button', { name: 'Resume', exact: true }).waitFor();
-          expect(await main.getByRole('status').textContent()).toBe('Paused. What was sent is kept.');
-          expect(await main.getByRole('button', { name: 'Pause', exact: true }).count()).toBe(0);
-          expect(await main.getByRole('button', { name: 'Paused', exact: true }).isDisabled()).toBe(true);
+        await main.getByRole('button', { name: 'Resume', exact: true }).waitFor();
+        expect(await main.getByRole('status').textContent()).toBe('Paused. What was sent is kept.');
+        expect(await main.getByRole('button', { name: 'Pause', exact: true }).count()).toBe(0);
+        expect(await main.getByRole('button', { name: 'Paused', exact: true }).isDisabled()).toBe(true);
 
-          // What reached the server is kept, and nothing more arrives while paused.
-          const location = await uploadLocation(session);
-          const kept = await settledOffset(location);
-          const shown = await progressShown(page);
-          expect(kept).toBeGreaterThan(0);
-          expect(kept).toBeLessThan(FILE_BYTES);
-          const patchesWhilePaused = session.patches.length;
-          for (let look = 0; look < 5; look++) {
-            await new Promise((resolve) => setTimeout(resolve, 300)); // watching time pass is the point here
-            expect(await serverOffset(location)).toBe(kept);
-            expect(await progressShown(page)).toBe(shown);
-          }
-          expect(session.patches.length).toBe(patchesWhilePaused);
+        // What reached the server is kept, and nothing more arrives while paused.
+        const location = await uploadLocation(session);
+        const kept = await settledOffset(location);
+        const shown = await progressShown(page);
+        expect(kept).toBeGreaterThan(0);
+        expect(kept).toBeLessThan(FILE_BYTES);
+        const patchesWhilePaused = session.patches.length;
+        for (let look = 0; look < 5; look++) {
+          await new Promise((resolve) => setTimeout(resolve, 300)); // watching time pass is the point here
+          expect(await serverOffset(location)).toBe(kept);
+          expect(await progressShown(page)).toBe(shown);
+        }
+        expect(session.patches.length).toBe(patchesWhilePaused);
 
-          await main.getByRole('button', { name: 'Resume', exact: true }).click();
-          await expectStoredWhole(page, file);
-          // Resumed at the offset the server kept: the bytes before it were not sent again.
-          expect(await acceptedPatches(session, patchesWhilePaused)).toEqual([kept]);
-          expect(session.creations).toHaveLength(1);
-        });
-      },
-    );
+        await main.getByRole('button', { name: 'Resume', exact: true }).click();
+        await expectStoredWhole(page, file);
+        // Resumed at the offset the server kept: the bytes before it were not sent again.
+        expect(await acceptedPatches(session, patchesWhilePaused)).toEqual([kept]);
+        expect(session.creations).toHaveLength(1);
+      });
+    });
 
-    it(
-      'when the page is reloaded mid-upload, then it names the unfinished upload, and choosing the same file again carries on from the server’s offset to a whole file',
-      async () => {
-        const file = randomFile('reloaded-holiday.bin');
-        await onUploadPage(async (session) => {
-          const { page } = session;
-          await chooseAndUpload(page, file);
-          await waitForProgress(page, 0.25);
-          const location = await uploadLocation(session);
+    it('when the page is reloaded mid-upload, then it names the unfinished upload, and choosing the same file again carries on from the server’s offset to a whole file', async () => {
+      const file = randomFile('reloaded-holiday.bin');
+      await onUploadPage(async (session) => {
+        const { page } = session;
+        await chooseAndUpload(page, file);
+        await waitForProgress(page, 0.25);
+        const location = await uploadLocation(session);
 
-          await page.reload();
-          await waitForHydration(page, 'main form');
-          await network(session, { offline: false }); // still slow after the reload, whatever DevTools keeps
+        await page.reload();
+        await waitForHydration(page, 'main form');
+        await network(session, { offline: false }); // still slow after the reload, whatever DevTools keeps
 
-          const unfinished = page.locator('.unfinished-uploads');
-          await unfinished.waitFor();
-          expect(await unfinished.textContent()).toBe(
-            `Unfinished upload: ${file.name}. Choose the same file again to carry on where it stopped.`,
-          );
-          const kept = await settledOffset(location);
-          expect(kept).toBeGreaterThan(0);
-          expect(kept).toBeLessThan(FILE_BYTES);
+        const unfinished = page.locator('.unfinished-uploads');
+        await unfinished.waitFor();
+        expect(await unfinished.textContent()).toBe(
+          `Unfinished upload: ${file.name}. Choose the same file again to carry on where it stopped.`,
+        );
+        const kept = await settledOffset(location);
+        expect(kept).toBeGreaterThan(0);
+        expect(kept).toBeLessThan(FILE_BYTES);
 
-          const patchesAfterReload = session.patches.length;
-          await chooseAndUpload(page, file);
-          await page.getByText('Carrying on with the upload of this file begun earlier.').waitFor();
-          expect(await unfinished.count()).toBe(0);
-          await expectStoredWhole(page, file);
-          // The same upload on the server, carried on where it stopped: no new one, no byte sent twice.
-          expect(session.creations).toHaveLength(1);
-          expect(await acceptedPatches(session, patchesAfterReload)).toEqual([kept]);
-          // Finished, it is forgotten: the next visit names no unfinished upload.
-          expect(await tusEntries(page)).toEqual([]);
-        });
-      },
-    );
+        const patchesAfterReload = session.patches.length;
+        await chooseAndUpload(page, file);
+        await page.getByText('Carrying on with the upload of this file begun earlier.').waitFor();
+        expect(await unfinished.count()).toBe(0);
+        await expectStoredWhole(page, file);
+        // The same upload on the server, carried on where it stopped: no new one, no byte sent twice.
+        expect(session.creations).toHaveLength(1);
+        expect(await acceptedPatches(session, patchesAfterReload)).toEqual([kept]);
+        // Finished, it is forgotten: the next visit names no unfinished upload.
+        expect(await tusEntries(page)).toEqual([]);
+      });
+    });
 
-    it(
-      'when the page is reloaded mid-upload and the same file is chosen again with a password and a download limit, then a new upload carries them, the earlier one is let go, and the link asks for the password',
-      async () => {
-        const file = randomFile('reloaded-with-options.bin');
-        await onUploadPage(async (session) => {
-          const { page } = session;
-          await chooseAndUpload(page, file);
-          await waitForProgress(page, 0.2);
-          const earlier = await uploadLocation(session);
+    it('when the page is reloaded mid-upload and the same file is chosen again with a password and a download limit, then a new upload carries them, the earlier one is let go, and the link asks for the password', async () => {
+      const file = randomFile('reloaded-with-options.bin');
+      await onUploadPage(async (session) => {
+        const { page } = session;
+        await chooseAndUpload(page, file);
+        await waitForProgress(page, 0.2);
+        const earlier = await uploadLocation(session);
 
-          await page.reload();
-          await waitForHydration(page, 'main form');
-          await network(session, { offline: false, throttled: false });
-          await page.locator('.unfinished-uploads').waitFor();
+        await page.reload();
+        await waitForHydration(page, 'main form');
+        await network(session, { offline: false, throttled: false });
+        await page.locator('.unfinished-uploads').waitFor();
 
-          await page.getByLabel('Maximum downloads').fill('1');
-          await page.getByLabel('Password', { exact: true }).fill('lantern-quiet-93');
-          await chooseAndUpload(page, file);
-          await page.waitForURL(SHARE_PAGE, { timeout: 30_000 });
+        await page.getByLabel('Maximum downloads').fill('1');
+        await page.getByLabel('Password', { exact: true }).fill('lantern-quiet-93');
+        await chooseAndUpload(page, file);
+        await page.waitForURL(SHARE_PAGE, { timeout: 30_000 });
 
-          // Not carried on: the earlier upload was begun without these options.
-          expect(session.creations).toHaveLength(2);
-          await expect.poll(async () => (await tus.head(new URL(new URL(earlier).pathname, app.url).href)).status, { timeout: 10_000 }).toBe(404);
-          const id = fileIdFrom(page.url());
-          const [row] = await app.rows('select password_hash, max_downloads from files where id = ?', [id]);
-          expect(String(row.password_hash)).toMatch(/^\$2/);
-          expect(Number(row.max_downloads)).toBe(1);
-          expect(await storedSha256(id)).toBe(file.sha256);
-          expect((await fetch(`${app.url}/f/${id}/raw`)).status).toBe(401);
-          expect(await tusEntries(page)).toEqual([]);
-        });
-      },
-    );
+        // Not carried on: the earlier upload was begun without these options.
+        expect(session.creations).toHaveLength(2);
+        await expect
+          .poll(async () => (await tus.head(new URL(new URL(earlier).pathname, app.url).href)).status, {
+            timeout: 10_000,
+          })
+          .toBe(404);
+        const id = fileIdFrom(page.url());
+        const [row] = await app.rows('select password_hash, max_downloads from files where id = ?', [id]);
+        expect(String(row.password_hash)).toMatch(/^\$2/);
+        expect(Number(row.max_downloads)).toBe(1);
+        expect(await storedSha256(id)).toBe(file.sha256);
+        expect((await fetch(`${app.url}/f/${id}/raw`)).status).toBe(401);
+        expect(await tusEntries(page)).toEqual([]);
+      });
+    });
 
     it('when another person logs in on the same browser after an upload was left unfinished, then their upload page names none of it, and the first person still sees theirs', async () => {
       const file = randomFile('left-behind-by-rosa.bin');
@@ -463,7 +469,15 @@ describe.skipIf(!hasChromium)(
         await expect.poll(async () => (await tusEntries(page)).length, { timeout: 10_000 }).toBe(1);
 
         const asUser = async (sessionCookie: string) => {
-          await context.addCookies([{ name: 'token', value: sessionCookie.slice(sessionCookie.indexOf('=') + 1), url: site, httpOnly: true, sameSite: 'Lax' }]);
+          await context.addCookies([
+            {
+              name: 'token',
+              value: sessionCookie.slice(sessionCookie.indexOf('=') + 1),
+              url: site,
+              httpOnly: true,
+              sameSite: 'Lax',
+            },
+          ]);
           await page.goto(`${site}/upload`);
           await waitForHydration(page, 'main form');
         };
@@ -480,7 +494,11 @@ describe.skipIf(!hasChromium)(
     });
 
     it('when the user uploads an empty file, then the page lands on the file’s own page, which shows it with a size of 0 bytes, and its link serves nothing', async () => {
-      const empty: ChosenFile = { path: path.join(filesDir, 'empty-notes.txt'), name: 'empty-notes.txt', sha256: sha256(new Uint8Array(0)) };
+      const empty: ChosenFile = {
+        path: path.join(filesDir, 'empty-notes.txt'),
+        name: 'empty-notes.txt',
+        sha256: sha256(new Uint8Array(0)),
+      };
       fs.writeFileSync(empty.path, '');
       await onUploadPage(async (session) => {
         const { page } = session;
@@ -510,11 +528,17 @@ describe.skipIf(!hasChromium)(
 
         const [[, stored]] = await tusEntries(page);
         // Only the file name is kept to say what the upload was, beside where it lives.
-        expect(JSON.parse(stored)).toMatchObject({ metadata: { filename: file.name }, uploadUrl: await uploadLocation(session) });
+        expect(JSON.parse(stored)).toMatchObject({
+          metadata: { filename: file.name },
+          uploadUrl: await uploadLocation(session),
+        });
         // Whether there was a password, never which (a new choice of options is then begun anew).
         expect(JSON.parse(stored).metadata).toMatchObject({ filename: file.name, locked: 'yes' });
         expect(Object.values(JSON.parse(stored).metadata as Record<string, string>)).not.toContain(password);
-        const everything = await page.evaluate(() => [...Object.entries(localStorage), ...Object.entries(sessionStorage)]);
+        const everything = await page.evaluate(() => [
+          ...Object.entries(localStorage),
+          ...Object.entries(sessionStorage),
+        ]);
         expect(everything.length).toBeGreaterThan(0);
         for (const [key, value] of everything) {
           expect(`${key} ${value}`).not.toContain(password);

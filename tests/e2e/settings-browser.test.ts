@@ -6,7 +6,9 @@ import { startApp, type TestApp } from '../helpers/app';
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
 import { waitForHydration } from '../helpers/pages-browser';
 
-const SKIP_REASON = hasChromium ? '' : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+const SKIP_REASON = hasChromium
+  ? ''
+  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 if (!hasChromium) console.warn(`tests/e2e/settings-browser.test.ts${SKIP_REASON}`);
 
 let app: TestApp;
@@ -26,8 +28,13 @@ afterAll(async () => {
 });
 
 async function loggedIn(js: boolean): Promise<BrowserContext> {
-  const context = await browser.newContext({ javaScriptEnabled: js, permissions: js ? ['clipboard-read', 'clipboard-write'] : [] });
-  await context.addCookies([{ name: 'token', value: cookie.split('=')[1], url: app.url, httpOnly: true, sameSite: 'Lax' }]);
+  const context = await browser.newContext({
+    javaScriptEnabled: js,
+    permissions: js ? ['clipboard-read', 'clipboard-write'] : [],
+  });
+  await context.addCookies([
+    { name: 'token', value: cookie.split('=')[1], url: app.url, httpOnly: true, sameSite: 'Lax' },
+  ]);
   return context;
 }
 
@@ -54,7 +61,9 @@ describe.skipIf(!hasChromium)(`the settings page in Chromium${SKIP_REASON}`, () 
         } else {
           expect(await copy.count()).toBe(0);
         }
-        expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+        expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+          200,
+        );
 
         await page.goto(`${app.url}/settings`);
         expect(await page.content()).not.toContain(token);
@@ -65,7 +74,9 @@ describe.skipIf(!hasChromium)(`the settings page in Chromium${SKIP_REASON}`, () 
         await page.getByText('The token was revoked').waitFor();
         // With JavaScript the list is fetched again after the notice: the row goes a moment later.
         await expect.poll(() => page.locator('table.tokens tr', { hasText: name }).count()).toBe(0);
-        expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+        expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+          401,
+        );
       } finally {
         await context.close();
       }

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, hasChromium, launchBrowser, screenshotPath } from '../helpers/browser';
 import { startSharingApp, type SharingApp, type Uploaded } from '../sharing/support';
 
-const SKIP_REASON = hasChromium ? '' : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+const SKIP_REASON = hasChromium
+  ? ''
+  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 if (!hasChromium) console.warn(`tests/e2e/sharing-browser.test.ts${SKIP_REASON}`);
 
 let app: SharingApp;
@@ -48,7 +50,9 @@ async function recordWebm(page: Page, seconds: number): Promise<Recorded> {
     canvas.height = 180;
     document.body.append(canvas);
     const g = canvas.getContext('2d')!;
-    const mimeType = ['video/webm;codecs=vp8', 'video/webm;codecs=vp9', 'video/webm'].find((t) => MediaRecorder.isTypeSupported(t));
+    const mimeType = ['video/webm;codecs=vp8', 'video/webm;codecs=vp9', 'video/webm'].find((t) =>
+      MediaRecorder.isTypeSupported(t),
+    );
     if (!mimeType) throw new Error('MediaRecorder cannot write WebM here');
     const recorder = new MediaRecorder(canvas.captureStream(30), { mimeType, videoBitsPerSecond: 400_000 });
     const chunks: Blob[] = [];
@@ -78,7 +82,11 @@ async function recordWebm(page: Page, seconds: number): Promise<Recorded> {
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     return { base64: btoa(binary), mimeType, durationMs };
   }, seconds * 1000);
-  return { webm: withWebmDuration(Buffer.from(result.base64, 'base64'), result.durationMs), mimeType: result.mimeType, durationMs: result.durationMs };
+  return {
+    webm: withWebmDuration(Buffer.from(result.base64, 'base64'), result.durationMs),
+    mimeType: result.mimeType,
+    durationMs: result.durationMs,
+  };
 }
 
 /** Reads an EBML variable-size integer. */
@@ -112,7 +120,13 @@ function withWebmDuration(webm: Buffer, durationMs: number): Buffer {
   const newSize = Buffer.alloc(8);
   newSize[0] = 0x01; // an 8-byte vint
   newSize.writeUIntBE(size.value + duration.length, 2, 6);
-  return Buffer.concat([webm.subarray(0, at + 4), newSize, payload, duration, webm.subarray(payloadStart + size.value)]);
+  return Buffer.concat([
+    webm.subarray(0, at + 4),
+    newSize,
+    payload,
+    duration,
+    webm.subarray(payloadStart + size.value),
+  ]);
 }
 
 async function drawPng(page: Page): Promise<Buffer> {
@@ -187,7 +201,9 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
       const { page, rawAnswers } = await openSharePage(uploaded);
 
       const video = page.locator('section.preview video');
-      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+      await expect
+        .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
+        .toBeGreaterThanOrEqual(1);
       const duration = await video.evaluate((v: HTMLVideoElement) => v.duration);
       expect(duration).toBeGreaterThan(0);
       expect(Number.isFinite(duration)).toBe(true);
@@ -198,7 +214,9 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
         v.muted = true;
         await v.play();
       });
-      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
+      await expect
+        .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
+        .toBeGreaterThan(0.3);
       await video.evaluate((v: HTMLVideoElement) => v.pause());
 
       // It seeks to a later point, and `seeked` fires there.
@@ -206,7 +224,10 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
       const seekedAt = await video.evaluate(
         (v: HTMLVideoElement, to: number) =>
           new Promise<number>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`no seeked event (error: ${v.error?.message ?? 'none'})`)), 10_000);
+            const timer = setTimeout(
+              () => reject(new Error(`no seeked event (error: ${v.error?.message ?? 'none'})`)),
+              10_000,
+            );
             v.addEventListener(
               'seeked',
               () => {
@@ -247,7 +268,9 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
       });
 
       // No preview of it on the share page.
-      expect(await page.locator('section.preview iframe, section.preview object, section.preview embed').count()).toBe(0);
+      expect(await page.locator('section.preview iframe, section.preview object, section.preview embed').count()).toBe(
+        0,
+      );
       await expect.poll(() => page.locator('section.preview').innerText()).toContain('No preview');
 
       // Following the raw link (as a user pasting it would): the navigation becomes a download.
@@ -316,7 +339,8 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
   it.skipIf(!hasChromium)(
     'when a text file is shared, then its page shows the text, with markup in it as plain text',
     async () => {
-      const text = 'Meeting notes\n=============\n\n- ship the share page\n- <script>alert("not run")</script> stays text\n- naïve café ☕\n';
+      const text =
+        'Meeting notes\n=============\n\n- ship the share page\n- <script>alert("not run")</script> stays text\n- naïve café ☕\n';
       const uploaded = await app.upload(text, 'notes.txt', 'text/plain');
       const dialogs: string[] = [];
       const { page } = await openSharePage(uploaded);
@@ -345,7 +369,9 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
       const frame = page.locator('section.preview iframe');
       expect(await frame.getAttribute('src')).toBe(`/f/${uploaded.file.id}/raw`);
       // The embedded viewer loaded the PDF from the raw link.
-      await expect.poll(() => rawAnswers.some((answer) => answer.status === 200 || answer.status === 206), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(() => rawAnswers.some((answer) => answer.status === 200 || answer.status === 206), { timeout: 10_000 })
+        .toBe(true);
       await page.waitForTimeout(1500); // let the viewer paint before the screenshot
       await page.screenshot({ path: screenshotPath('share-pdf'), fullPage: true });
 

@@ -69,7 +69,9 @@ async function serverCaughtUp(timeoutMs: number): Promise<{ settled: boolean; pe
 }
 
 describe('client aborts mid-upload', () => {
-  it(`when ${ABORTS} uploads in a row are cut off mid-body, then no temporary file, no row, no fd leak and flat memory`, { timeout: 150_000 }, async () => {
+  it(`when ${ABORTS} uploads in a row are cut off mid-body, then no temporary file, no row, no fd leak and flat memory`, {
+    timeout: 150_000,
+  }, async () => {
     // Warm up every code path (an upload, a round of aborts) so that lazy allocations and the
     // allocator's first growth are not counted as leaks.
     expect((await uploadSmall(app.url, cookie)).status).toBe(201);
@@ -83,7 +85,10 @@ describe('client aborts mid-upload', () => {
 
     await abortMany(ABORTS);
     const { settled, peak } = await serverCaughtUp(60_000);
-    expect(settled, `still busy: ${openFdCount()} fds (before: ${fdBefore}), ${(await app.incompleteFiles()).length} temporary files`).toBe(true);
+    expect(
+      settled,
+      `still busy: ${openFdCount()} fds (before: ${fdBefore}), ${(await app.incompleteFiles()).length} temporary files`,
+    ).toBe(true);
 
     collectGarbage();
     const fdAfter = openFdCount();

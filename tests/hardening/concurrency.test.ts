@@ -21,7 +21,9 @@ function deleteFile(cookie: string, id: string) {
 }
 
 describe('SQLite under concurrency', () => {
-  it('when two users run 30 uploads and 20 deletes of other files all at once, then every one succeeds and rows match the files on disk', { timeout: 120_000 }, async () => {
+  it('when two users run 30 uploads and 20 deletes of other files all at once, then every one succeeds and rows match the files on disk', {
+    timeout: 120_000,
+  }, async () => {
     const users = ['alice', 'bob'];
     const existing: Record<string, string[]> = { alice: [], bob: [] };
     for (const user of users) {
@@ -48,7 +50,9 @@ describe('SQLite under concurrency', () => {
     const results = await Promise.all([...uploads, ...deletes]);
     const elapsed = performance.now() - started;
     const statuses = results.map((result) => `${result.kind} ${result.status}`);
-    console.log(`[hardening] ${uploads.length} concurrent uploads + ${deletes.length} concurrent deletes held in ${elapsed.toFixed(0)} ms`);
+    console.log(
+      `[hardening] ${uploads.length} concurrent uploads + ${deletes.length} concurrent deletes held in ${elapsed.toFixed(0)} ms`,
+    );
 
     expect(statuses.filter((s) => s === 'upload 201')).toHaveLength(30);
     expect(statuses.filter((s) => s === 'delete 200')).toHaveLength(20);
@@ -85,7 +89,9 @@ describe('SQLite under concurrency', () => {
     await expectServerAnswers(app.url);
   });
 
-  it('when one file is deleted 10 times at once, then exactly one 200 and nine 404, never a 500', { timeout: 60_000 }, async () => {
+  it('when one file is deleted 10 times at once, then exactly one 200 and nine 404, never a 500', {
+    timeout: 60_000,
+  }, async () => {
     const uploaded = await uploadSmall(app.url, cookies.carol, 'delete me once', 'once.txt');
     expect(uploaded.status).toBe(201);
     const rowsBefore = await app.rows('select count(*) as n from files');
@@ -98,9 +104,11 @@ describe('SQLite under concurrency', () => {
     );
     const statuses = results.map((result) => result.status).sort();
     expect(statuses).toEqual([200, ...Array(9).fill(404)]);
-    expect(results.filter((result) => result.status === 404).every((result) => result.body.error === 'File not found')).toBe(true);
+    expect(
+      results.filter((result) => result.status === 404).every((result) => result.body.error === 'File not found'),
+    ).toBe(true);
     expect(await app.rows('select count(*) as n from files')).toEqual([{ n: Number(rowsBefore[0].n) - 1 }]);
-    expect((await app.storedFiles())).not.toContain(uploaded.json.file!.storedName);
+    expect(await app.storedFiles()).not.toContain(uploaded.json.file!.storedName);
     await expectRowsMatchDisk(app);
     await expectServerAnswers(app.url);
   });

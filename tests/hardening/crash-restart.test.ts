@@ -57,7 +57,10 @@ async function listedStoredNames(url: string, cookie: string): Promise<string[]>
 }
 
 function contentOnDisk(): string[] {
-  return fs.readdirSync(uploadDir).filter((name) => !name.startsWith('.')).sort();
+  return fs
+    .readdirSync(uploadDir)
+    .filter((name) => !name.startsWith('.'))
+    .sort();
 }
 
 /** Makes a file look two hours old, as if the restart came long after the crash. */
@@ -81,7 +84,11 @@ function startSlowUpload(url: string, cookie: string): { request: http.ClientReq
     method: 'POST',
     path: '/api/v1/files',
     agent: false,
-    headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 10 * 1024 * 1024) },
+    headers: {
+      cookie,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(head.length + 10 * 1024 * 1024),
+    },
   });
   request.on('error', () => {}); // the server is about to die under it
   request.write(head);
@@ -97,7 +104,9 @@ function startSlowUpload(url: string, cookie: string): { request: http.ClientReq
 }
 
 describe('crash safety of the built server', () => {
-  it('when the server is killed with SIGKILL mid-upload and restarted, then UPLOAD_DIR holds exactly the content of existing records, nothing half-written, and an upload works', { timeout: 120_000 }, async () => {
+  it('when the server is killed with SIGKILL mid-upload and restarted, then UPLOAD_DIR holds exactly the content of existing records, nothing half-written, and an upload works', {
+    timeout: 120_000,
+  }, async () => {
     server = await spawnServer(env);
     let cookie = await loginTo(server.url);
     const kept = await uploadSmall(server.url, cookie, 'kept before the crash', 'kept.txt');
@@ -105,7 +114,10 @@ describe('crash safety of the built server', () => {
 
     const slow = startSlowUpload(server.url, cookie);
     // Mid-way for real: the temporary file exists and has grown.
-    const midway = await poll(() => incompleteOnDisk().some((name) => name.endsWith('.part')) && slow.sent() >= 512 * 1024, 15_000);
+    const midway = await poll(
+      () => incompleteOnDisk().some((name) => name.endsWith('.part')) && slow.sent() >= 512 * 1024,
+      15_000,
+    );
     expect(midway).toBe(true);
     await killHard(server);
     slow.request.destroy();
@@ -127,7 +139,9 @@ describe('crash safety of the built server', () => {
     await stopGracefully(server);
   });
 
-  it('when content with a valid-looking name has no record (a delete or an upload that stopped half-way), then it is removed at start, however young, and recorded files stay', { timeout: 120_000 }, async () => {
+  it('when content with a valid-looking name has no record (a delete or an upload that stopped half-way), then it is removed at start, however young, and recorded files stay', {
+    timeout: 120_000,
+  }, async () => {
     server = await spawnServer(env);
     const cookie = await loginTo(server.url);
     expect((await uploadSmall(server.url, cookie, 'recorded', 'recorded.txt')).status).toBe(201);
@@ -156,7 +170,9 @@ describe('crash safety of the built server', () => {
     expect(contentOnDisk()).toEqual([...before, ...foreign].sort());
     const again = await loginTo(server.url);
     expect(await listedStoredNames(server.url, again)).toEqual(before);
-    const files = (await (await fetch(`${server.url}/api/v1/files`, { headers: { cookie: again } })).json()) as { files: Array<{ id: string }> };
+    const files = (await (await fetch(`${server.url}/api/v1/files`, { headers: { cookie: again } })).json()) as {
+      files: Array<{ id: string }>;
+    };
     for (const file of files.files) {
       const raw = await fetch(`${server.url}/f/${file.id}/raw`);
       expect(raw.status).toBe(200);

@@ -4,7 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
 import { multipartBody, MULTIPART_TYPE } from '../helpers/multipart';
-import { expectServerAnswers, rawRequest, snapshot, uploadSmall, type RawResponse, type StorageSnapshot } from '../helpers/hardening-http';
+import {
+  expectServerAnswers,
+  rawRequest,
+  snapshot,
+  uploadSmall,
+  type RawResponse,
+  type StorageSnapshot,
+} from '../helpers/hardening-http';
 
 let app: TestApp;
 let cookie: string;
@@ -27,7 +34,8 @@ interface Attack {
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-const uploadBody = () => multipartBody([{ name: 'file', filename: 'forged.txt', contentType: 'text/plain', content: 'forged' }]);
+const uploadBody = () =>
+  multipartBody([{ name: 'file', filename: 'forged.txt', contentType: 'text/plain', content: 'forged' }]);
 
 /** Every state-changing door, each sent with the victim's cookie (a browser would attach it). */
 const attacks: Attack[] = [
@@ -43,15 +51,23 @@ const attacks: Attack[] = [
   },
   {
     name: 'POST /api/v1/files',
-    send: (headers) => rawRequest(app.url, { method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': MULTIPART_TYPE, ...headers }, body: uploadBody() }),
+    send: (headers) =>
+      rawRequest(app.url, {
+        method: 'POST',
+        path: '/api/v1/files',
+        headers: { cookie, 'content-type': MULTIPART_TYPE, ...headers },
+        body: uploadBody(),
+      }),
   },
   {
     name: 'DELETE /api/v1/files/<id>',
-    send: (headers) => rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${fileId}`, headers: { cookie, ...headers } }),
+    send: (headers) =>
+      rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${fileId}`, headers: { cookie, ...headers } }),
   },
   {
     name: 'POST /api/v1/auth/logout',
-    send: (headers) => rawRequest(app.url, { method: 'POST', path: '/api/v1/auth/logout', headers: { cookie, ...headers } }),
+    send: (headers) =>
+      rawRequest(app.url, { method: 'POST', path: '/api/v1/auth/logout', headers: { cookie, ...headers } }),
   },
   {
     name: 'POST /login',
@@ -65,16 +81,33 @@ const attacks: Attack[] = [
   },
   {
     name: 'POST /logout',
-    send: (headers) => rawRequest(app.url, { method: 'POST', path: '/logout', headers: { cookie, 'content-type': FORM_TYPE, ...headers }, body: '' }),
+    send: (headers) =>
+      rawRequest(app.url, {
+        method: 'POST',
+        path: '/logout',
+        headers: { cookie, 'content-type': FORM_TYPE, ...headers },
+        body: '',
+      }),
   },
   {
     name: 'POST /upload',
-    send: (headers) => rawRequest(app.url, { method: 'POST', path: '/upload', headers: { cookie, 'content-type': MULTIPART_TYPE, ...headers }, body: uploadBody() }),
+    send: (headers) =>
+      rawRequest(app.url, {
+        method: 'POST',
+        path: '/upload',
+        headers: { cookie, 'content-type': MULTIPART_TYPE, ...headers },
+        body: uploadBody(),
+      }),
   },
   {
     name: 'POST /files/<id>/delete',
     send: (headers) =>
-      rawRequest(app.url, { method: 'POST', path: `/files/${fileId}/delete`, headers: { cookie, 'content-type': FORM_TYPE, ...headers }, body: '' }),
+      rawRequest(app.url, {
+        method: 'POST',
+        path: `/files/${fileId}/delete`,
+        headers: { cookie, 'content-type': FORM_TYPE, ...headers },
+        body: '',
+      }),
   },
   {
     name: 'POST /trpc/files.delete',
@@ -95,7 +128,10 @@ const crossSiteHeaders: Array<[string, Record<string, string>]> = [
 ];
 
 async function state(): Promise<{ storage: StorageSnapshot; sessions: Record<string, unknown>[] }> {
-  return { storage: await snapshot(app), sessions: await app.rows('select id, user_id, expires_at from sessions order by id') };
+  return {
+    storage: await snapshot(app),
+    sessions: await app.rows('select id, user_id, expires_at from sessions order by id'),
+  };
 }
 
 /** The victim's session still works and the file is still there, content included. */
@@ -157,13 +193,22 @@ describe('requests from our own origin, and scripts that send neither header, pa
     const uploaded = await attacks[1].send(own);
     expect(uploaded.status).toBe(201);
     const id = (JSON.parse(uploaded.body) as { file: { id: string } }).file.id;
-    const deleted = await rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie, ...own } });
+    const deleted = await rawRequest(app.url, {
+      method: 'DELETE',
+      path: `/api/v1/files/${id}`,
+      headers: { cookie, ...own },
+    });
     expect(deleted.status).toBe(200);
 
     const page = await attacks[6].send(own);
     expect(page.status).toBe(302);
     const pageId = String(page.headers.location).replace('/f/', '');
-    const pageDelete = await rawRequest(app.url, { method: 'POST', path: `/files/${pageId}/delete`, headers: { cookie, 'content-type': FORM_TYPE, ...own }, body: '' });
+    const pageDelete = await rawRequest(app.url, {
+      method: 'POST',
+      path: `/files/${pageId}/delete`,
+      headers: { cookie, 'content-type': FORM_TYPE, ...own },
+      body: '',
+    });
     expect(pageDelete.status).toBe(302);
     expect(pageDelete.headers.location).toBe('/files');
     await expectVictimUnharmed();
@@ -190,7 +235,9 @@ describe('requests from our own origin, and scripts that send neither header, pa
       const res = await attacks[1].send({ 'sec-fetch-site': site });
       expect(res.status, site).toBe(201);
       const id = (JSON.parse(res.body) as { file: { id: string } }).file.id;
-      expect((await rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie } })).status).toBe(200);
+      expect(
+        (await rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie } })).status,
+      ).toBe(200);
     }
     await expectVictimUnharmed();
   });
@@ -200,13 +247,26 @@ describe('no CORS for foreign origins', () => {
   it('when a foreign origin sends a preflight or reads any response, then no Access-Control-Allow-Origin header is ever sent', async () => {
     const evil = { origin: 'https://evil.example' };
     const responses: Array<[string, RawResponse]> = [];
-    for (const path of ['/api/v1/files', `/api/v1/files/${fileId}`, '/api/v1/auth/login', '/trpc/files.delete', '/upload', '/login', `/f/${fileId}/raw`, '/healthz']) {
+    for (const path of [
+      '/api/v1/files',
+      `/api/v1/files/${fileId}`,
+      '/api/v1/auth/login',
+      '/trpc/files.delete',
+      '/upload',
+      '/login',
+      `/f/${fileId}/raw`,
+      '/healthz',
+    ]) {
       responses.push([
         `OPTIONS ${path}`,
         await rawRequest(app.url, {
           method: 'OPTIONS',
           path,
-          headers: { ...evil, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'content-type' },
+          headers: {
+            ...evil,
+            'access-control-request-method': 'DELETE',
+            'access-control-request-headers': 'content-type',
+          },
         }),
       ]);
       responses.push([`GET ${path}`, await rawRequest(app.url, { path, headers: { ...evil, cookie } })]);
@@ -221,7 +281,10 @@ describe('no CORS for foreign origins', () => {
 
   it('when a tRPC mutation is tried over GET (which the guard lets through), then it is refused and nothing is deleted', async () => {
     const input = encodeURIComponent(JSON.stringify({ id: fileId }));
-    const res = await rawRequest(app.url, { path: `/trpc/files.delete?input=${input}`, headers: { cookie, origin: 'https://evil.example' } });
+    const res = await rawRequest(app.url, {
+      path: `/trpc/files.delete?input=${input}`,
+      headers: { cookie, origin: 'https://evil.example' },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     await expectVictimUnharmed();

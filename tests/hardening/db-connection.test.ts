@@ -59,7 +59,9 @@ async function committedFileIds(): Promise<string[]> {
 // are SQLite's own failure modes. PostgreSQL's (a backend killed under the pool) is below.
 describe.skipIf(onPostgresS3)('a broken SQLite connection', () => {
   it('when the connection is stuck inside an open transaction, then /healthz answers 503 once, the connection is replaced, and later uploads are committed', async () => {
-    await withPooledConnection((connection) => new Promise((resolve, reject) => connection.run('BEGIN', (e) => (e ? reject(e) : resolve()))));
+    await withPooledConnection(
+      (connection) => new Promise((resolve, reject) => connection.run('BEGIN', (e) => (e ? reject(e) : resolve()))),
+    );
 
     const lost = await uploadSmall(app.url, cookie, 'written into the stray transaction', 'lost.txt');
     expect(lost.status).toBe(201);
@@ -79,14 +81,15 @@ describe.skipIf(onPostgresS3)('a broken SQLite connection', () => {
   });
 
   it('when the connection was closed under the app, then the next requests get a fresh one', async () => {
-    await withPooledConnection((connection) => new Promise((resolve, reject) => connection.close((e) => (e ? reject(e) : resolve()))));
+    await withPooledConnection(
+      (connection) => new Promise((resolve, reject) => connection.close((e) => (e ? reject(e) : resolve()))),
+    );
 
     const uploaded = await uploadSmall(app.url, cookie, 'after a closed connection', 'fresh.txt');
     expect(uploaded.status).toBe(201);
     expect(await committedFileIds()).toContain(uploaded.json.file!.id);
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
-
 });
 
 describe.runIf(onPostgresS3)('broken PostgreSQL connections', () => {
@@ -96,7 +99,9 @@ describe.runIf(onPostgresS3)('broken PostgreSQL connections', () => {
     if (database.dialect !== 'postgresql') throw new Error('a PostgreSQL test');
 
     const terminated = await queryPostgres(database.url, [
-      { sql: 'select pg_terminate_backend(pid) as done from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()' },
+      {
+        sql: 'select pg_terminate_backend(pid) as done from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      },
     ]);
     expect(terminated.length).toBeGreaterThan(0);
 

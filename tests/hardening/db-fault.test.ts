@@ -2,7 +2,13 @@
 // the answer is a bare 500 JSON error, and the content already written is removed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
-import { expectRowsMatchDisk, expectServerAnswers, expectUnchanged, snapshot, uploadSmall } from '../helpers/hardening-http';
+import {
+  expectRowsMatchDisk,
+  expectServerAnswers,
+  expectUnchanged,
+  snapshot,
+  uploadSmall,
+} from '../helpers/hardening-http';
 
 let app: TestApp;
 let cookie: string;
@@ -20,12 +26,18 @@ async function breakFileInserts(): Promise<void> {
     await app.rows("create trigger hardening_boom before insert on files begin select raise(abort, 'boom'); end");
     return;
   }
-  await app.rows("create or replace function hardening_boom() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$");
+  await app.rows(
+    "create or replace function hardening_boom() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$",
+  );
   await app.rows('create trigger hardening_boom before insert on files for each row execute function hardening_boom()');
 }
 
 async function repairFileInserts(): Promise<void> {
-  await app.rows(app.config.database.dialect === 'sqlite' ? 'drop trigger if exists hardening_boom' : 'drop trigger if exists hardening_boom on files');
+  await app.rows(
+    app.config.database.dialect === 'sqlite'
+      ? 'drop trigger if exists hardening_boom'
+      : 'drop trigger if exists hardening_boom on files',
+  );
 }
 
 describe('a database error while recording an upload', () => {
@@ -57,7 +69,7 @@ describe('a database error while recording an upload', () => {
 
     const after = await uploadSmall(app.url, cookie, 'after the fault', 'after.txt');
     expect(after.status).toBe(201);
-    expect((await app.storedFiles())).toEqual([...before.stored, after.json.file!.storedName].sort());
+    expect(await app.storedFiles()).toEqual([...before.stored, after.json.file!.storedName].sort());
     await expectRowsMatchDisk(app);
   });
 
@@ -67,7 +79,12 @@ describe('a database error while recording an upload', () => {
     try {
       const form = new FormData();
       form.append('file', new Blob(['page upload']), 'page.txt');
-      const res = await fetch(`${app.url}/upload`, { method: 'POST', headers: { cookie }, body: form, redirect: 'manual' });
+      const res = await fetch(`${app.url}/upload`, {
+        method: 'POST',
+        headers: { cookie },
+        body: form,
+        redirect: 'manual',
+      });
       const text = await res.text();
       expect(res.status).toBe(500);
       expect(text).not.toMatch(/boom|SQLITE|at .*\.ts:\d+/);

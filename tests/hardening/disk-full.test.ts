@@ -28,51 +28,59 @@ function mountSmallDisk(): { dir: string; reason: null } | { dir: null; reason: 
 const disk = mountSmallDisk();
 if (disk.reason) console.warn(`[hardening] disk-full test skipped: ${disk.reason}`);
 
-describe.skipIf(disk.dir === null)(`disk full (ENOSPC) on a ${TMPFS_SIZE} tmpfs${disk.reason ? ` — skipped: ${disk.reason}` : ''}`, () => {
-  let app: TestApp;
-  let cookie: string;
+describe.skipIf(disk.dir === null)(
+  `disk full (ENOSPC) on a ${TMPFS_SIZE} tmpfs${disk.reason ? ` — skipped: ${disk.reason}` : ''}`,
+  () => {
+    let app: TestApp;
+    let cookie: string;
 
-  beforeAll(async () => {
-    app = await startApp({ UPLOAD_DIR: path.join(disk.dir!, 'uploads') });
-    await app.createUser('filler');
-    cookie = await app.login('filler');
-  });
+    beforeAll(async () => {
+      app = await startApp({ UPLOAD_DIR: path.join(disk.dir!, 'uploads') });
+      await app.createUser('filler');
+      cookie = await app.login('filler');
+    });
 
-  afterAll(async () => {
-    await app?.close();
-    try {
-      execFileSync('umount', [disk.dir!], { stdio: 'pipe' });
-      fs.rmSync(disk.dir!, { recursive: true, force: true });
-    } catch (error) {
-      console.warn(`[hardening] could not unmount ${disk.dir}: ${(error as Error).message}`);
-    }
-  });
+    afterAll(async () => {
+      await app?.close();
+      try {
+        execFileSync('umount', [disk.dir!], { stdio: 'pipe' });
+        fs.rmSync(disk.dir!, { recursive: true, force: true });
+      } catch (error) {
+        console.warn(`[hardening] could not unmount ${disk.dir}: ${(error as Error).message}`);
+      }
+    });
 
-  it('when a 4 MB upload does not fit, then 507 {"error"} quickly, nothing left behind, and a small upload works afterwards', async () => {
-    const before = await snapshot(app);
-    const started = performance.now();
-    const big = await uploadSmall(app.url, cookie, new Uint8Array(4 * 1024 * 1024).fill(0x5a), 'big.bin');
-    const elapsed = performance.now() - started;
-    expect(big.status).toBe(507);
-    expect(big.json).toEqual({ error: expect.any(String) });
-    expect(elapsed).toBeLessThan(5_000);
-    await expectUnchanged(app, before);
-    await expectServerAnswers(app.url);
+    it('when a 4 MB upload does not fit, then 507 {"error"} quickly, nothing left behind, and a small upload works afterwards', async () => {
+      const before = await snapshot(app);
+      const started = performance.now();
+      const big = await uploadSmall(app.url, cookie, new Uint8Array(4 * 1024 * 1024).fill(0x5a), 'big.bin');
+      const elapsed = performance.now() - started;
+      expect(big.status).toBe(507);
+      expect(big.json).toEqual({ error: expect.any(String) });
+      expect(elapsed).toBeLessThan(5_000);
+      await expectUnchanged(app, before);
+      await expectServerAnswers(app.url);
 
-    const small = await uploadSmall(app.url, cookie, 'fits', 'small.txt');
-    expect(small.status).toBe(201);
-    expect((await app.storedFiles())).toEqual([small.json.file!.storedName]);
-    expect((await app.incompleteFiles())).toEqual([]);
-  });
+      const small = await uploadSmall(app.url, cookie, 'fits', 'small.txt');
+      expect(small.status).toBe(201);
+      expect(await app.storedFiles()).toEqual([small.json.file!.storedName]);
+      expect(await app.incompleteFiles()).toEqual([]);
+    });
 
-  it('when the upload page gets a file that does not fit, then a 507 page, nothing left behind, and the server still answers', async () => {
-    const before = await snapshot(app);
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(4 * 1024 * 1024).fill(0x5b)]), 'big-page.bin');
-    const res = await fetch(`${app.url}/upload`, { method: 'POST', headers: { cookie }, body: form, redirect: 'manual' });
-    expect(res.status).toBe(507);
-    expect(await res.text()).toMatch(/storage/i);
-    await expectUnchanged(app, before);
-    await expectServerAnswers(app.url);
-  });
-});
+    it('when the upload page gets a file that does not fit, then a 507 page, nothing left behind, and the server still answers', async () => {
+      const before = await snapshot(app);
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(4 * 1024 * 1024).fill(0x5b)]), 'big-page.bin');
+      const res = await fetch(`${app.url}/upload`, {
+        method: 'POST',
+        headers: { cookie },
+        body: form,
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(507);
+      expect(await res.text()).toMatch(/storage/i);
+      await expectUnchanged(app, before);
+      await expectServerAnswers(app.url);
+    });
+  },
+);

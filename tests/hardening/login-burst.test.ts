@@ -6,7 +6,14 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, TEST_SECRET } from '../helpers/app';
 import { outsideView, backendEnv } from '../helpers/test-backend';
-import { CLI_JS, registerUserCli, runNode, startServerProcess, type RunResult, type ServerProcess } from '../helpers/process';
+import {
+  CLI_JS,
+  registerUserCli,
+  runNode,
+  startServerProcess,
+  type RunResult,
+  type ServerProcess,
+} from '../helpers/process';
 
 const ROUNDS = 20;
 const PASSWORD = 'correct horse battery';
@@ -17,7 +24,13 @@ let server: ServerProcess | null = null;
 
 beforeAll(async () => {
   dataDir = tempDir('fs-burst-');
-  env = { ...(await backendEnv()), DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, TRUST_PROXY: 'true', LOG_LEVEL: 'info' };
+  env = {
+    ...(await backendEnv()),
+    DATA_DIR: dataDir,
+    SESSION_SECRET: TEST_SECRET,
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'info',
+  };
   outside = outsideView(env);
   for (const name of ['uploader', 'regular']) {
     const made = await registerUserCli([name, '--password-stdin'], { env, input: `${PASSWORD}\n` });
@@ -42,7 +55,10 @@ async function upload(cookie: string, content: string) {
   const form = new FormData();
   form.append('file', new Blob([content], { type: 'text/plain' }), 'burst.txt');
   const res = await fetch(`${server!.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });
-  return { status: res.status, body: (await res.json()) as { file?: { id: string; storedName: string; size: number } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { file?: { id: string; storedName: string; size: number } },
+  };
 }
 
 /** Rows of the server's database as another process sees them: only what was committed. */
@@ -51,7 +67,9 @@ function committed(sql: string) {
 }
 
 describe('a burst of failed logins beside uploads', () => {
-  it(`when 50 wrong logins, 50 uploads and 10 correct logins run at once, ${ROUNDS} times, then no 500, every 201 upload is committed and stored, and the CLI works meanwhile`, { timeout: 300_000 }, async () => {
+  it(`when 50 wrong logins, 50 uploads and 10 correct logins run at once, ${ROUNDS} times, then no 500, every 201 upload is committed and stored, and the CLI works meanwhile`, {
+    timeout: 300_000,
+  }, async () => {
     const cookieRes = await login('uploader', PASSWORD, '198.51.100.1');
     expect(cookieRes.status).toBe(200);
     const cookie = cookieRes.headers.getSetCookie()[0].split(';')[0];
@@ -61,7 +79,9 @@ describe('a burst of failed logins beside uploads', () => {
     const cliRuns: Array<Promise<RunResult>> = [];
     for (let round = 0; round < ROUNDS; round++) {
       const wrong = Array.from({ length: 50 }, (_, i) =>
-        login(i % 2 ? 'regular' : `nobody${i % 5}`, `wrong ${round}.${i}`, `203.0.113.${i % 10}`).then((res) => res.status),
+        login(i % 2 ? 'regular' : `nobody${i % 5}`, `wrong ${round}.${i}`, `203.0.113.${i % 10}`).then(
+          (res) => res.status,
+        ),
       );
       const uploads = Array.from({ length: 50 }, (_, i) =>
         upload(cookie, `round ${round} upload ${i}`).then((res) => {
@@ -69,8 +89,13 @@ describe('a burst of failed logins beside uploads', () => {
           return res.status;
         }),
       );
-      const correct = Array.from({ length: 10 }, (_, i) => login('regular', PASSWORD, `192.0.2.${i}`).then((res) => res.status));
-      if (round % 5 === 0) cliRuns.push(runNode(CLI_JS, [`cli${round}`, '--password-stdin'], { env, input: `${PASSWORD}\n`, timeoutMs: 60_000 }));
+      const correct = Array.from({ length: 10 }, (_, i) =>
+        login('regular', PASSWORD, `192.0.2.${i}`).then((res) => res.status),
+      );
+      if (round % 5 === 0)
+        cliRuns.push(
+          runNode(CLI_JS, [`cli${round}`, '--password-stdin'], { env, input: `${PASSWORD}\n`, timeoutMs: 60_000 }),
+        );
       const round_ = await Promise.all([...wrong, ...uploads, ...correct]);
       statuses.push(...round_);
       expect(round_.slice(50, 100), `round ${round} uploads`).toEqual(Array(50).fill(201));
@@ -85,7 +110,11 @@ describe('a burst of failed logins beside uploads', () => {
     const byId = new Map(rows.map((row) => [row.id as string, row]));
     expect(uploaded).toHaveLength(ROUNDS * 50);
     for (const file of uploaded) {
-      expect(byId.get(file.id), `file ${file.id} not committed`).toEqual({ id: file.id, stored_name: file.storedName, size: file.size });
+      expect(byId.get(file.id), `file ${file.id} not committed`).toEqual({
+        id: file.id,
+        stored_name: file.storedName,
+        size: file.size,
+      });
       expect((await outside.content.read(file.storedName))?.length, `content of ${file.id}`).toBe(file.size);
     }
     const cliUsers = await committed("select username from users where username like 'cli%'");
@@ -95,7 +124,9 @@ describe('a burst of failed logins beside uploads', () => {
     expect(await server!.stop()).toBe(0);
     server = await startServerProcess(env);
     const again = await login('uploader', PASSWORD, '198.51.100.1');
-    const listed = await fetch(`${server.url}/api/v1/files`, { headers: { cookie: again.headers.getSetCookie()[0].split(';')[0] } });
+    const listed = await fetch(`${server.url}/api/v1/files`, {
+      headers: { cookie: again.headers.getSetCookie()[0].split(';')[0] },
+    });
     const { files } = (await listed.json()) as { files: Array<{ id: string }> };
     expect(new Set(files.map((file) => file.id))).toEqual(new Set(uploaded.map((file) => file.id)));
   });

@@ -74,8 +74,12 @@ describe('login throttling', () => {
     expect(timings[3]).toBeGreaterThan(timings[0] + 300);
   });
 
-  it('when 200 guesses for one username arrive at once from one address, then at most five passwords are checked and the rest are 429', { timeout: 60_000 }, async () => {
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => apiLogin('parallel', `guess ${i}`, '203.0.113.60')));
+  it('when 200 guesses for one username arrive at once from one address, then at most five passwords are checked and the rest are 429', {
+    timeout: 60_000,
+  }, async () => {
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => apiLogin('parallel', `guess ${i}`, '203.0.113.60')),
+    );
     const statuses = results.map((res) => res.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(195);
@@ -84,15 +88,21 @@ describe('login throttling', () => {
   });
 
   it('when eight wrong logins run at once, then each one is counted', { timeout: 30_000 }, async () => {
-    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => apiLogin('counted', `wrong ${i}`, '203.0.113.70')));
-    const others = await Promise.all(Array.from({ length: 4 }, (_, i) => apiLogin(`nobody${i}`, 'wrong', '203.0.113.70')));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => apiLogin('counted', `wrong ${i}`, '203.0.113.70')),
+    );
+    const others = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => apiLogin(`nobody${i}`, 'wrong', '203.0.113.70')),
+    );
     expect([...results, ...others].map((res) => res.status)).toEqual(Array(8).fill(401));
     expect(await failures('pair:203.0.113.70|counted')).toBe(4);
     expect(await failures('user:counted')).toBe(4);
     expect(await failures('addr:203.0.113.70')).toBe(8);
   });
 
-  it('when one address fails 30 times across usernames, then its later failures are answered more slowly, then it is refused even for a real account, and other addresses are not', { timeout: 60_000 }, async () => {
+  it('when one address fails 30 times across usernames, then its later failures are answered more slowly, then it is refused even for a real account, and other addresses are not', {
+    timeout: 60_000,
+  }, async () => {
     const timings: number[] = [];
     for (let i = 0; i < 30; i++) {
       const started = performance.now();
@@ -105,7 +115,9 @@ describe('login throttling', () => {
     expect((await apiLogin('shared', DEFAULT_PASSWORD, '203.0.113.81')).status).toBe(200);
   });
 
-  it('when a username is guessed from many addresses, then it is slowed and each address gets two tries, but its owner still logs in from a clean address', { timeout: 120_000 }, async () => {
+  it('when a username is guessed from many addresses, then it is slowed and each address gets two tries, but its owner still logs in from a clean address', {
+    timeout: 120_000,
+  }, async () => {
     for (let i = 0; i < 20; i++) expect((await apiLogin('target', 'wrong', `192.0.2.${i}`)).status).toBe(401);
     // Under attack: a new address gets two failures, not five.
     expect((await apiLogin('target', 'wrong', '192.0.2.100')).status).toBe(401);
@@ -126,8 +138,12 @@ describe('login throttling', () => {
     expect(await failures('addr:203.0.113.90')).toBe(1);
   });
 
-  it('when ten correct logins for one user arrive at once from one address, then all ten succeed (they queue, they are not refused)', { timeout: 30_000 }, async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, () => apiLogin('other', DEFAULT_PASSWORD, '203.0.113.95')));
+  it('when ten correct logins for one user arrive at once from one address, then all ten succeed (they queue, they are not refused)', {
+    timeout: 30_000,
+  }, async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => apiLogin('other', DEFAULT_PASSWORD, '203.0.113.95')),
+    );
     expect(results.map((res) => res.status)).toEqual(Array(10).fill(200));
   });
 

@@ -25,36 +25,48 @@ async function filesPage(cookie: string): Promise<Response> {
 describe('logout revokes the session server-side', () => {
   it.each([
     ['the API', (cookie: string) => fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie } })],
-    ['the page', (cookie: string) => fetch(`${app.url}/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' })],
-  ])('when a user logs out through %s, then a copied token no longer works (API 401, /files redirects to login) and their other session still does', async (_door, logOut) => {
-    const copied = await app.login('leaky');
-    const other = await app.login('leaky');
-    expect(copied).not.toBe(other);
-    expect(await apiStatus(copied)).toBe(200);
-    const sessionsBefore = await app.rows('select count(*) as n from sessions');
+    [
+      'the page',
+      (cookie: string) =>
+        fetch(`${app.url}/logout`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: '',
+          redirect: 'manual',
+        }),
+    ],
+  ])(
+    'when a user logs out through %s, then a copied token no longer works (API 401, /files redirects to login) and their other session still does',
+    async (_door, logOut) => {
+      const copied = await app.login('leaky');
+      const other = await app.login('leaky');
+      expect(copied).not.toBe(other);
+      expect(await apiStatus(copied)).toBe(200);
+      const sessionsBefore = await app.rows('select count(*) as n from sessions');
 
-    const out = await logOut(copied);
-    expect([200, 302, 303]).toContain(out.status);
-    expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
-    expect(await app.rows('select count(*) as n from sessions')).toEqual([{ n: Number(sessionsBefore[0].n) - 1 }]);
+      const out = await logOut(copied);
+      expect([200, 302, 303]).toContain(out.status);
+      expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
+      expect(await app.rows('select count(*) as n from sessions')).toEqual([{ n: Number(sessionsBefore[0].n) - 1 }]);
 
-    // The browser forgot the cookie; an attacker who copied it before still sends it.
-    const api = await fetch(`${app.url}/api/v1/files`, { headers: { cookie: copied } });
-    expect(api.status).toBe(401);
-    expect(await api.json()).toEqual({ error: 'Unauthorized' });
-    const page = await filesPage(copied);
-    expect([302, 303]).toContain(page.status);
-    expect(page.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
-    const upload = await uploadSmall(app.url, copied);
-    expect(upload.status).toBe(401);
-    expect((await app.storedFiles())).toEqual([]);
-    // A revoked token is never renewed either.
-    expect(api.headers.getSetCookie()).toEqual([]);
+      // The browser forgot the cookie; an attacker who copied it before still sends it.
+      const api = await fetch(`${app.url}/api/v1/files`, { headers: { cookie: copied } });
+      expect(api.status).toBe(401);
+      expect(await api.json()).toEqual({ error: 'Unauthorized' });
+      const page = await filesPage(copied);
+      expect([302, 303]).toContain(page.status);
+      expect(page.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
+      const upload = await uploadSmall(app.url, copied);
+      expect(upload.status).toBe(401);
+      expect(await app.storedFiles()).toEqual([]);
+      // A revoked token is never renewed either.
+      expect(api.headers.getSetCookie()).toEqual([]);
 
-    expect(await apiStatus(other)).toBe(200);
-    expect((await filesPage(other)).status).toBe(200);
-    await expectServerAnswers(app.url);
-  });
+      expect(await apiStatus(other)).toBe(200);
+      expect((await filesPage(other)).status).toBe(200);
+      await expectServerAnswers(app.url);
+    },
+  );
 });
 
 describe('logout always succeeds', () => {
@@ -62,23 +74,30 @@ describe('logout always succeeds', () => {
     ['an API token that does not exist', 'Bearer fsk_not-a-real-token'],
     ['a malformed Authorization header', 'Bearer'],
     ['a Basic Authorization header', 'Basic bGVha3k6cGFzc3dvcmQ='],
-  ])('when the API logout also carries %s, then 200 {"ok":true}, the cookie is cleared and its session is revoked', async (_label, authorization) => {
-    const cookie = await app.login('leaky');
-    expect(await apiStatus(cookie)).toBe(200);
+  ])(
+    'when the API logout also carries %s, then 200 {"ok":true}, the cookie is cleared and its session is revoked',
+    async (_label, authorization) => {
+      const cookie = await app.login('leaky');
+      expect(await apiStatus(cookie)).toBe(200);
 
-    const out = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie, authorization } });
+      const out = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie, authorization } });
 
-    expect(out.status).toBe(200);
-    expect(await out.json()).toEqual({ ok: true });
-    expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
-    expect(await apiStatus(cookie)).toBe(401);
-  });
+      expect(out.status).toBe(200);
+      expect(await out.json()).toEqual({ ok: true });
+      expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
+      expect(await apiStatus(cookie)).toBe(401);
+    },
+  );
 
   it('when the page logout also carries a bad API token, then it lands on /login with the cookie cleared and its session revoked', async () => {
     const cookie = await app.login('leaky');
     const out = await fetch(`${app.url}/logout`, {
       method: 'POST',
-      headers: { cookie, authorization: 'Bearer fsk_not-a-real-token', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie,
+        authorization: 'Bearer fsk_not-a-real-token',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: '',
       redirect: 'manual',
     });
@@ -89,7 +108,10 @@ describe('logout always succeeds', () => {
   });
 
   it('when the API logout carries a bad API token and no cookie, then 200 {"ok":true} and a cleared cookie', async () => {
-    const out = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { authorization: 'Bearer fsk_garbage' } });
+    const out = await fetch(`${app.url}/api/v1/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer fsk_garbage' },
+    });
     expect(out.status).toBe(200);
     expect(await out.json()).toEqual({ ok: true });
     expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);

@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { fuzzCase } from '../helpers/hardening-fuzz';
-import { expectRowsMatchDisk, expectServerAnswers, mulberry32, rawRequest, type RawResponse } from '../helpers/hardening-http';
+import {
+  expectRowsMatchDisk,
+  expectServerAnswers,
+  mulberry32,
+  rawRequest,
+  type RawResponse,
+} from '../helpers/hardening-http';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_f00d) >>> 0;
 const BODIES = Number(process.env.FUZZ_BODIES ?? 2_000);
@@ -24,7 +30,9 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('multipart fuzzing', () => {
-  it(`when ${BODIES} mutated multipart bodies are posted (seed ${SEED}), then never a 500 nor a crash, and rows match the content on disk`, { timeout: 180_000 }, async () => {
+  it(`when ${BODIES} mutated multipart bodies are posted (seed ${SEED}), then never a 500 nor a crash, and rows match the content on disk`, {
+    timeout: 180_000,
+  }, async () => {
     const random = mulberry32(SEED);
     // Built up front, in order: the cases depend on the seed alone, not on request timing.
     const cases = Array.from({ length: BODIES }, () => fuzzCase(random));
@@ -40,7 +48,13 @@ describe('multipart fuzzing', () => {
         const { body, contentType, splitAt } = cases[index];
         let res: RawResponse | null = null;
         try {
-          res = await rawRequest(app.url, { method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': contentType }, body, splitAt });
+          res = await rawRequest(app.url, {
+            method: 'POST',
+            path: '/api/v1/files',
+            headers: { cookie, 'content-type': contentType },
+            body,
+            splitAt,
+          });
         } catch (error) {
           const key = `error ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
           histogram.set(key, (histogram.get(key) ?? 0) + 1);
@@ -50,7 +64,8 @@ describe('multipart fuzzing', () => {
         histogram.set(String(res.status), (histogram.get(String(res.status)) ?? 0) + 1);
         if (res.status >= 500) failures.push(`#${index}: ${res.status} ${res.body.slice(0, 200)}`);
         if (res.status === 201) created.push((JSON.parse(res.body) as { file: { id: string } }).file.id);
-        else if (!/^\{"error":"[^"]+"\}$/.test(res.body)) failures.push(`#${index}: ${res.status} without a JSON error: ${res.body.slice(0, 200)}`);
+        else if (!/^\{"error":"[^"]+"\}$/.test(res.body))
+          failures.push(`#${index}: ${res.status} without a JSON error: ${res.body.slice(0, 200)}`);
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -60,7 +75,8 @@ describe('multipart fuzzing', () => {
     console.log(
       `[hardening] fuzz seed ${SEED}: ${BODIES} bodies in ${elapsed.toFixed(1)} s; statuses ${sorted.map(([status, n]) => `${status}×${n}`).join(', ')}`,
     );
-    if (failures.length) console.log(`[hardening] fuzz failures (replay with FUZZ_SEED=${SEED}):\n${failures.join('\n')}`);
+    if (failures.length)
+      console.log(`[hardening] fuzz failures (replay with FUZZ_SEED=${SEED}):\n${failures.join('\n')}`);
     expect(failures, `replay with FUZZ_SEED=${SEED}`).toEqual([]);
     expect([...histogram.values()].reduce((a, b) => a + b, 0)).toBe(BODIES);
 

@@ -37,7 +37,12 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-function post(body: Buffer | string, contentType = `multipart/form-data; boundary=${BOUNDARY}`, extraHeaders: Record<string, string> = {}, path = '/api/v1/files') {
+function post(
+  body: Buffer | string,
+  contentType = `multipart/form-data; boundary=${BOUNDARY}`,
+  extraHeaders: Record<string, string> = {},
+  path = '/api/v1/files',
+) {
   const headers: Record<string, string> = { cookie, ...extraHeaders };
   if (contentType) headers['content-type'] = contentType;
   return rawRequest(app.url, { method: 'POST', path, headers, body });
@@ -49,7 +54,10 @@ const BOTH_ROUTES = [
   ['the Express route', '/api/v1/files/'],
 ] as const;
 
-function json(res: RawResponse): { error?: string; file?: { id: string; originalName: string; storedName: string; size: number } } {
+function json(res: RawResponse): {
+  error?: string;
+  file?: { id: string; originalName: string; storedName: string; size: number };
+} {
   return JSON.parse(res.body);
 }
 
@@ -91,7 +99,8 @@ async function expectServable(id: string) {
   await raw.body?.cancel();
 }
 
-const manyFields = (count: number): RawPart[] => Array.from({ length: count }, (_, i) => fieldPart(`field${i}`, `value ${i}`));
+const manyFields = (count: number): RawPart[] =>
+  Array.from({ length: count }, (_, i) => fieldPart(`field${i}`, `value ${i}`));
 
 const TOO_MANY_FIELDS = 'Too many form fields: at most 20 besides the file';
 
@@ -104,48 +113,114 @@ describe('many parts', () => {
 
   it('when a file comes first and 1,000 fields follow, then 400 "Too many form fields", quickly, and the file is not kept', async () => {
     const started = performance.now();
-    await expectRefused(() => post(rawMultipart(BOUNDARY, [filePart('first.txt', 'the file'), ...manyFields(1000)])), 400, TOO_MANY_FIELDS);
+    await expectRefused(
+      () => post(rawMultipart(BOUNDARY, [filePart('first.txt', 'the file'), ...manyFields(1000)])),
+      400,
+      TOO_MANY_FIELDS,
+    );
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('when 20 fields come before the file, then 201: the limit itself is allowed', async () => {
-    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [...manyFields(19), fieldPart('maxDownloads', '3'), filePart('twenty.txt', 'ok')])));
+    const file = await expectStoredOne(() =>
+      post(rawMultipart(BOUNDARY, [...manyFields(19), fieldPart('maxDownloads', '3'), filePart('twenty.txt', 'ok')])),
+    );
     expect(file).toMatchObject({ originalName: 'twenty.txt', maxDownloads: 3 });
   });
 
-  it.each(BOTH_ROUTES)('when 31 fields come before the file (the file past the parts limit), then %s answers 400 "Too many form fields", not "No file uploaded", and keeps nothing', async (_route, path) => {
-    await expectRefused(() => post(rawMultipart(BOUNDARY, [...manyFields(31), filePart('late.txt')]), undefined, {}, path), 400, TOO_MANY_FIELDS);
-  });
+  it.each(BOTH_ROUTES)(
+    'when 31 fields come before the file (the file past the parts limit), then %s answers 400 "Too many form fields", not "No file uploaded", and keeps nothing',
+    async (_route, path) => {
+      await expectRefused(
+        () => post(rawMultipart(BOUNDARY, [...manyFields(31), filePart('late.txt')]), undefined, {}, path),
+        400,
+        TOO_MANY_FIELDS,
+      );
+    },
+  );
 
-  it.each(BOTH_ROUTES)('when the password setting is the 21st field (past the fields limit), then %s answers 400 rather than store the file without its password', async (_route, path) => {
-    await expectRefused(() => post(rawMultipart(BOUNDARY, [...manyFields(20), fieldPart('password', 'pony pony'), filePart('secret.txt')]), undefined, {}, path), 400, TOO_MANY_FIELDS);
-  });
+  it.each(BOTH_ROUTES)(
+    'when the password setting is the 21st field (past the fields limit), then %s answers 400 rather than store the file without its password',
+    async (_route, path) => {
+      await expectRefused(
+        () =>
+          post(
+            rawMultipart(BOUNDARY, [...manyFields(20), fieldPart('password', 'pony pony'), filePart('secret.txt')]),
+            undefined,
+            {},
+            path,
+          ),
+        400,
+        TOO_MANY_FIELDS,
+      );
+    },
+  );
 
   // What a browser sends for a file input left empty: no name, no bytes, application/octet-stream.
-  const emptyInput = (): RawPart => ({ headers: ['Content-Disposition: form-data; name="other"; filename=""', 'Content-Type: application/octet-stream'], content: '' });
-
-  it.each(BOTH_ROUTES)('when a request carries two files, plainly or past the files limit, then %s stores the first alone (ADR 0026: the first part that carries a file is the upload)', async (_route, path) => {
-    const bodies: RawPart[][] = [
-      [filePart('one.txt', 'one'), filePart('two.txt', 'two')],
-      // The sixth file part, after four empty file inputs: past busboy's files limit, which only
-      // matters before the file.
-      [filePart('one.txt', 'one'), emptyInput(), emptyInput(), emptyInput(), emptyInput(), filePart('two.txt', 'two')],
-    ];
-    for (const parts of bodies) {
-      const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, parts), undefined, {}, path));
-      expect(file).toMatchObject({ originalName: 'one.txt', size: 3 });
-      expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('one');
-    }
+  const emptyInput = (): RawPart => ({
+    headers: ['Content-Disposition: form-data; name="other"; filename=""', 'Content-Type: application/octet-stream'],
+    content: '',
   });
 
-  it.each(BOTH_ROUTES)('when a second file hides past the fields limit, then %s answers 400 "Too many form fields" and keeps neither', async (_route, path) => {
-    await expectRefused(() => post(rawMultipart(BOUNDARY, [filePart('one.txt', 'one'), ...manyFields(30), filePart('two.txt', 'two')]), undefined, {}, path), 400, TOO_MANY_FIELDS);
-  });
+  it.each(BOTH_ROUTES)(
+    'when a request carries two files, plainly or past the files limit, then %s stores the first alone (ADR 0026: the first part that carries a file is the upload)',
+    async (_route, path) => {
+      const bodies: RawPart[][] = [
+        [filePart('one.txt', 'one'), filePart('two.txt', 'two')],
+        // The sixth file part, after four empty file inputs: past busboy's files limit, which only
+        // matters before the file.
+        [
+          filePart('one.txt', 'one'),
+          emptyInput(),
+          emptyInput(),
+          emptyInput(),
+          emptyInput(),
+          filePart('two.txt', 'two'),
+        ],
+      ];
+      for (const parts of bodies) {
+        const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, parts), undefined, {}, path));
+        expect(file).toMatchObject({ originalName: 'one.txt', size: 3 });
+        expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('one');
+      }
+    },
+  );
 
-  it.each(BOTH_ROUTES)('when five empty file inputs come before the file (past the files limit), then %s answers 400 "Too many file parts", not "No file uploaded"', async (_route, path) => {
-    const parts = [emptyInput(), emptyInput(), emptyInput(), emptyInput(), emptyInput(), filePart('late.txt', 'late')];
-    await expectRefused(() => post(rawMultipart(BOUNDARY, parts), undefined, {}, path), 400, 'Too many file parts: at most 5 before the file');
-  });
+  it.each(BOTH_ROUTES)(
+    'when a second file hides past the fields limit, then %s answers 400 "Too many form fields" and keeps neither',
+    async (_route, path) => {
+      await expectRefused(
+        () =>
+          post(
+            rawMultipart(BOUNDARY, [filePart('one.txt', 'one'), ...manyFields(30), filePart('two.txt', 'two')]),
+            undefined,
+            {},
+            path,
+          ),
+        400,
+        TOO_MANY_FIELDS,
+      );
+    },
+  );
+
+  it.each(BOTH_ROUTES)(
+    'when five empty file inputs come before the file (past the files limit), then %s answers 400 "Too many file parts", not "No file uploaded"',
+    async (_route, path) => {
+      const parts = [
+        emptyInput(),
+        emptyInput(),
+        emptyInput(),
+        emptyInput(),
+        emptyInput(),
+        filePart('late.txt', 'late'),
+      ];
+      await expectRefused(
+        () => post(rawMultipart(BOUNDARY, parts), undefined, {}, path),
+        400,
+        'Too many file parts: at most 5 before the file',
+      );
+    },
+  );
 
   it('when one request carries 10 files, then 201 with the first, and only the first is stored', async () => {
     const parts = Array.from({ length: 10 }, (_, i) => filePart(`file-${i}.txt`, `content of file ${i}`));
@@ -162,23 +237,37 @@ describe('big headers and fields', () => {
   });
 
   it('when a part header block is huge (100 KiB), then 400 malformed and nothing is stored', async () => {
-    const part: RawPart = { headers: [...filePart('a.txt').headers, `X-Filler: ${'y'.repeat(100 * 1024)}`], content: 'x' };
+    const part: RawPart = {
+      headers: [...filePart('a.txt').headers, `X-Filler: ${'y'.repeat(100 * 1024)}`],
+      content: 'x',
+    };
     await expectRefused(() => post(rawMultipart(BOUNDARY, [part])), 400, /malformed/i);
   });
 
   it('when a part has thousands of header lines, then 400 malformed and nothing is stored', async () => {
-    const part: RawPart = { headers: [...filePart('a.txt').headers, ...Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`)], content: 'x' };
+    const part: RawPart = {
+      headers: [...filePart('a.txt').headers, ...Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`)],
+      content: 'x',
+    };
     await expectRefused(() => post(rawMultipart(BOUNDARY, [part])), 400, /malformed/i);
   });
 
   it('when a 1 MB field comes before the file, then the field is ignored and the file stored (201)', async () => {
-    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [fieldPart('big', Buffer.alloc(1024 * 1024, 0x7a)), filePart('after-big.txt', 'ok')])));
+    const file = await expectStoredOne(() =>
+      post(
+        rawMultipart(BOUNDARY, [fieldPart('big', Buffer.alloc(1024 * 1024, 0x7a)), filePart('after-big.txt', 'ok')]),
+      ),
+    );
     expect(file.originalName).toBe('after-big.txt');
     expect(file.size).toBe(2);
   });
 
   it('when a 1 MB field is the only part, then 400 "No file uploaded"', async () => {
-    await expectRefused(() => post(rawMultipart(BOUNDARY, [fieldPart('big', Buffer.alloc(1024 * 1024, 0x7a))])), 400, 'No file uploaded');
+    await expectRefused(
+      () => post(rawMultipart(BOUNDARY, [fieldPart('big', Buffer.alloc(1024 * 1024, 0x7a))])),
+      400,
+      'No file uploaded',
+    );
   });
 });
 
@@ -189,7 +278,18 @@ describe('malformed bodies', () => {
       rawMultipart(BOUNDARY, [filePart('after-the-error.txt', 'never stored')]),
     ]);
     const started = performance.now();
-    await expectRefused(() => rawRequest(app.url, { method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body, timeoutMs: 5_000 }), 400, 'Malformed multipart body');
+    await expectRefused(
+      () =>
+        rawRequest(app.url, {
+          method: 'POST',
+          path: '/api/v1/files',
+          headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+          body,
+          timeoutMs: 5_000,
+        }),
+      400,
+      'Malformed multipart body',
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
@@ -198,10 +298,22 @@ describe('malformed bodies', () => {
       Buffer.from(`--${BOUNDARY}--\r\n`),
       // busboy swallows the first part after the end; the second is parsed, and never ends.
       Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="epilogue.txt"\r\n\r\nno end in sight`),
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="epilogue.txt"\r\n\r\nno end in sight`,
+      ),
     ]);
     const started = performance.now();
-    await expectRefused(() => rawRequest(app.url, { method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body, timeoutMs: 5_000 }), 400);
+    await expectRefused(
+      () =>
+        rawRequest(app.url, {
+          method: 'POST',
+          path: '/api/v1/files',
+          headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+          body,
+          timeoutMs: 5_000,
+        }),
+      400,
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
@@ -209,34 +321,56 @@ describe('malformed bodies', () => {
     const body = Buffer.concat([
       rawMultipart(BOUNDARY, [filePart('real.txt', 'real content')]),
       Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="epilogue.txt"\r\n\r\nno end in sight`),
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="epilogue.txt"\r\n\r\nno end in sight`,
+      ),
     ]);
-    const file = await expectStoredOne(() => rawRequest(app.url, { method: 'POST', path: '/api/v1/files', headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body, timeoutMs: 5_000 }));
+    const file = await expectStoredOne(() =>
+      rawRequest(app.url, {
+        method: 'POST',
+        path: '/api/v1/files',
+        headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        body,
+        timeoutMs: 5_000,
+      }),
+    );
     expect(file.originalName).toBe('real.txt');
     expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('real content');
   });
 
-  it.each(BOTH_ROUTES)('when a complete file part is followed by a body that breaks before its closing boundary, then %s answers 400 "Malformed multipart body" and keeps nothing', async (_route, path) => {
-    const file = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="whole.txt"\r\nContent-Type: text/plain\r\n\r\nwhole content`;
-    const endings = [
-      // A delimiter, and then nothing: no "--" to close the body.
-      `\r\n--${BOUNDARY}`,
-      `\r\n--${BOUNDARY}\r\n`,
-      // A second part whose header line has no colon.
-      `\r\n--${BOUNDARY}\r\nthis is not a header\r\n\r\nx\r\n--${BOUNDARY}--\r\n`,
-      // A second part that never ends.
-      `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nnever closed`,
-    ];
-    for (const ending of endings) {
-      await expectRefused(() => post(Buffer.from(file + ending), undefined, {}, path), 400, 'Malformed multipart body');
-    }
-  });
+  it.each(BOTH_ROUTES)(
+    'when a complete file part is followed by a body that breaks before its closing boundary, then %s answers 400 "Malformed multipart body" and keeps nothing',
+    async (_route, path) => {
+      const file = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="whole.txt"\r\nContent-Type: text/plain\r\n\r\nwhole content`;
+      const endings = [
+        // A delimiter, and then nothing: no "--" to close the body.
+        `\r\n--${BOUNDARY}`,
+        `\r\n--${BOUNDARY}\r\n`,
+        // A second part whose header line has no colon.
+        `\r\n--${BOUNDARY}\r\nthis is not a header\r\n\r\nx\r\n--${BOUNDARY}--\r\n`,
+        // A second part that never ends.
+        `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nnever closed`,
+      ];
+      for (const ending of endings) {
+        await expectRefused(
+          () => post(Buffer.from(file + ending), undefined, {}, path),
+          400,
+          'Malformed multipart body',
+        );
+      }
+    },
+  );
 
   it('when a complete file part is followed by a body still on its way, then nothing is stored until it ends, and a broken end leaves nothing', async () => {
     const before = await snapshot(app);
-    const { request, answer } = openPost(app.url, '/api/v1/files', { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+    const { request, answer } = openPost(app.url, '/api/v1/files', {
+      cookie,
+      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+    });
     // The whole file part, and the start of another part: the file's content has all arrived.
-    request.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="held.txt"\r\n\r\nheld content\r\n--${BOUNDARY}\r\n`);
+    request.write(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="held.txt"\r\n\r\nheld content\r\n--${BOUNDARY}\r\n`,
+    );
     await sleep(300);
     expect((await snapshot(app)).stored).toEqual(before.stored);
 
@@ -249,7 +383,11 @@ describe('malformed bodies', () => {
 
   it('when the body stops before the closing boundary (the request itself complete), then 400 and nothing stored', async () => {
     const body = rawMultipart(BOUNDARY, [filePart('cut.txt', 'cut short')]);
-    await expectRefused(() => post(body.subarray(0, body.length - `--${BOUNDARY}--\r\n`.length - 2)), 400, /malformed/i);
+    await expectRefused(
+      () => post(body.subarray(0, body.length - `--${BOUNDARY}--\r\n`.length - 2)),
+      400,
+      /malformed/i,
+    );
   });
 });
 
@@ -276,12 +414,20 @@ describe('odd content types', () => {
 
   it('when the boundary is exactly 70 characters, then the upload is accepted (201)', async () => {
     const boundary = 'c'.repeat(70);
-    await expectStoredOne(() => post(rawMultipart(boundary, [filePart('seventy.txt')]), `multipart/form-data; boundary=${boundary}`));
+    await expectStoredOne(() =>
+      post(rawMultipart(boundary, [filePart('seventy.txt')]), `multipart/form-data; boundary=${boundary}`),
+    );
   });
 
   it('when the files sit in a nested multipart/mixed part (old RFC 2388 style), then 400 "No file uploaded"', async () => {
     const inner = rawMultipart('inner-boundary', [filePart('nested.txt', 'nested content')]);
-    const outer: RawPart = { headers: ['Content-Disposition: form-data; name="files"', 'Content-Type: multipart/mixed; boundary=inner-boundary'], content: inner };
+    const outer: RawPart = {
+      headers: [
+        'Content-Disposition: form-data; name="files"',
+        'Content-Type: multipart/mixed; boundary=inner-boundary',
+      ],
+      content: inner,
+    };
     await expectRefused(() => post(rawMultipart(BOUNDARY, [outer])), 400, 'No file uploaded');
   });
 });
@@ -296,14 +442,20 @@ describe('odd file names', () => {
   });
 
   it('when a filename* decodes to 2,000 characters, then 201 with the name capped at 255 characters, its extension kept', async () => {
-    const part: RawPart = { headers: [`Content-Disposition: form-data; name="file"; filename*=UTF-8''${'%C3%A9'.repeat(2_000)}.pdf`], content: 'x' };
+    const part: RawPart = {
+      headers: [`Content-Disposition: form-data; name="file"; filename*=UTF-8''${'%C3%A9'.repeat(2_000)}.pdf`],
+      content: 'x',
+    };
     const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [part])));
     expect(file.originalName).toBe(`${'é'.repeat(251)}.pdf`);
     await expectServable(file.id);
   });
 
   it('when a filename* of 10,000 encoded characters makes the part header pass 16 KiB, then 400 malformed', async () => {
-    const part: RawPart = { headers: [`Content-Disposition: form-data; name="file"; filename*=UTF-8''${'%C3%A9'.repeat(10_000)}.pdf`], content: 'x' };
+    const part: RawPart = {
+      headers: [`Content-Disposition: form-data; name="file"; filename*=UTF-8''${'%C3%A9'.repeat(10_000)}.pdf`],
+      content: 'x',
+    };
     await expectRefused(() => post(rawMultipart(BOUNDARY, [part])), 400, /malformed/i);
   });
 
@@ -312,22 +464,31 @@ describe('odd file names', () => {
   });
 
   it('when the filename* carries %00, then 201 with the NUL bytes removed', async () => {
-    const part: RawPart = { headers: ["Content-Disposition: form-data; name=\"file\"; filename*=UTF-8''evil%00.php%00.txt"], content: 'x' };
+    const part: RawPart = {
+      headers: ['Content-Disposition: form-data; name="file"; filename*=UTF-8\'\'evil%00.php%00.txt'],
+      content: 'x',
+    };
     const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [part])));
     expect(file.originalName).toBe('evil.php.txt');
     expect(file.storedName).toBe(`${file.id}.txt`);
     await expectServable(file.id);
   });
 
-  it.each(['.', '..', '...', '/', '../../../etc/passwd', '\\..\\..\\boot.ini'])('when the filename is %j, then 201, stored under its id only, never outside UPLOAD_DIR', async (name) => {
-    const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [filePart(name)])));
-    expect(file.originalName).toBe(name);
-    expect(file.storedName).toMatch(new RegExp(`^${file.id}(\\.[A-Za-z0-9]+)?$`));
-    await expectServable(file.id);
-  });
+  it.each(['.', '..', '...', '/', '../../../etc/passwd', '\\..\\..\\boot.ini'])(
+    'when the filename is %j, then 201, stored under its id only, never outside UPLOAD_DIR',
+    async (name) => {
+      const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [filePart(name)])));
+      expect(file.originalName).toBe(name);
+      expect(file.storedName).toMatch(new RegExp(`^${file.id}(\\.[A-Za-z0-9]+)?$`));
+      await expectServable(file.id);
+    },
+  );
 
   it('when the filename* carries CR LF and a quote, then 201 and the download header stays one clean line', async () => {
-    const part: RawPart = { headers: ["Content-Disposition: form-data; name=\"file\"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1%22.txt"], content: 'x' };
+    const part: RawPart = {
+      headers: ['Content-Disposition: form-data; name="file"; filename*=UTF-8\'\'a%0D%0ASet-Cookie%3A%20x%3D1%22.txt'],
+      content: 'x',
+    };
     const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [part])));
     const raw = await fetch(`${app.url}/f/${file.id}/raw`);
     expect(raw.status).toBe(200);
@@ -350,10 +511,19 @@ describe('odd ids on every route', () => {
     ['GET /f/<id>/raw', (id) => rawRequest(app.url, { path: `/f/${id}/raw` })],
     ['HEAD /f/<id>/raw', (id) => rawRequest(app.url, { method: 'HEAD', path: `/f/${id}/raw` })],
     ['GET /f/<id>', (id) => rawRequest(app.url, { path: `/f/${id}` })],
-    ['DELETE /api/v1/files/<id>', (id) => rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie } })],
+    [
+      'DELETE /api/v1/files/<id>',
+      (id) => rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie } }),
+    ],
     [
       'POST /files/<id>/delete',
-      (id) => rawRequest(app.url, { method: 'POST', path: `/files/${id}/delete`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '' }),
+      (id) =>
+        rawRequest(app.url, {
+          method: 'POST',
+          path: `/files/${id}/delete`,
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: '',
+        }),
     ],
     [
       'POST /trpc/files.delete',
@@ -369,7 +539,8 @@ describe('odd ids on every route', () => {
   const cases = ids.flatMap(([label, id]) => routes.map(([route, send]) => ({ label, id, route, send })));
   it.each(cases)('when $route gets $label, then a 4xx, never a 500', async ({ id, send }) => {
     const res = await expectRefused(() => send(id), [400, 404]);
-    if (res.headers['content-type']?.startsWith('application/json') && res.body) expect(res.body).not.toMatch(/stack|at .*\.ts:\d+/);
+    if (res.headers['content-type']?.startsWith('application/json') && res.body)
+      expect(res.body).not.toMatch(/stack|at .*\.ts:\d+/);
   });
 
   it('when /f/%2e%2e is asked for, then URL normalisation makes it "/" (the home page), never a file nor a 500', async () => {
@@ -381,7 +552,10 @@ describe('odd ids on every route', () => {
   });
 
   it('when the URL is 100 KB long, then a 4xx (Node: 431) and the server still answers', async () => {
-    const res = await expectRefused(() => rawRequest(app.url, { path: `/f/${'x'.repeat(100 * 1024)}/raw` }), [414, 431]);
+    const res = await expectRefused(
+      () => rawRequest(app.url, { path: `/f/${'x'.repeat(100 * 1024)}/raw` }),
+      [414, 431],
+    );
     expect(res.status).toBeGreaterThanOrEqual(400);
   });
 });

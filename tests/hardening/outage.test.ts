@@ -84,8 +84,15 @@ describe.skipIf(onPostgresS3)('the database stops under a running server', () =>
     await postgres?.stop();
   });
 
-  it('when PostgreSQL is stopped, then every door answers 503 with Retry-After and its words, logged once; and once it is back, one end line counts the requests refused', { timeout: 90_000 }, async () => {
-    const env = { DATA_DIR: tempDir('fs-outage-'), DATABASE_URL: `${postgres.url}/postgres`, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'info' };
+  it('when PostgreSQL is stopped, then every door answers 503 with Retry-After and its words, logged once; and once it is back, one end line counts the requests refused', {
+    timeout: 90_000,
+  }, async () => {
+    const env = {
+      DATA_DIR: tempDir('fs-outage-'),
+      DATABASE_URL: `${postgres.url}/postgres`,
+      SESSION_SECRET: TEST_SECRET,
+      LOG_LEVEL: 'info',
+    };
     const started = await startWithUser(env);
     server = started.server;
     const { cookie } = started;
@@ -104,16 +111,41 @@ describe.skipIf(onPostgresS3)('the database stops under a running server', () =>
     const html = /^text\/html/;
     const text = /^text\/plain/;
     const refusals: Array<[string, () => Promise<Response>, RegExp, string]> = [
-      ['API list', () => fetch(`${server!.url}/api/v1/files`, { headers: { cookie } }), json, `{"error":"${DATABASE_DOWN}"}`],
-      ['API upload', () => upload(server!, cookie, 'during the outage', 'late.txt'), json, `{"error":"${DATABASE_DOWN}"}`],
+      [
+        'API list',
+        () => fetch(`${server!.url}/api/v1/files`, { headers: { cookie } }),
+        json,
+        `{"error":"${DATABASE_DOWN}"}`,
+      ],
+      [
+        'API upload',
+        () => upload(server!, cookie, 'during the outage', 'late.txt'),
+        json,
+        `{"error":"${DATABASE_DOWN}"}`,
+      ],
       [
         'API login',
-        () => fetch(`${server!.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'keeper', password: PASSWORD }) }),
+        () =>
+          fetch(`${server!.url}/api/v1/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'keeper', password: PASSWORD }),
+          }),
         json,
         `{"error":"${DATABASE_DOWN}"}`,
       ],
       ['tus HEAD', () => tus.head(tusLocation), json, ''],
-      ['tRPC', () => fetch(`${server!.url}/trpc/files.delete`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ id: file.id }) }), json, DATABASE_DOWN],
+      [
+        'tRPC',
+        () =>
+          fetch(`${server!.url}/trpc/files.delete`, {
+            method: 'POST',
+            headers: { cookie, 'content-type': 'application/json' },
+            body: JSON.stringify({ id: file.id }),
+          }),
+        json,
+        DATABASE_DOWN,
+      ],
       ['share page', () => fetch(`${server!.url}/f/${file.id}`), html, DATABASE_DOWN],
       ['files page, signed in', () => fetch(`${server!.url}/files`, { headers: { cookie } }), html, DATABASE_DOWN],
       ['raw link', () => fetch(`${server!.url}/f/${file.id}/raw`), text, DATABASE_DOWN],
@@ -132,14 +164,22 @@ describe.skipIf(onPostgresS3)('the database stops under a running server', () =>
     }
 
     const duringOutage = problemLines(server);
-    expect(duringOutage.map((line) => [line.dependency, line.msg])).toEqual([['database', expect.stringMatching(/^database unavailable/)]]);
+    expect(duringOutage.map((line) => [line.dependency, line.msg])).toEqual([
+      ['database', expect.stringMatching(/^database unavailable/)],
+    ]);
     expect(server.stdoutLines().join('\n')).not.toContain('"stack"');
 
     postgres.startServer();
     stopped = false;
-    expect(await poll(() => problemLines(server!).length > 1, 20_000), 'an end line once PostgreSQL is back').toBe(true);
+    expect(await poll(() => problemLines(server!).length > 1, 20_000), 'an end line once PostgreSQL is back').toBe(
+      true,
+    );
     const [, ended] = problemLines(server);
-    expect(ended).toMatchObject({ dependency: 'database', refused: refusals.length, msg: expect.stringMatching(/^database available again/) });
+    expect(ended).toMatchObject({
+      dependency: 'database',
+      refused: refusals.length,
+      msg: expect.stringMatching(/^database available again/),
+    });
     expect((await fetch(`${server.url}/api/v1/files`, { headers: { cookie } })).status).toBe(200);
     expect(problemLines(server)).toHaveLength(2);
   });
@@ -154,12 +194,25 @@ describe.skipIf(onPostgresS3)('the S3 server goes away under a running server', 
   });
   afterEach(() => server?.kill());
 
-  it('when the bucket cannot be reached, then a download is 503 plain text with Retry-After, an upload (multipart or tus) 503 JSON, /healthz says storage unavailable, and the outage is logged once', { timeout: 60_000 }, async () => {
+  it('when the bucket cannot be reached, then a download is 503 plain text with Retry-After, an upload (multipart or tus) 503 JSON, /healthz says storage unavailable, and the outage is logged once', {
+    timeout: 60_000,
+  }, async () => {
     const client = clientFor(s3.url);
     await client.send(new CreateBucketCommand({ Bucket: 'outage' }));
     client.destroy();
-    const bucket = { S3_BUCKET: 'outage', S3_ENDPOINT: s3.url, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' };
-    const started = await startWithUser({ DATA_DIR: tempDir('fs-outage-'), SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'info', ...bucket });
+    const bucket = {
+      S3_BUCKET: 'outage',
+      S3_ENDPOINT: s3.url,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    };
+    const started = await startWithUser({
+      DATA_DIR: tempDir('fs-outage-'),
+      SESSION_SECRET: TEST_SECRET,
+      LOG_LEVEL: 'info',
+      ...bucket,
+    });
     server = started.server;
     const stored = await upload(server, started.cookie, 'kept in the bucket', 'notes.txt');
     expect(stored.status).toBe(201);
@@ -173,14 +226,26 @@ describe.skipIf(onPostgresS3)('the S3 server goes away under a running server', 
     for (const path of [`/f/${file.id}/raw`, `/f/${file.id}/raw?download`, `/f/${file.id}/raw`]) {
       await expectRefused(await fetch(`${server.url}${path}`), path, /^text\/plain/, STORAGE_DOWN);
     }
-    await expectRefused(await upload(server, started.cookie, 'during the outage', 'late.txt'), 'API upload', /^application\/json/, `{"error":"${STORAGE_DOWN}"}`);
-    await expectRefused(await tus.patch(tusLocation, 0, new Uint8Array(10)), 'tus PATCH', /^application\/json/, `{"error":"${STORAGE_DOWN}"}`);
+    await expectRefused(
+      await upload(server, started.cookie, 'during the outage', 'late.txt'),
+      'API upload',
+      /^application\/json/,
+      `{"error":"${STORAGE_DOWN}"}`,
+    );
+    await expectRefused(
+      await tus.patch(tusLocation, 0, new Uint8Array(10)),
+      'tus PATCH',
+      /^application\/json/,
+      `{"error":"${STORAGE_DOWN}"}`,
+    );
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ status: 'error', problems: ['storage unavailable'] });
 
     const problems = problemLines(server);
-    expect(problems.map((line) => [line.dependency, line.msg])).toEqual([['storage', expect.stringMatching(/^storage unavailable/)]]);
+    expect(problems.map((line) => [line.dependency, line.msg])).toEqual([
+      ['storage', expect.stringMatching(/^storage unavailable/)],
+    ]);
     expect(server.stdoutLines().join('\n')).not.toContain('"stack"');
   });
 });

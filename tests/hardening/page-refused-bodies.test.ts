@@ -10,7 +10,16 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINGER_MS } from '../../server/http/lingering-close';
 import { startApp, type TestApp } from '../helpers/app';
-import { collectGarbage, expectServerAnswers, expectUnchanged, fieldPart, filePart, rawMultipart, snapshot, type RawPart } from '../helpers/hardening-http';
+import {
+  collectGarbage,
+  expectServerAnswers,
+  expectUnchanged,
+  fieldPart,
+  filePart,
+  rawMultipart,
+  snapshot,
+  type RawPart,
+} from '../helpers/hardening-http';
 
 const MAX_UPLOAD_BYTES = 1_000_000;
 const QUOTA_BYTES = 256 * 1024;
@@ -62,7 +71,10 @@ function* filler(size: number): Generator<Buffer> {
 }
 
 /** `body` cut in 64 KiB pieces. */
-const inPieces = (body: Buffer): Buffer[] => Array.from({ length: Math.ceil(body.length / (64 * 1024)) }, (_, i) => body.subarray(i * 64 * 1024, (i + 1) * 64 * 1024));
+const inPieces = (body: Buffer): Buffer[] =>
+  Array.from({ length: Math.ceil(body.length / (64 * 1024)) }, (_, i) =>
+    body.subarray(i * 64 * 1024, (i + 1) * 64 * 1024),
+  );
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -74,7 +86,13 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * HTTP server ignores between requests (RFC 9112, 2.2), is reset by the kernel once the server
  * has closed. Samples RSS the whole time.
  */
-async function exchange(target: TestApp, head: string, body: Iterable<Buffer>, gapMs = 0, waitMs = 8_000): Promise<Exchange> {
+async function exchange(
+  target: TestApp,
+  head: string,
+  body: Iterable<Buffer>,
+  gapMs = 0,
+  waitMs = 8_000,
+): Promise<Exchange> {
   collectGarbage();
   const rssBefore = process.memoryUsage.rss();
   let rssPeak = rssBefore;
@@ -110,7 +128,13 @@ async function exchange(target: TestApp, head: string, body: Iterable<Buffer>, g
   }
   clearInterval(sampler);
   socket.destroy();
-  return { ...parseAnswer(Buffer.concat(received)), sent, error: sendError, closedAfterBodyMs, rssGrowth: rssPeak - rssBefore };
+  return {
+    ...parseAnswer(Buffer.concat(received)),
+    sent,
+    error: sendError,
+    closedAfterBodyMs,
+    rssGrowth: rssPeak - rssBefore,
+  };
 }
 
 /** Status, headers and page of one HTTP/1.1 answer, as far as it came. */
@@ -118,7 +142,9 @@ function parseAnswer(raw: Buffer): Pick<Exchange, 'status' | 'headers' | 'page' 
   const headEnd = raw.indexOf('\r\n\r\n');
   if (headEnd < 0) return { status: 0, headers: {}, page: '', pageComplete: false };
   const [statusLine, ...lines] = raw.subarray(0, headEnd).toString('latin1').split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   let rest = raw.subarray(headEnd + 4);
   const pieces: Buffer[] = [];
   let pageComplete = false;
@@ -140,7 +166,12 @@ function parseAnswer(raw: Buffer): Pick<Exchange, 'status' | 'headers' | 'page' 
     pieces.push(rest.subarray(0, length));
     pageComplete = rest.length >= length;
   }
-  return { status: Number(statusLine.split(' ')[1]), headers, page: Buffer.concat(pieces).toString('utf8'), pageComplete };
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    page: Buffer.concat(pieces).toString('utf8'),
+    pageComplete,
+  };
 }
 
 function uploadHead(target: TestApp, sessionCookie: string, contentLength: number): string {
@@ -165,10 +196,14 @@ function expectLingeringClose(result: Exchange, bodyLength: number, status: numb
 }
 
 describe('the upload page refusing a body before it has arrived', () => {
-  it('when a page upload declares 200 MB over a 1 MB limit, then its 413 page is read whole with Connection: close, the connection closes once the body is in, nothing is stored, and memory does not grow by the body', { timeout: 60_000 }, async () => {
+  it('when a page upload declares 200 MB over a 1 MB limit, then its 413 page is read whole with Connection: close, the connection closes once the body is in, nothing is stored, and memory does not grow by the body', {
+    timeout: 60_000,
+  }, async () => {
     const before = await snapshot(app);
     const size = 200 * MiB;
-    const partHead = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const partHead = Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     const partTail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
     const bodyLength = partHead.length + size + partTail.length;
     const result = await exchange(app, uploadHead(app, cookie, bodyLength), [partHead, ...filler(size), partTail]);
@@ -176,27 +211,41 @@ describe('the upload page refusing a body before it has arrived', () => {
     expectLingeringClose(result, bodyLength, 413);
     expect(result.page).toContain('This file is too large.');
     await expectUnchanged(app, before);
-    console.log(`[hardening] 200 MB refused by the upload page: closed ${result.closedAfterBodyMs!.toFixed(0)} ms after the body, RSS +${(result.rssGrowth / MiB).toFixed(1)} MiB`);
+    console.log(
+      `[hardening] 200 MB refused by the upload page: closed ${result.closedAfterBodyMs!.toFixed(0)} ms after the body, RSS +${(result.rssGrowth / MiB).toFixed(1)} MiB`,
+    );
     // The chunks are dropped as they come and collected every 2 MiB (ADR 0023): a few MiB. Held
     // in Remix's body stream they would be the whole 200 MB; left to V8's own pace, 50-60 MiB.
     expect(result.rssGrowth).toBeLessThan(32 * MiB);
     await expectServerAnswers(app.url);
   });
 
-  it('when a keep-alive client’s page upload is refused by its declared length, then its next request is answered at once, not reset seconds later', { timeout: 30_000 }, async () => {
+  it('when a keep-alive client’s page upload is refused by its declared length, then its next request is answered at once, not reset seconds later', {
+    timeout: 30_000,
+  }, async () => {
     const before = await snapshot(app);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const body = rawMultipart(BOUNDARY, [filePart('big.bin', Buffer.alloc(3 * MAX_UPLOAD_BYTES, 0x61))]);
       const send = (method: string, path: string, payload?: Buffer) =>
         new Promise<{ status: number; connection?: string; page: string }>((resolve, reject) => {
-          const req = http.request({ host: '127.0.0.1', port: new URL(app.url).port, method, path, agent, headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } }, (res) => {
-            let page = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (page += chunk));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, page }));
-            res.on('error', reject);
-          });
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port: new URL(app.url).port,
+              method,
+              path,
+              agent,
+              headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+            },
+            (res) => {
+              let page = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (page += chunk));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, page }));
+              res.on('error', reject);
+            },
+          );
           req.on('error', reject);
           req.end(payload);
         });
@@ -218,35 +267,66 @@ describe('the upload page refusing a body before it has arrived', () => {
   // Under the limit plus the framing allowance: not refused by its Content-Length.
   const file = () => Buffer.alloc(2 * MAX_UPLOAD_BYTES, 0x61);
   const partWay: Array<[string, () => TestApp, () => string, () => RawPart[], number, RegExp]> = [
-    ['the file passes the size limit', () => app, () => cookie, () => [filePart('big.bin', file())], 413, /This file is too large\./],
-    ['the file passes the quota', () => quotaApp, () => quotaCookie, () => [filePart('big.bin', file())], 413, /quota/i],
-    ['a share setting is refused', () => app, () => cookie, () => [fieldPart('maxDownloads', 'lots'), filePart('any.bin', file())], 400, /Maximum downloads/],
+    [
+      'the file passes the size limit',
+      () => app,
+      () => cookie,
+      () => [filePart('big.bin', file())],
+      413,
+      /This file is too large\./,
+    ],
+    [
+      'the file passes the quota',
+      () => quotaApp,
+      () => quotaCookie,
+      () => [filePart('big.bin', file())],
+      413,
+      /quota/i,
+    ],
+    [
+      'a share setting is refused',
+      () => app,
+      () => cookie,
+      () => [fieldPart('maxDownloads', 'lots'), filePart('any.bin', file())],
+      400,
+      /Maximum downloads/,
+    ],
   ];
-  it.each(partWay)('when %s part-way through a page upload, then the page is read whole with Connection: close and the connection closes once the body is in, storing nothing', { timeout: 30_000 }, async (_label, target, sessionCookie, parts, status, words) => {
-    const before = await snapshot(target());
-    const body = rawMultipart(BOUNDARY, parts());
-    // In 64 KiB pieces, 5 ms apart: the rest of the body is still on its way when the page answers.
-    const pieces = inPieces(body);
-    const result = await exchange(target(), uploadHead(target(), sessionCookie(), body.length), pieces, 5);
-    expectLingeringClose(result, body.length, status);
-    expect(result.page).toMatch(words);
-    await expectUnchanged(target(), before);
-  });
+  it.each(partWay)(
+    'when %s part-way through a page upload, then the page is read whole with Connection: close and the connection closes once the body is in, storing nothing',
+    { timeout: 30_000 },
+    async (_label, target, sessionCookie, parts, status, words) => {
+      const before = await snapshot(target());
+      const body = rawMultipart(BOUNDARY, parts());
+      // In 64 KiB pieces, 5 ms apart: the rest of the body is still on its way when the page answers.
+      const pieces = inPieces(body);
+      const result = await exchange(target(), uploadHead(target(), sessionCookie(), body.length), pieces, 5);
+      expectLingeringClose(result, body.length, status);
+      expect(result.page).toMatch(words);
+      await expectUnchanged(target(), before);
+    },
+  );
 
-  it('when a refused page client goes on sending without end, then the server still closes the connection after a bounded time', { timeout: 60_000 }, async () => {
+  it('when a refused page client goes on sending without end, then the server still closes the connection after a bounded time', {
+    timeout: 60_000,
+  }, async () => {
     const endless = function* () {
       const started = performance.now();
       while (performance.now() - started < 4 * LINGER_MS) yield* filler(64 * 1024);
     };
     const result = await exchange(app, uploadHead(app, cookie, 1024 * MAX_UPLOAD_BYTES), endless(), 5);
-    expect(result.sent, 'the server still read after four times its lingering time').toBeLessThan(1024 * MAX_UPLOAD_BYTES);
+    expect(result.sent, 'the server still read after four times its lingering time').toBeLessThan(
+      1024 * MAX_UPLOAD_BYTES,
+    );
     expect(result.status).toBe(413);
     expect(result.headers.connection).toBe('close');
     expect(result.pageComplete).toBe(true);
     await expectServerAnswers(app.url);
   });
 
-  it('when a visitor without a session posts a large upload to the page, then the redirect to the login page closes the connection once the body is in, storing nothing', { timeout: 30_000 }, async () => {
+  it('when a visitor without a session posts a large upload to the page, then the redirect to the login page closes the connection once the body is in, storing nothing', {
+    timeout: 30_000,
+  }, async () => {
     const before = await snapshot(app);
     const body = rawMultipart(BOUNDARY, [filePart('sneaky.bin', Buffer.alloc(3 * MAX_UPLOAD_BYTES, 0x61))]);
     const head = uploadHead(app, '', body.length).replace('Cookie: \r\n', '');

@@ -9,7 +9,9 @@ const dataDir = tempDir('fs-hardening-password-');
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('password length at registration', () => {
-  it('when the password is 73 bytes of UTF-8 (72 characters plus one multi-byte), then the CLI refuses it with one line and creates no user', { timeout: 60_000 }, async () => {
+  it('when the password is 73 bytes of UTF-8 (72 characters plus one multi-byte), then the CLI refuses it with one line and creates no user', {
+    timeout: 60_000,
+  }, async () => {
     requireDist();
     const env = await serverEnv(dataDir);
     const password = `${'a'.repeat(71)}é`; // 72 characters, 73 bytes

@@ -39,7 +39,9 @@ async function sendInPieces(body: Buffer): Promise<string> {
 }
 
 describe('answers to uploads refused while they are still being sent', () => {
-  it('when 20 uploads declaring more than MAX_UPLOAD_BYTES are refused while their bodies stream in, then every client reads the 413 JSON answer', { timeout: 60_000 }, async () => {
+  it('when 20 uploads declaring more than MAX_UPLOAD_BYTES are refused while their bodies stream in, then every client reads the 413 JSON answer', {
+    timeout: 60_000,
+  }, async () => {
     const answers: string[] = [];
     const tooLarge = Buffer.alloc(5 * MAX_UPLOAD_BYTES, 'a');
     for (let i = 0; i < 20; i++) answers.push(await sendInPieces(tooLarge));
@@ -47,7 +49,9 @@ describe('answers to uploads refused while they are still being sent', () => {
     expect(await app.rows('select count(*) as n from files')).toEqual([{ n: 0 }]);
   });
 
-  it('when 20 malformed multipart bodies are refused at their first part while more is on its way, then every client reads the 400 JSON answer', { timeout: 60_000 }, async () => {
+  it('when 20 malformed multipart bodies are refused at their first part while more is on its way, then every client reads the 400 JSON answer', {
+    timeout: 60_000,
+  }, async () => {
     const malformed = Buffer.from('--XX\r\nbroken part header\r\n\r\nxx\r\n--XX--');
     const answers: string[] = [];
     const body = Buffer.concat([malformed, Buffer.alloc(MAX_UPLOAD_BYTES / 2, 'a')]);
@@ -55,7 +59,9 @@ describe('answers to uploads refused while they are still being sent', () => {
     expect(answers).toEqual(Array(20).fill('400 {"error":"Malformed multipart body"}'));
   });
 
-  it('when a refused client goes on sending without end, then the server closes the connection after a bounded time', { timeout: 60_000 }, async () => {
+  it('when a refused client goes on sending without end, then the server closes the connection after a bounded time', {
+    timeout: 60_000,
+  }, async () => {
     const url = new URL(app.url);
     // Half-open, as a client that goes on sending after our side has closed.
     const socket = net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
@@ -83,9 +89,23 @@ describe('answers to uploads refused while they are still being sent', () => {
 });
 
 /** Posts `body` in 64 KiB pieces, `gapMs` apart, until the answer comes: the answer, and how much had been sent by then. */
-async function sendUntilAnswered(baseUrl: string, headers: Record<string, string>, body: Buffer, gapMs: number): Promise<{ answer: string; sentWhenAnswered: number }> {
+async function sendUntilAnswered(
+  baseUrl: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  gapMs: number,
+): Promise<{ answer: string; sentWhenAnswered: number }> {
   const splitAt = Array.from({ length: Math.ceil(body.length / PIECE) }, (_, i) => i * PIECE);
-  const res = await rawRequest(baseUrl, { method: 'POST', path: '/api/v1/files', headers, body, splitAt, gapMs, stopWhenAnswered: true, timeoutMs: 30_000 });
+  const res = await rawRequest(baseUrl, {
+    method: 'POST',
+    path: '/api/v1/files',
+    headers,
+    body,
+    splitAt,
+    gapMs,
+    stopWhenAnswered: true,
+    timeoutMs: 30_000,
+  });
   return { answer: `${res.status} ${res.body}`, sentWhenAnswered: res.sentWhenAnswered ?? body.length };
 }
 
@@ -95,7 +115,9 @@ describe('uploads refused part-way through their bodies', () => {
     body: rawMultipart('XX', parts),
   });
 
-  it('when an upload passes the size limit part-way, then its 413 comes while the rest is still being sent, and nothing is kept', { timeout: 60_000 }, async () => {
+  it('when an upload passes the size limit part-way, then its 413 comes while the rest is still being sent, and nothing is kept', {
+    timeout: 60_000,
+  }, async () => {
     const before = await snapshot(app);
     // Under the limit plus the framing allowance, so not refused by its Content-Length.
     const { headers, body } = multipart([filePart('big.bin', Buffer.alloc(2 * MAX_UPLOAD_BYTES, 'a'))]);
@@ -105,7 +127,9 @@ describe('uploads refused part-way through their bodies', () => {
     await expectUnchanged(app, before);
   });
 
-  it('when an upload passes its quota part-way, then its 413 comes long before the end of the body, and nothing is kept', { timeout: 60_000 }, async () => {
+  it('when an upload passes its quota part-way, then its 413 comes long before the end of the body, and nothing is kept', {
+    timeout: 60_000,
+  }, async () => {
     const quotaApp = await startApp({ DEFAULT_QUOTA_BYTES: String(256 * 1024) });
     try {
       await quotaApp.createUser('quoted');
@@ -122,9 +146,14 @@ describe('uploads refused part-way through their bodies', () => {
     }
   });
 
-  it('when an upload’s share settings are refused, then the 400 comes before its file has been sent', { timeout: 60_000 }, async () => {
+  it('when an upload’s share settings are refused, then the 400 comes before its file has been sent', {
+    timeout: 60_000,
+  }, async () => {
     const before = await snapshot(app);
-    const { headers, body } = multipart([fieldPart('maxDownloads', 'lots'), filePart('any.bin', Buffer.alloc(MAX_UPLOAD_BYTES / 2, 'a'))]);
+    const { headers, body } = multipart([
+      fieldPart('maxDownloads', 'lots'),
+      filePart('any.bin', Buffer.alloc(MAX_UPLOAD_BYTES / 2, 'a')),
+    ]);
     const { answer, sentWhenAnswered } = await sendUntilAnswered(app.url, headers, body, 20);
     expect(answer).toMatch(/^400 \{"error":".*maxDownloads/);
     expect(sentWhenAnswered).toBeLessThan(body.length / 2);

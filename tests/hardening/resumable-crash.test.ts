@@ -6,7 +6,17 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/app';
-import { killAllSpawned, killHard, loginCookie, registerWithCli, requireDist, serverEnv, spawnServer, type HardeningServerEnv, type SpawnedServer } from '../helpers/hardening-process';
+import {
+  killAllSpawned,
+  killHard,
+  loginCookie,
+  registerWithCli,
+  requireDist,
+  serverEnv,
+  spawnServer,
+  type HardeningServerEnv,
+  type SpawnedServer,
+} from '../helpers/hardening-process';
 import { openPatch, sha256, tusClient } from '../helpers/tus';
 
 const PASSWORD = 'pw-long-enough-1';
@@ -32,7 +42,9 @@ afterAll(() => {
 });
 
 describe('a resumable upload across a crash of its server', () => {
-  it('when the server is killed with SIGKILL mid-PATCH and restarted, then HEAD gives an offset the stored bytes reach and the upload completes with the right SHA-256', { timeout: 120_000 }, async () => {
+  it('when the server is killed with SIGKILL mid-PATCH and restarted, then HEAD gives an offset the stored bytes reach and the upload completes with the right SHA-256', {
+    timeout: 120_000,
+  }, async () => {
     server = await spawnServer(env);
     const cookie = await loginCookie(server.url, 'u', PASSWORD);
     const content = randomBytes(80 * MiB);

@@ -39,7 +39,9 @@ function uploadHeaders(contentLength: number): string {
 }
 
 describe('stalled request bodies', () => {
-  it('when 100 connections send headers and part of a login body and then stall, then every one is closed within seconds', { timeout: 30_000 }, async () => {
+  it('when 100 connections send headers and part of a login body and then stall, then every one is closed within seconds', {
+    timeout: 30_000,
+  }, async () => {
     const body = JSON.stringify({ username: 'slowpoke', password: 'correct horse battery' });
     const stalled = Array.from({ length: 100 }, () =>
       stallAfter(
@@ -51,7 +53,9 @@ describe('stalled request bodies', () => {
     await expectServerAnswers(app.url);
   });
 
-  it('when an upload stalls half-way, then its connection is closed and no content, temporary file or row is left', { timeout: 30_000 }, async () => {
+  it('when an upload stalls half-way, then its connection is closed and no content, temporary file or row is left', {
+    timeout: 30_000,
+  }, async () => {
     const before = await snapshot(app);
     const size = 256 * 1024;
     const { closed, socket } = stallAfter(uploadHeaders(fileHead.length + size + fileTail.length) + fileHead);
@@ -62,7 +66,9 @@ describe('stalled request bodies', () => {
     await expectUnchanged(app, before);
   });
 
-  it('when an upload is slow but keeps moving for longer than the idle timeout, then it is stored whole', { timeout: 30_000 }, async () => {
+  it('when an upload is slow but keeps moving for longer than the idle timeout, then it is stored whole', {
+    timeout: 30_000,
+  }, async () => {
     const chunks = 10;
     const chunk = Buffer.alloc(4096, 0x62);
     const size = chunks * chunk.length;
@@ -75,7 +81,8 @@ describe('stalled request bodies', () => {
     }
     socket.write(fileTail);
     await new Promise<void>((resolve) => {
-      const check = () => (answer.includes('\r\n\r\n{') && answer.trimEnd().endsWith('}') ? resolve() : setTimeout(check, 20));
+      const check = () =>
+        answer.includes('\r\n\r\n{') && answer.trimEnd().endsWith('}') ? resolve() : setTimeout(check, 20);
       check();
     });
     socket.destroy();

@@ -28,7 +28,8 @@ function plant(dir: string, names: string[]): Record<string, string> {
 }
 
 function expectUntouched(dir: string, planted: Record<string, string>): void {
-  for (const [name, content] of Object.entries(planted)) expect(fs.readFileSync(path.join(dir, name), 'utf8')).toBe(content);
+  for (const [name, content] of Object.entries(planted))
+    expect(fs.readFileSync(path.join(dir, name), 'utf8')).toBe(content);
 }
 
 describe('a start over an UPLOAD_DIR that is not the service’s own', () => {
@@ -36,7 +37,9 @@ describe('a start over an UPLOAD_DIR that is not the service’s own', () => {
     const dir = tempDir('fs-shared-dir-');
     const planted = plant(dir, ['notes.txt', 'settings.json', 'app.db', 'session-secret']);
 
-    const result = await runNode(SERVER_JS, [], { env: { DATA_DIR: dir, UPLOAD_DIR: dir, SESSION_SECRET: TEST_SECRET, PORT: '0' } });
+    const result = await runNode(SERVER_JS, [], {
+      env: { DATA_DIR: dir, UPLOAD_DIR: dir, SESSION_SECRET: TEST_SECRET, PORT: '0' },
+    });
 
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -46,13 +49,26 @@ describe('a start over an UPLOAD_DIR that is not the service’s own', () => {
 
   it('when UPLOAD_DIR holds DATA_DIR, or DATABASE_URL points inside it, then the server and the CLI refuse with one line', async () => {
     const uploads = tempDir('fs-shared-parent-');
-    const inside = { DATA_DIR: path.join(uploads, 'data'), UPLOAD_DIR: uploads, SESSION_SECRET: TEST_SECRET, PORT: '0' };
+    const inside = {
+      DATA_DIR: path.join(uploads, 'data'),
+      UPLOAD_DIR: uploads,
+      SESSION_SECRET: TEST_SECRET,
+      PORT: '0',
+    };
     const server = await runNode(SERVER_JS, [], { env: inside });
     expect(server.code).not.toBe(0);
     expect(server.stderr).toMatch(/UPLOAD_DIR .* must not be DATA_DIR or contain it/);
 
-    const dbInside = { DATA_DIR: tempDir('fs-data-'), UPLOAD_DIR: uploads, DATABASE_URL: `file:${path.join(uploads, 'app.db')}`, SESSION_SECRET: TEST_SECRET };
-    const cli = await runNode(CLI_JS, ['someone', '--password-stdin'], { env: dbInside, input: 'long enough password\n' });
+    const dbInside = {
+      DATA_DIR: tempDir('fs-data-'),
+      UPLOAD_DIR: uploads,
+      DATABASE_URL: `file:${path.join(uploads, 'app.db')}`,
+      SESSION_SECRET: TEST_SECRET,
+    };
+    const cli = await runNode(CLI_JS, ['someone', '--password-stdin'], {
+      env: dbInside,
+      input: 'long enough password\n',
+    });
     expect(cli.code).not.toBe(0);
     expect(cli.stderr.trim().split('\n')).toHaveLength(1);
     expect(cli.stderr).toMatch(/DATABASE_URL: the database .* must not be inside UPLOAD_DIR/);
@@ -62,7 +78,12 @@ describe('a start over an UPLOAD_DIR that is not the service’s own', () => {
     const uploads = tempDir('fs-existing-uploads-');
     const planted = plant(uploads, ['notes.txt', 'settings.json', 'photo.jpg', 'README', 'x.y.z']);
 
-    server = await startServerProcess({ DATA_DIR: tempDir('fs-data-'), UPLOAD_DIR: uploads, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'info' });
+    server = await startServerProcess({
+      DATA_DIR: tempDir('fs-data-'),
+      UPLOAD_DIR: uploads,
+      SESSION_SECRET: TEST_SECRET,
+      LOG_LEVEL: 'info',
+    });
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 
     expectUntouched(uploads, planted);

@@ -12,7 +12,15 @@ import { createDeps } from '../../server/deps';
 import { reconcileStorage } from '../../server/services/maintenance';
 import { startApp, tempDir, TestClock, type TestApp } from '../helpers/app';
 import { openPost } from '../helpers/hardening-http';
-import { killAllSpawned, killHard, loginCookie, registerWithCli, serverEnv, spawnServer, type HardeningServerEnv } from '../helpers/hardening-process';
+import {
+  killAllSpawned,
+  killHard,
+  loginCookie,
+  registerWithCli,
+  serverEnv,
+  spawnServer,
+  type HardeningServerEnv,
+} from '../helpers/hardening-process';
 import { poll } from '../helpers/multipart';
 import { outsideView } from '../helpers/test-backend';
 
@@ -72,7 +80,11 @@ describe('an upload still being received', () => {
     async ({ quotaBytes }) => {
       const name = `alive${quotaBytes ? 'quota' : 'free'}`;
       await app.createUser(name);
-      await app.rows('update users set has_own_quota = ?, quota_bytes = ? where username = ?', [true, quotaBytes, name]);
+      await app.rows('update users set has_own_quota = ?, quota_bytes = ? where username = ?', [
+        true,
+        quotaBytes,
+        name,
+      ]);
       const cookie = await app.login(name);
       const upload = startUpload(app.url, cookie);
       expect(await poll(async () => (await app.incompleteFiles()).length === 1, 15_000)).toBe(true);
@@ -110,14 +122,17 @@ describe('an upload whose receiver was killed', () => {
   });
   afterEach(() => killAllSpawned());
 
-  it('when the server is killed with SIGKILL mid-upload, then a sweep keeps what it left while its row is fresh and removes it, row and all, once the row is stale', { timeout: 90_000 }, async () => {
+  it('when the server is killed with SIGKILL mid-upload, then a sweep keeps what it left while its row is fresh and removes it, row and all, once the row is stale', {
+    timeout: 90_000,
+  }, async () => {
     const { content, committed } = outsideView(env);
     const server = await spawnServer(env);
     const cookie = await loginCookie(server.url, 'killed', 'pw-long-enough-1');
     const upload = startUpload(server.url, cookie);
     upload.request.on('error', () => {}); // the server dies under it
     upload.answer.catch(() => {});
-    const midway = async () => (await content.incomplete()).length === 1 && (await committed('select id from upload_reservations')).length === 1;
+    const midway = async () =>
+      (await content.incomplete()).length === 1 && (await committed('select id from upload_reservations')).length === 1;
     expect(await poll(midway, 15_000)).toBe(true);
     await killHard(server);
     upload.request.destroy();

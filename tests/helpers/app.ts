@@ -123,7 +123,10 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
     async rows(sql, params = []) {
       const { database } = finalConfig;
       if (database.dialect === 'postgresql') return queryPostgres(database.url, [{ sql, params }]);
-      return orm.em.fork().getConnection().execute(sql, params as never[]);
+      return orm.em
+        .fork()
+        .getConnection()
+        .execute(sql, params as never[]);
     },
     async closeDatabase() {
       await deps.sql.close();

@@ -34,7 +34,9 @@ export interface RunningPostgres extends RunningBackend {
 export async function startPostgres(): Promise<RunningPostgres> {
   const bin = postgresBin();
   if (!bin) {
-    throw new Error('PostgreSQL is not installed: `apt-get install -y postgresql` (the PostgreSQL + S3 tests need its initdb and pg_ctl)');
+    throw new Error(
+      'PostgreSQL is not installed: `apt-get install -y postgresql` (the PostgreSQL + S3 tests need its initdb and pg_ctl)',
+    );
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-pg-'));
   const port = await freePort();
@@ -42,13 +44,25 @@ export async function startPostgres(): Promise<RunningPostgres> {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
   const run = (command: string, args: string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]] : [path.join(bin, command), args];
+    const [file, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]]
+      : [path.join(bin, command), args];
     const result = spawnSync(file, argv, { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
   };
   const data = path.join(dir, 'data');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  const startServer = () => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+  const startServer = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
+      'start',
+    ]);
   startServer();
   return {
     url: `postgres://postgres@127.0.0.1:${port}`,
@@ -65,7 +79,9 @@ export async function startPostgres(): Promise<RunningPostgres> {
 }
 
 export async function startS3(): Promise<RunningBackend> {
-  const { default: S3rver } = (await import('s3rver')) as unknown as { default: new (options: object) => S3rverInstance };
+  const { default: S3rver } = (await import('s3rver')) as unknown as {
+    default: new (options: object) => S3rverInstance;
+  };
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-s3-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
   server.middleware.unshift(abortMultipartUpload(directory), listMultipartUploads(directory));

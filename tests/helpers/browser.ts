@@ -8,7 +8,11 @@ import { ROOT } from './app';
 import { decideBrowserTests } from './chromium-requirement';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const decision = decideBrowserTests({ ci: process.env.CI, chromiumPath: CHROMIUM_PATH, chromiumPresent: fs.existsSync(CHROMIUM_PATH) });
+const decision = decideBrowserTests({
+  ci: process.env.CI,
+  chromiumPath: CHROMIUM_PATH,
+  chromiumPresent: fs.existsSync(CHROMIUM_PATH),
+});
 if (decision.outcome === 'fail') throw new Error(decision.message);
 export const hasChromium = decision.outcome === 'run';
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'screenshots');

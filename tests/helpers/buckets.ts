@@ -21,7 +21,13 @@ export async function freshBucketEnv(): Promise<Record<string, string>> {
   } finally {
     client.destroy();
   }
-  return { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: KEYS.accessKeyId, S3_SECRET_ACCESS_KEY: KEYS.secretAccessKey };
+  return {
+    S3_BUCKET: bucket,
+    S3_ENDPOINT: endpoint,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: KEYS.accessKeyId,
+    S3_SECRET_ACCESS_KEY: KEYS.secretAccessKey,
+  };
 }
 
 /** The object keys in the bucket of `env`, the service's write probes left out. */
@@ -29,7 +35,10 @@ export async function bucketKeys(env: Record<string, string>): Promise<string[]>
   const client = clientFor(env.S3_ENDPOINT);
   try {
     const listing = await client.send(new ListObjectsV2Command({ Bucket: env.S3_BUCKET }));
-    return (listing.Contents ?? []).map((object) => object.Key!).filter((key) => !key.startsWith('.')).sort();
+    return (listing.Contents ?? [])
+      .map((object) => object.Key!)
+      .filter((key) => !key.startsWith('.'))
+      .sort();
   } finally {
     client.destroy();
   }

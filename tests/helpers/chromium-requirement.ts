@@ -19,8 +19,15 @@ export interface BrowserTestsSituation {
 
 export function decideBrowserTests({ ci, chromiumPath, chromiumPresent }: BrowserTestsSituation): BrowserTestsDecision {
   if (chromiumPresent) return { outcome: 'run' };
-  if (isCi(ci)) return { outcome: 'fail', message: `Chromium is required in CI: apt-get install chromium (none at ${chromiumPath})` };
-  return { outcome: 'skip', reason: `skipped: no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)` };
+  if (isCi(ci))
+    return {
+      outcome: 'fail',
+      message: `Chromium is required in CI: apt-get install chromium (none at ${chromiumPath})`,
+    };
+  return {
+    outcome: 'skip',
+    reason: `skipped: no Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
+  };
 }
 
 /** CI services set CI=true (or another value); empty, "false" and "0" are read as not in CI. */

@@ -26,8 +26,14 @@ export async function freshDatabaseUrl(dialect: 'sqlite' | 'postgresql'): Promis
 
 /** A fresh, migrated database with one user, `u1`, and the service's direct statements on it; the caller closes both. */
 export async function directSqlWithOneUser(dialect: 'sqlite' | 'postgresql'): Promise<{ orm: Orm; sql: DirectSql }> {
-  const config = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: await freshDatabaseUrl(dialect), SESSION_SECRET: TEST_SECRET });
+  const config = loadConfig({
+    DATA_DIR: tempDir(),
+    DATABASE_URL: await freshDatabaseUrl(dialect),
+    SESSION_SECRET: TEST_SECRET,
+  });
   const orm = await initOrm(config.database);
-  await orm.em.fork().insert('User', { id: 'u1', username: 'u1', usernameKey: 'u1', passwordHash: 'x', createdAt: new Date() });
+  await orm.em
+    .fork()
+    .insert('User', { id: 'u1', username: 'u1', usernameKey: 'u1', passwordHash: 'x', createdAt: new Date() });
   return { orm, sql: openDirectSql(orm, config.database) };
 }

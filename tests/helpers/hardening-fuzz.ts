@@ -51,10 +51,13 @@ const CONTENT_TYPES = [
 function baseBody(random: Random): Buffer {
   const content = Buffer.alloc(1 + int(random, 3_000));
   for (let i = 0; i < content.length; i++) content[i] = int(random, 256);
-  const nameParam = random() < 0.5 ? `filename="base-${int(random, 1000)}.bin"` : `filename*=${pick(random, FILENAME_STARS)}`;
+  const nameParam =
+    random() < 0.5 ? `filename="base-${int(random, 1000)}.bin"` : `filename*=${pick(random, FILENAME_STARS)}`;
   return Buffer.concat([
     Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; ${nameParam}\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; ${nameParam}\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     content,
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
@@ -70,7 +73,12 @@ const MUTATIONS: Array<(random: Random, body: Buffer) => Buffer> = [
   // Insert random bytes (sometimes CR LF or dashes, which matter to the parser).
   (random, body) => {
     const at = int(random, body.length + 1);
-    const insert = pick(random, [Buffer.from('\r\n'), Buffer.from('--'), Buffer.from('\r\n\r\n'), Buffer.from([int(random, 256), int(random, 256)])]);
+    const insert = pick(random, [
+      Buffer.from('\r\n'),
+      Buffer.from('--'),
+      Buffer.from('\r\n\r\n'),
+      Buffer.from([int(random, 256), int(random, 256)]),
+    ]);
     return Buffer.concat([body.subarray(0, at), insert, body.subarray(at)]);
   },
   // Delete a range.
@@ -83,19 +91,31 @@ const MUTATIONS: Array<(random: Random, body: Buffer) => Buffer> = [
   // Duplicate a boundary line somewhere.
   (random, body) => {
     const at = int(random, body.length + 1);
-    const line = pick(random, [`\r\n--${BOUNDARY}\r\n`, `--${BOUNDARY}--\r\n`, `\r\n--${BOUNDARY}`, `--${BOUNDARY}\r\n\r\n`]);
+    const line = pick(random, [
+      `\r\n--${BOUNDARY}\r\n`,
+      `--${BOUNDARY}--\r\n`,
+      `\r\n--${BOUNDARY}`,
+      `--${BOUNDARY}\r\n\r\n`,
+    ]);
     return Buffer.concat([body.subarray(0, at), Buffer.from(line, 'latin1'), body.subarray(at)]);
   },
   // A random header inside the file part's header block.
   (random, body) => {
     const marker = body.indexOf('Content-Type: application/octet-stream\r\n');
     if (marker < 0) return body;
-    return Buffer.concat([body.subarray(0, marker), Buffer.from(`${pick(random, HEADERS)}\r\n`, 'latin1'), body.subarray(marker)]);
+    return Buffer.concat([
+      body.subarray(0, marker),
+      Buffer.from(`${pick(random, HEADERS)}\r\n`, 'latin1'),
+      body.subarray(marker),
+    ]);
   },
   // Replace the filename parameter with a random filename* encoding.
   (random, body) => {
     const text = body.toString('latin1');
-    return Buffer.from(text.replace(/filename\*?=("[^"]*"|[^\r\n;]*)/, `filename*=${pick(random, FILENAME_STARS)}`), 'latin1');
+    return Buffer.from(
+      text.replace(/filename\*?=("[^"]*"|[^\r\n;]*)/, `filename*=${pick(random, FILENAME_STARS)}`),
+      'latin1',
+    );
   },
   // Drop the closing boundary, or repeat it.
   (random, body) => {
@@ -117,7 +137,9 @@ export function fuzzCase(random: Random): FuzzCase {
   let body = baseBody(random);
   for (let i = 1 + int(random, 4); i > 0; i--) body = pick(random, MUTATIONS)(random, body);
   const contentType = random() < 0.85 ? CONTENT_TYPES[0] : pick(random, CONTENT_TYPES);
-  const splitAt = random() < 0.5 ? [] : Array.from({ length: 1 + int(random, 3) }, () => int(random, body.length)).sort((a, b) => a - b);
+  const splitAt =
+    random() < 0.5
+      ? []
+      : Array.from({ length: 1 + int(random, 3) }, () => int(random, body.length)).sort((a, b) => a - b);
   return { body, contentType, splitAt };
 }
-

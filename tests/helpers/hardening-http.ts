@@ -46,7 +46,10 @@ export function rawRequest(
       headers: { connection: 'close', ...options.headers },
       agent: false,
     });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs ?? 15_000} ms`)), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer within ${options.timeoutMs ?? 15_000} ms`)),
+      options.timeoutMs ?? 15_000,
+    );
     let sent = 0;
     let answered = false;
     req.on('response', (res) => {
@@ -56,7 +59,12 @@ export function rawRequest(
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), sentWhenAnswered });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          sentWhenAnswered,
+        });
       });
       res.on('error', (error) => {
         clearTimeout(timer);
@@ -183,8 +191,8 @@ export interface StorageSnapshot {
 /** Everything an upload or a delete could change: content, temporary files, and file rows. */
 export async function snapshot(app: TestApp): Promise<StorageSnapshot> {
   return {
-    stored: (await app.storedFiles()),
-    incomplete: (await app.incompleteFiles()),
+    stored: await app.storedFiles(),
+    incomplete: await app.incompleteFiles(),
     rows: await app.rows('select id, user_id, stored_name, size from files order by id'),
   };
 }
@@ -198,8 +206,8 @@ export async function expectUnchanged(app: TestApp, before: StorageSnapshot): Pr
 export async function expectRowsMatchDisk(app: TestApp): Promise<void> {
   const rows = await app.rows('select stored_name from files');
   const names = rows.map((row) => String(row.stored_name)).sort();
-  expect((await app.storedFiles())).toEqual(names);
-  expect((await app.incompleteFiles())).toEqual([]);
+  expect(await app.storedFiles()).toEqual(names);
+  expect(await app.incompleteFiles()).toEqual([]);
 }
 
 /** The server still answers: /healthz is 200. */
@@ -220,7 +228,10 @@ export async function uploadSmall(
   cookie: string,
   content: string | Uint8Array = 'hello',
   filename = 'hello.txt',
-): Promise<{ status: number; json: { file?: { id: string; storedName: string; originalName: string }; error?: string } }> {
+): Promise<{
+  status: number;
+  json: { file?: { id: string; storedName: string; originalName: string }; error?: string };
+}> {
   const form = new FormData();
   form.append('file', new Blob([content as BlobPart], { type: 'text/plain' }), filename);
   const res = await fetch(`${baseUrl}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });

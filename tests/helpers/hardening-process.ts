@@ -19,7 +19,13 @@ export interface HardeningServerEnv {
 
 /** A server's environment on the run's backend (a fresh database and bucket on PostgreSQL + S3). */
 export async function serverEnv(dataDir: string): Promise<HardeningServerEnv> {
-  return { ...(await backendEnv()), PORT: String(await freePort()), DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' };
+  return {
+    ...(await backendEnv()),
+    PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    SESSION_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+  };
 }
 
 /** Fails with a clear message when the build the fault tests spawn is missing. */
@@ -64,7 +70,11 @@ export function killAllSpawned(): void {
 /** `node <SERVER_NODE_FLAGS> dist/server/index.js` with exactly `env`; resolves once /healthz answers 200. */
 export async function spawnServer(env: HardeningServerEnv): Promise<SpawnedServer> {
   requireDist();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_JS], { cwd: ROOT, env: cleanEnv({ HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_JS], {
+    cwd: ROOT,
+    env: cleanEnv({ HOST: '127.0.0.1', ...env }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   spawned.add(child);
   child.once('exit', () => spawned.delete(child));
   let stderr = '';

@@ -63,17 +63,26 @@ export function createApiResponseValidator(document: Document = openApiDocument(
       const where = `${method} ${pathname} → ${status}`;
       const response = operation ? (operation.responses[String(status)] ?? operation.responses.default) : undefined;
       // Routes the document does not name answer 404 (or 405-like errors): the error shape.
-      const schema = response ? response.content?.['application/json']?.schema : status >= 400 ? errorSchema : undefined;
+      const schema = response
+        ? response.content?.['application/json']?.schema
+        : status >= 400
+          ? errorSchema
+          : undefined;
       // A response that may also be plain text (tus answers without a body): checked as text.
       const textSchema = response?.content?.['text/plain']?.schema;
       if (textSchema !== undefined && contentType?.startsWith('text/plain')) {
         const validateText = compile(textSchema);
-        return validateText(body) ? [] : [`${where}: the text body does not match: ${JSON.stringify(validateText.errors)}`];
+        return validateText(body)
+          ? []
+          : [`${where}: the text body does not match: ${JSON.stringify(validateText.errors)}`];
       }
-      if (!operation && status < 400) return [`${where}: a success from a route the OpenAPI document does not describe`];
-      if (!response && operation) return [`${where}: status ${status} is not in the OpenAPI document for ${operation.method} ${operation.path}`];
+      if (!operation && status < 400)
+        return [`${where}: a success from a route the OpenAPI document does not describe`];
+      if (!response && operation)
+        return [`${where}: status ${status} is not in the OpenAPI document for ${operation.method} ${operation.path}`];
       if (schema === undefined) return [];
-      if (!contentType?.startsWith('application/json')) return [`${where}: expected JSON, got ${contentType ?? 'no Content-Type'}`];
+      if (!contentType?.startsWith('application/json'))
+        return [`${where}: expected JSON, got ${contentType ?? 'no Content-Type'}`];
       let parsed: unknown;
       try {
         parsed = JSON.parse(body);
@@ -82,7 +91,9 @@ export function createApiResponseValidator(document: Document = openApiDocument(
       }
       const validate = compile(schema);
       if (validate(parsed)) return [];
-      return (validate.errors ?? []).map((error) => `${where}: ${error.instancePath || '(body)'} ${error.message} (${JSON.stringify(error.params)})`);
+      return (validate.errors ?? []).map(
+        (error) => `${where}: ${error.instancePath || '(body)'} ${error.message} (${JSON.stringify(error.params)})`,
+      );
     },
   };
 }

@@ -21,7 +21,9 @@ const INT8 = 20;
 const NUMERIC = 1700;
 const numbers: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8 || oid === NUMERIC ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+    oid === INT8 || oid === NUMERIC
+      ? (text: string) => Number(text)
+      : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 /**
@@ -29,14 +31,22 @@ const numbers: pg.CustomTypesConfig = {
  * session_replication_role last for the connection) and returns the last one's rows.
  * `?` placeholders are numbered for PostgreSQL, as knex does for the service.
  */
-export async function queryPostgres(url: string, statements: Array<{ sql: string; params?: unknown[] }>): Promise<Row[]> {
+export async function queryPostgres(
+  url: string,
+  statements: Array<{ sql: string; params?: unknown[] }>,
+): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url, types: numbers });
   await client.connect();
   try {
     let rows: Row[] = [];
     for (const { sql, params = [] } of statements) {
       let index = 0;
-      rows = (await client.query(sql.replace(/\?/g, () => `$${++index}`), params)).rows as Row[];
+      rows = (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++index}`),
+          params,
+        )
+      ).rows as Row[];
     }
     return rows;
   } finally {
@@ -46,5 +56,7 @@ export async function queryPostgres(url: string, statements: Array<{ sql: string
 
 /** The committed rows of `sql` in the database of `config`, whichever dialect it is. */
 export function readCommittedRows(database: DatabaseConfig, sql: string, params: unknown[] = []): Promise<Row[]> {
-  return database.dialect === 'sqlite' ? readCommitted(database.path, sql, params) : queryPostgres(database.url, [{ sql, params }]);
+  return database.dialect === 'sqlite'
+    ? readCommitted(database.path, sql, params)
+    : queryPostgres(database.url, [{ sql, params }]);
 }

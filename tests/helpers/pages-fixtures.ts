@@ -64,9 +64,19 @@ export function postUpload(app: TestApp, cookie: string, part: FilePart, path = 
 /** Uploads through the JSON API and returns the file object (for tests about other pages). */
 export async function apiUpload(app: TestApp, cookie: string, part: FilePart) {
   const { body, contentType } = multipartBody(part);
-  const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie, 'content-type': contentType }, body });
+  const res = await fetch(`${app.url}/api/v1/files`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': contentType },
+    body,
+  });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
-  return (await res.json()).file as { id: string; storedName: string; originalName: string; size: number; createdAt: string };
+  return (await res.json()).file as {
+    id: string;
+    storedName: string;
+    originalName: string;
+    size: number;
+    createdAt: string;
+  };
 }
 
 /** The Set-Cookie line of the session cookie, or undefined. */
@@ -107,7 +117,9 @@ export function visibleText(html: string): string {
 
 /** The text of each alert (`role="alert"`: a form's refusal) of a page, as a reader sees it. */
 export function alertsOf(html: string): string[] {
-  return [...html.matchAll(/<(p|div)\b[^>]*\brole="alert"[^>]*>([\s\S]*?)<\/\1>/g)].map((match) => visibleText(match[2]));
+  return [...html.matchAll(/<(p|div)\b[^>]*\brole="alert"[^>]*>([\s\S]*?)<\/\1>/g)].map((match) =>
+    visibleText(match[2]),
+  );
 }
 
 /** The href of every link (<a>) of a page, entities decoded. */

@@ -21,7 +21,11 @@ function requireBuilt(file: string): void {
 export function cleanEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   // NODE_ENV stays unset unless a test sets it, as with a plain `npm start` (the cast: Remix's
   // globals declare NODE_ENV as always present).
-  const result: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8' };
+  const result: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+  };
   for (const [key, value] of Object.entries(env)) if (value !== undefined) result[key] = value;
   return result as NodeJS.ProcessEnv;
 }

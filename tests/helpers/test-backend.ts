@@ -4,7 +4,15 @@
 // here, so that a test reads the same on either backend.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, type S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import { s3rverUploadsDir } from './backends';
@@ -47,9 +55,15 @@ export interface ContentInspector {
 }
 
 /** What a server process started with `env` keeps, seen from outside it: committed rows and content. */
-export function outsideView(env: Record<string, string>): { committed(sql: string, params?: unknown[]): Promise<Row[]>; content: ContentInspector } {
+export function outsideView(env: Record<string, string>): {
+  committed(sql: string, params?: unknown[]): Promise<Row[]>;
+  content: ContentInspector;
+} {
   const config = loadConfig(env);
-  return { committed: (sql, params) => readCommittedRows(config.database, sql, params), content: inspectContent(config) };
+  return {
+    committed: (sql, params) => readCommittedRows(config.database, sql, params),
+    content: inspectContent(config),
+  };
 }
 
 export function inspectContent(config: Pick<Config, 'storage'>): ContentInspector {
@@ -59,7 +73,10 @@ export function inspectContent(config: Pick<Config, 'storage'>): ContentInspecto
 function inspectFolder(dir: string): ContentInspector {
   return {
     async stored() {
-      return fs.readdirSync(dir).filter((name) => !name.startsWith('.')).sort();
+      return fs
+        .readdirSync(dir)
+        .filter((name) => !name.startsWith('.'))
+        .sort();
     },
     async incomplete() {
       return fs.readdirSync(path.join(dir, '.incomplete')).sort();
@@ -124,10 +141,14 @@ function inspectBucket(storage: Extract<Config['storage'], { kind: 's3' }>): Con
           throw error;
         }
       }),
-    remove: (name) => withClient(async (client) => void (await client.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key: name })))),
+    remove: (name) =>
+      withClient(
+        async (client) => void (await client.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key: name }))),
+      ),
     async breakWrites() {
       await withClient((client) => client.send(new DeleteBucketCommand({ Bucket: storage.bucket })));
-      return () => withClient(async (client) => void (await client.send(new CreateBucketCommand({ Bucket: storage.bucket }))));
+      return () =>
+        withClient(async (client) => void (await client.send(new CreateBucketCommand({ Bucket: storage.bucket }))));
     },
   };
 }

@@ -90,7 +90,12 @@ export function sha256(bytes: Uint8Array): string {
 }
 
 /** Asks HEAD until the offset stops being `not` (a broken-off request is still being recorded). */
-export async function offsetOnceSettled(client: TusClient, location: string, expected: number, timeoutMs = 10_000): Promise<number> {
+export async function offsetOnceSettled(
+  client: TusClient,
+  location: string,
+  expected: number,
+  timeoutMs = 10_000,
+): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await client.head(location);

@@ -89,28 +89,44 @@ describe('Dockerfile', () => {
   });
 
   it('when the build stage runs, then it installs a compiler, builds sqlite3 from source with npm ci, builds, and prunes dev dependencies', () => {
-    const runs = all(build!, 'RUN').map((i) => i.args).join('\n');
+    const runs = all(build!, 'RUN')
+      .map((i) => i.args)
+      .join('\n');
     for (const tool of ['python3', 'make', 'g++']) expect(runs).toContain(tool);
     expect(runs).toMatch(/\bnpm ci\b/);
     expect(runs, 'install scripts must run: sqlite3 compiles in its own').not.toMatch(/--ignore-scripts/);
     expect(runs).toMatch(/\bnpm run build\b/);
     expect(runs).toMatch(/\bnpm prune --omit=dev\b/);
-    const env = all(build!, 'ENV').map((i) => i.args).join(' ');
+    const env = all(build!, 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     expect(env).toMatch(/npm_config_build_from_source=(true|sqlite3)\b/);
     expect(env, 'headers from the image, never downloaded').toMatch(/npm_config_nodedir=\/usr\/local\b/);
-    expect(env, 'NODE_ENV=production in the build stage would skip the dev tools npm run build needs').not.toMatch(/NODE_ENV/);
+    expect(env, 'NODE_ENV=production in the build stage would skip the dev tools npm run build needs').not.toMatch(
+      /NODE_ENV/,
+    );
   });
 
   it('when the runtime stage is read, then it copies the pruned node_modules, dist, build, public and package.json from the build stage', () => {
     const copies = all(runtime, 'COPY').map((i) => i.args);
     for (const item of ['node_modules', 'dist', 'build', 'public', 'package.json']) {
       expect(
-        copies.some((args) => /--from=build\b/.test(args) && new RegExp(`/app/${item.replace('.', '\\.')}\\b`).test(args)),
+        copies.some(
+          (args) => /--from=build\b/.test(args) && new RegExp(`/app/${item.replace('.', '\\.')}\\b`).test(args),
+        ),
         `${item} copied from the build stage`,
       ).toBe(true);
     }
-    expect(copies.some((args) => !/--from=/.test(args)), 'nothing copied from the context into the runtime stage').toBe(false);
-    expect(all(runtime, 'RUN').map((i) => i.args).join('\n'), 'no install in the runtime stage').not.toMatch(/npm (ci|install)/);
+    expect(
+      copies.some((args) => !/--from=/.test(args)),
+      'nothing copied from the context into the runtime stage',
+    ).toBe(false);
+    expect(
+      all(runtime, 'RUN')
+        .map((i) => i.args)
+        .join('\n'),
+      'no install in the runtime stage',
+    ).not.toMatch(/npm (ci|install)/);
   });
 
   it('when the image starts, then CMD is the exec form of node <SERVER_NODE_FLAGS> dist/server/index.js, as a non-root USER, with NODE_ENV=production and DATA_DIR=/data', () => {
@@ -118,7 +134,9 @@ describe('Dockerfile', () => {
     expect(all(runtime, 'ENTRYPOINT')).toEqual([]);
     const user = one(runtime, 'USER');
     expect(user.split(':')[0]).not.toMatch(/^(root|0)$/);
-    const env = all(runtime, 'ENV').map((i) => i.args).join(' ');
+    const env = all(runtime, 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     expect(env).toMatch(/\bNODE_ENV=production\b/);
     expect(env).toMatch(/\bDATA_DIR=\/data\b/);
     // USER comes after every RUN that needs root, and before CMD.
@@ -215,13 +233,33 @@ describe('.dockerignore', () => {
     .filter((line) => line && !line.startsWith('#'));
 
   it('when the build context is sent, then local state, secrets and build output stay out', () => {
-    for (const entry of ['node_modules', 'data', '.git', 'build', 'public/build', 'dist', 'test-output', '*.log', '.env']) {
+    for (const entry of [
+      'node_modules',
+      'data',
+      '.git',
+      'build',
+      'public/build',
+      'dist',
+      'test-output',
+      '*.log',
+      '.env',
+    ]) {
       expect(ignored).toContain(entry);
     }
   });
 
   it('when the build context is sent, then everything npm ci and npm run build need is in it', () => {
-    for (const needed of ['package.json', 'package-lock.json', 'app', 'server', 'cli', 'scripts', 'remix.config.js', 'tsconfig.json', '.env.example']) {
+    for (const needed of [
+      'package.json',
+      'package-lock.json',
+      'app',
+      'server',
+      'cli',
+      'scripts',
+      'remix.config.js',
+      'tsconfig.json',
+      '.env.example',
+    ]) {
       expect(ignored, needed).not.toContain(needed);
       expect(fs.existsSync(path.join(ROOT, needed)), needed).toBe(true);
     }
@@ -253,9 +291,15 @@ describe('README Deployment section', () => {
   it('when it is read, then it shows user creation, health, the reverse proxy, timeouts, backups and upgrades', () => {
     expect(deployment).toMatch(/docker exec -it \S+ node dist\/cli\/register-user\.js alice/);
     expect(deployment).toContain('/healthz');
-    for (const name of ['TRUST_PROXY', 'BASE_URL', 'REQUEST_TIMEOUT_MS', 'MAX_UPLOAD_BYTES']) expect(deployment).toContain(name);
+    for (const name of ['TRUST_PROXY', 'BASE_URL', 'REQUEST_TIMEOUT_MS', 'MAX_UPLOAD_BYTES'])
+      expect(deployment).toContain(name);
     expect(deployment).toMatch(/Secure/);
-    for (const directive of ['client_max_body_size', 'proxy_request_buffering off', 'proxy_read_timeout', 'proxy_send_timeout']) {
+    for (const directive of [
+      'client_max_body_size',
+      'proxy_request_buffering off',
+      'proxy_read_timeout',
+      'proxy_send_timeout',
+    ]) {
       expect(deployment).toContain(directive);
     }
     expect(deployment).toContain('sqlite3 /data/app.db ".backup /backup/app.db"');

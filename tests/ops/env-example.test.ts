@@ -38,7 +38,12 @@ function sourceFiles(...folders: string[]): string[] {
 }
 
 /** Ways of reading the environment: process.env.X, process.env['X'], { X } = process.env, env.X, import.meta.env. */
-const ENV_READS = [/\bprocess\.env\b/g, /\benv\.[A-Z][A-Z0-9_]*\b/g, /\benv\[\s*['"`][A-Z][A-Z0-9_]*['"`]\s*\]/g, /\bimport\.meta\.env\b/g];
+const ENV_READS = [
+  /\bprocess\.env\b/g,
+  /\benv\.[A-Z][A-Z0-9_]*\b/g,
+  /\benv\[\s*['"`][A-Z][A-Z0-9_]*['"`]\s*\]/g,
+  /\bimport\.meta\.env\b/g,
+];
 
 describe('.env.example', () => {
   it('when config reads a variable, then .env.example documents it as NAME=, and the other way round', () => {
@@ -88,9 +93,17 @@ describe('.env.example', () => {
     const lines = envExample.split('\n');
     const at = lines.findIndex((line) => /^#?\s*PORT=/.test(line));
     const comment = lines.slice(0, at).reverse();
-    const block = comment.slice(0, comment.findIndex((line) => !line.startsWith('# '))).reverse().join(' ');
+    const block = comment
+      .slice(
+        0,
+        comment.findIndex((line) => !line.startsWith('# ')),
+      )
+      .reverse()
+      .join(' ');
     expect(block).toMatch(/\b0 picks a free one: then set BASE_URL/);
-    expect(loadConfig({ DATA_DIR: tempDir('fs-env-example-'), SESSION_SECRET: TEST_SECRET, PORT: '0' }).baseUrl).toBe('http://localhost:0');
+    expect(loadConfig({ DATA_DIR: tempDir('fs-env-example-'), SESSION_SECRET: TEST_SECRET, PORT: '0' }).baseUrl).toBe(
+      'http://localhost:0',
+    );
   });
 
   it('when the README configuration table is read, then it lists exactly the same variables', () => {
@@ -121,14 +134,24 @@ describe('config.ts is the only reader of the environment', () => {
   it('when config.ts reads the environment, then it is only through its schema of the listed variables', () => {
     const source = fs.readFileSync(path.join(ROOT, 'server/config.ts'), 'utf8');
     // Direct reads of a named variable would bypass the schema (and so .env.example).
-    expect(source.match(/\bprocess\.env\.[A-Z]\w*|\bprocess\.env\[\s*['"`]|\benv\.[A-Z][A-Z0-9_]*\b|\benv\[/g) ?? []).toEqual([]);
+    expect(
+      source.match(/\bprocess\.env\.[A-Z]\w*|\bprocess\.env\[\s*['"`]|\benv\.[A-Z][A-Z0-9_]*\b|\benv\[/g) ?? [],
+    ).toEqual([]);
     expect(source).toMatch(/environmentSchema\.safeParse\(env\)/);
   });
 
   it('when the pattern is tried on a reader it must catch, then it catches it (the search is not blind)', () => {
-    const samples = ["const p = process.env.PORT;", "const { HOST } = process.env;", "x = env.SECRET_THING", "y = env['OTHER']"];
+    const samples = [
+      'const p = process.env.PORT;',
+      'const { HOST } = process.env;',
+      'x = env.SECRET_THING',
+      "y = env['OTHER']",
+    ];
     for (const sample of samples) {
-      expect(ENV_READS.some((pattern) => new RegExp(pattern.source).test(sample)), sample).toBe(true);
+      expect(
+        ENV_READS.some((pattern) => new RegExp(pattern.source).test(sample)),
+        sample,
+      ).toBe(true);
     }
   });
 });

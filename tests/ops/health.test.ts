@@ -24,7 +24,7 @@ describe('GET /healthz', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toEqual({ status: 'ok' });
     // The write probe leaves nothing behind.
-    expect((await app.incompleteFiles())).toEqual([]);
+    expect(await app.incompleteFiles()).toEqual([]);
   });
 
   it.skipIf(runningAsRoot)(

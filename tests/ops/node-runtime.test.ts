@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, run } from './support';
 
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
-const packageJson = JSON.parse(read('package.json')) as { engines: { node: string }; devDependencies: Record<string, string> };
+const packageJson = JSON.parse(read('package.json')) as {
+  engines: { node: string };
+  devDependencies: Record<string, string>;
+};
 const majorOf = (version: string) => Number(/(\d+)/.exec(version)?.[1]);
 
 describe('the Node.js runtime', () => {

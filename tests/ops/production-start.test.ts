@@ -24,7 +24,10 @@ beforeAll(async () => {
   // The Dockerfile's `npm prune --omit=dev`, with NODE_ENV=production as in the image.
   // Offline: the copy holds every package, so pruning needs nothing from the registry (npm run
   // by the project's own Node reads no machine-wide npmrc, and so none of its registry settings).
-  pruned = await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund', '--offline'], { cwd: appDir, env: { NODE_ENV: 'production' } });
+  pruned = await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund', '--offline'], {
+    cwd: appDir,
+    env: { NODE_ENV: 'production' },
+  });
 }, 180_000);
 
 afterAll(() => {
@@ -33,99 +36,90 @@ afterAll(() => {
 });
 
 describe('production start without dev dependencies', () => {
-  it(
-    'when the copy is pruned with npm prune --omit=dev, then the dev tools are gone and the runtime dependencies stay',
-    async () => {
-      expect(pruned.code, pruned.stderr).toBe(0);
-      // (typescript itself stays: @trpc/server declares it as a peer dependency, so npm keeps it.)
-      for (const devOnly of ['vitest', '@remix-run/dev', 'tsx', 'esbuild', 'playwright-core']) {
-        expect(fs.existsSync(path.join(appDir, 'node_modules', devOnly)), `${devOnly} should be pruned`).toBe(false);
-      }
-      for (const runtime of ['express', '@remix-run/node', '@mikro-orm/sqlite', 'sqlite3', 'busboy']) {
-        expect(fs.existsSync(path.join(appDir, 'node_modules', runtime)), `${runtime} should stay`).toBe(true);
-      }
-      // The project itself was not touched.
-      expect(fs.existsSync(path.join(ROOT, 'node_modules', 'vitest'))).toBe(true);
-    },
-    30_000,
-  );
+  it('when the copy is pruned with npm prune --omit=dev, then the dev tools are gone and the runtime dependencies stay', async () => {
+    expect(pruned.code, pruned.stderr).toBe(0);
+    // (typescript itself stays: @trpc/server declares it as a peer dependency, so npm keeps it.)
+    for (const devOnly of ['vitest', '@remix-run/dev', 'tsx', 'esbuild', 'playwright-core']) {
+      expect(fs.existsSync(path.join(appDir, 'node_modules', devOnly)), `${devOnly} should be pruned`).toBe(false);
+    }
+    for (const runtime of ['express', '@remix-run/node', '@mikro-orm/sqlite', 'sqlite3', 'busboy']) {
+      expect(fs.existsSync(path.join(appDir, 'node_modules', runtime)), `${runtime} should stay`).toBe(true);
+    }
+    // The project itself was not touched.
+    expect(fs.existsSync(path.join(ROOT, 'node_modules', 'vitest'))).toBe(true);
+  }, 30_000);
 
-  it(
-    'when node dist/server/index.js starts from the pruned copy, then /healthz is ok, / is a page, and SIGTERM ends it with 0',
-    async () => {
-      expect(pruned.code, pruned.stderr).toBe(0);
-      const dataDir = tempDir('fs-prod-data-');
-      try {
-        server = await startServer({ cwd: appDir, env: { NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'warn' } });
+  it('when node dist/server/index.js starts from the pruned copy, then /healthz is ok, / is a page, and SIGTERM ends it with 0', async () => {
+    expect(pruned.code, pruned.stderr).toBe(0);
+    const dataDir = tempDir('fs-prod-data-');
+    try {
+      server = await startServer({
+        cwd: appDir,
+        env: { NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      });
 
-        const health = await fetch(`${server.url}/healthz`);
-        expect(health.status).toBe(200);
-        expect(await health.json()).toEqual({ status: 'ok' });
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
 
-        const home = await fetch(`${server.url}/`);
-        expect(home.status).toBe(200);
-        expect(home.headers.get('content-type')).toMatch(/^text\/html/);
-        expect(await home.text()).toMatch(/<html/i);
+      const home = await fetch(`${server.url}/`);
+      expect(home.status).toBe(200);
+      expect(home.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await home.text()).toMatch(/<html/i);
 
-        // The browser assets are served from the copied public/build.
-        const assets = fs.readdirSync(path.join(appDir, 'public/build')).filter((name) => name.endsWith('.js'));
-        expect(assets.length).toBeGreaterThan(0);
-        const asset = await fetch(`${server.url}/build/${assets[0]}`);
-        expect(asset.status).toBe(200);
+      // The browser assets are served from the copied public/build.
+      const assets = fs.readdirSync(path.join(appDir, 'public/build')).filter((name) => name.endsWith('.js'));
+      expect(assets.length).toBeGreaterThan(0);
+      const asset = await fetch(`${server.url}/build/${assets[0]}`);
+      expect(asset.status).toBe(200);
 
-        // Migrations ran at start on the fresh DATA_DIR.
-        expect(fs.existsSync(path.join(dataDir, 'app.db'))).toBe(true);
+      // Migrations ran at start on the fresh DATA_DIR.
+      expect(fs.existsSync(path.join(dataDir, 'app.db'))).toBe(true);
 
-        // The whole path through the runtime dependencies: CLI, login, streamed upload, raw file.
-        const created = await run(process.execPath, ['dist/cli/register-user.js', 'alice', '--password-stdin'], {
-          cwd: appDir,
-          env: { DATA_DIR: dataDir },
-          input: 'a long passphrase\n',
-        });
-        expect(created.code, created.stderr).toBe(0);
-        const login = await fetch(`${server.url}/api/v1/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ username: 'alice', password: 'a long passphrase' }),
-        });
-        expect(login.status).toBe(200);
-        const cookie = login.headers.getSetCookie()[0].split(';')[0];
-        const uploaded = await fetch(`${server.url}/api/v1/files`, {
-          method: 'POST',
-          headers: { cookie },
-          body: fileForm('shipped and working', 'hello.txt', 'text/plain'),
-        });
-        expect(uploaded.status).toBe(201);
-        const { file } = (await uploaded.json()) as { file: { id: string } };
-        const raw = await fetch(`${server.url}/f/${file.id}/raw`);
-        expect(await raw.text()).toBe('shipped and working');
+      // The whole path through the runtime dependencies: CLI, login, streamed upload, raw file.
+      const created = await run(process.execPath, ['dist/cli/register-user.js', 'alice', '--password-stdin'], {
+        cwd: appDir,
+        env: { DATA_DIR: dataDir },
+        input: 'a long passphrase\n',
+      });
+      expect(created.code, created.stderr).toBe(0);
+      const login = await fetch(`${server.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'alice', password: 'a long passphrase' }),
+      });
+      expect(login.status).toBe(200);
+      const cookie = login.headers.getSetCookie()[0].split(';')[0];
+      const uploaded = await fetch(`${server.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie },
+        body: fileForm('shipped and working', 'hello.txt', 'text/plain'),
+      });
+      expect(uploaded.status).toBe(201);
+      const { file } = (await uploaded.json()) as { file: { id: string } };
+      const raw = await fetch(`${server.url}/f/${file.id}/raw`);
+      expect(await raw.text()).toBe('shipped and working');
 
-        server.child.kill('SIGTERM');
-        expect(await exitWithin(server, 10_000)).toBe(0);
-      } finally {
-        killIfRunning(server);
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
-    60_000,
-  );
+      server.child.kill('SIGTERM');
+      expect(await exitWithin(server, 10_000)).toBe(0);
+    } finally {
+      killIfRunning(server);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
-  it(
-    'when the CLI runs from the pruned copy, then it creates a user with node alone',
-    async () => {
-      const dataDir = tempDir('fs-prod-cli-');
-      try {
-        const result = await run(process.execPath, ['dist/cli/register-user.js', 'alice', '--password-stdin'], {
-          cwd: appDir,
-          env: { NODE_ENV: 'production', DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(40) },
-          input: 'a long passphrase\n',
-        });
-        expect(result.code, result.stderr).toBe(0);
-        expect(result.stdout).toMatch(/^Created user alice \(id \S+\)\n$/);
-      } finally {
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
-    60_000,
-  );
+  it('when the CLI runs from the pruned copy, then it creates a user with node alone', async () => {
+    const dataDir = tempDir('fs-prod-cli-');
+    try {
+      const result = await run(process.execPath, ['dist/cli/register-user.js', 'alice', '--password-stdin'], {
+        cwd: appDir,
+        env: { NODE_ENV: 'production', DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(40) },
+        input: 'a long passphrase\n',
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^Created user alice \(id \S+\)\n$/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

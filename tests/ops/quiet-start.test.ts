@@ -11,7 +11,18 @@ import { cleanEnv } from '../helpers/process';
 import { delay, freePort, ROOT } from './support';
 
 /** What a clone holds that `npm run build` reads (the build outputs are not among them). */
-const CHECKED_OUT = ['app', 'server', 'cli', 'scripts', 'public', 'remix.config.js', 'remix.env.d.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const CHECKED_OUT = [
+  'app',
+  'server',
+  'cli',
+  'scripts',
+  'public',
+  'remix.config.js',
+  'remix.env.d.ts',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+];
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -50,13 +61,18 @@ async function npmStart(dir: string): Promise<{ output: string; healthy: boolean
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
 
   let healthy = false;
   const deadline = Date.now() + 90_000;
   while (!healthy && Date.now() < deadline && child.exitCode === null) {
     await delay(250);
-    healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.status === 200, () => false);
+    healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
   }
   process.kill(-child.pid!, 'SIGTERM');
   const exit = await Promise.race([exited, delay(15_000).then(() => 'still running')]);
@@ -77,7 +93,10 @@ describe('npm start on a fresh clone', () => {
     expect(output).not.toMatch(/future flag/i);
     expect(output).not.toMatch(/warn/i);
     // No log line at warning level or above (pino: 40 warn, 50 error).
-    const levels = output.split('\n').flatMap((line) => /^\{"level":(\d+)/.exec(line)?.[1] ?? []).map(Number);
+    const levels = output
+      .split('\n')
+      .flatMap((line) => /^\{"level":(\d+)/.exec(line)?.[1] ?? [])
+      .map(Number);
     expect(levels.length).toBeGreaterThan(0);
     expect(levels.filter((level) => level >= 40)).toEqual([]);
     // npm itself ends by the signal; the server's own clean stop is held by tests/ops/shutdown.test.ts.

@@ -29,7 +29,9 @@ describe('the request log', () => {
   it('when raw links are fetched (served, unknown, used up, as the owner), then each request is logged once, with its status', async () => {
     const dataDir = tempDir('fs-request-log-');
     const env = { DATA_DIR: dataDir, SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'info' };
-    expect((await registerUserCli(['logger', '--password-stdin'], { env, input: `${DEFAULT_PASSWORD}\n` })).code).toBe(0);
+    expect((await registerUserCli(['logger', '--password-stdin'], { env, input: `${DEFAULT_PASSWORD}\n` })).code).toBe(
+      0,
+    );
     const server = await startServer({ env });
     try {
       const login = await fetch(`${server.url}/api/v1/auth/login`, {
@@ -41,7 +43,9 @@ describe('the request log', () => {
       const form = new FormData();
       form.append('maxDownloads', '1');
       form.append('file', new Blob(['once']), 'once.txt');
-      const uploaded = (await (await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).json()) as {
+      const uploaded = (await (
+        await fetch(`${server.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })
+      ).json()) as {
         file: { id: string; userId: string };
       };
       const raw = `/f/${uploaded.file.id}/raw`;
@@ -53,7 +57,8 @@ describe('the request log', () => {
         [raw, {}, 410],
         [unknown, { 'x-request-id': 'trace-unknown-1' }, 404],
       ];
-      for (const [path, headers, status] of asked) expect((await fetch(`${server.url}${path}`, { headers })).status).toBe(status);
+      for (const [path, headers, status] of asked)
+        expect((await fetch(`${server.url}${path}`, { headers })).status).toBe(status);
 
       server.child.kill('SIGTERM');
       expect(await exitWithin(server, 10_000)).toBe(0);
@@ -85,7 +90,9 @@ describe('the request log', () => {
       const lines = requestLines(server);
       const logged = lines.map(({ method, path, status }) => ({ method, path, status }));
       expect(logged.filter((line) => line.path === asset)).toEqual([{ method: 'GET', path: asset, status: 200 }]);
-      expect(logged.filter((line) => line.path === '/favicon.ico')).toEqual([{ method: 'GET', path: '/favicon.ico', status: 204 }]);
+      expect(logged.filter((line) => line.path === '/favicon.ico')).toEqual([
+        { method: 'GET', path: '/favicon.ico', status: 204 },
+      ]);
       expect(lines.find((line) => line.path === asset)?.reqId).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
       killIfRunning(server);
@@ -104,20 +111,29 @@ describe('the request log', () => {
         ['OPTIONS', '/'],
       ];
       for (const [method, path] of asked) {
-        const res = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: method === 'POST' ? 'a=1' : undefined });
+        const res = await fetch(`${server.url}${path}`, {
+          method,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: method === 'POST' ? 'a=1' : undefined,
+        });
         expect([method, path, res.status]).toEqual([method, path, 405]);
         expect(await res.text()).not.toMatch(/ {4}at /);
       }
 
       server.child.kill('SIGTERM');
       expect(await exitWithin(server, 10_000)).toBe(0);
-      const printed = server.output().split('\n').filter((line) => line !== '');
+      const printed = server
+        .output()
+        .split('\n')
+        .filter((line) => line !== '');
       // Every line is one JSON object: a stack printed among them would be lines of plain text.
       expect(printed.filter((line) => !line.startsWith('{'))).toEqual([]);
       const entries = printed.map((line) => JSON.parse(line) as RequestLine & { level: number });
       expect(entries.filter((entry) => entry.level >= 40)).toEqual([]);
       const lines = entries.filter((entry) => entry.msg === 'request');
-      expect(lines.map(({ method, path, status }) => ({ method, path, status }))).toEqual(asked.map(([method, path]) => ({ method, path, status: 405 })));
+      expect(lines.map(({ method, path, status }) => ({ method, path, status }))).toEqual(
+        asked.map(([method, path]) => ({ method, path, status: 405 })),
+      );
     } finally {
       killIfRunning(server);
       fs.rmSync(dataDir, { recursive: true, force: true });

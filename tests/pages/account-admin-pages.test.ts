@@ -18,7 +18,11 @@ afterAll(async () => {
 async function userWithFile(app: TestApp, name: string, bytes: number): Promise<string> {
   await app.createUser(name);
   const cookie = await app.login(name);
-  const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(new Uint8Array(bytes), 'a.bin') });
+  const res = await fetch(`${app.url}/api/v1/files`, {
+    method: 'POST',
+    headers: { cookie },
+    body: fileForm(new Uint8Array(bytes), 'a.bin'),
+  });
   expect(res.status).toBe(201);
   return cookie;
 }

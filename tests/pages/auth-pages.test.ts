@@ -59,7 +59,9 @@ describe('GET /login', () => {
     const html = await res.text();
     expect(html).toMatch(/<form[^>]*method="post"/i);
     expect(html).toMatch(/<input[^>]*name="username"/);
-    expect(html).toMatch(/<input[^>]*name="password"[^>]*type="password"|<input[^>]*type="password"[^>]*name="password"/);
+    expect(html).toMatch(
+      /<input[^>]*name="password"[^>]*type="password"|<input[^>]*type="password"[^>]*name="password"/,
+    );
     expect(visibleText(html)).toContain('Log in');
   });
 
@@ -119,11 +121,14 @@ describe('POST /login', () => {
     expect(new URL(location, app.url).origin).toBe(app.url);
   });
 
-  it.each(['//evil.com/x', '/.//evil.com/x'])('when the login page is opened with the hostile redirectTo %j and the user is already logged in, then it stays on this site', async (redirectTo) => {
-    const res = await getPage(app, `/login?redirectTo=${encodeURIComponent(redirectTo)}`, alice);
-    expect([302, 303]).toContain(res.status);
-    expect(res.headers.get('location')).toBe('/files');
-  });
+  it.each(['//evil.com/x', '/.//evil.com/x'])(
+    'when the login page is opened with the hostile redirectTo %j and the user is already logged in, then it stays on this site',
+    async (redirectTo) => {
+      const res = await getPage(app, `/login?redirectTo=${encodeURIComponent(redirectTo)}`, alice);
+      expect([302, 303]).toContain(res.status);
+      expect(res.headers.get('location')).toBe('/files');
+    },
+  );
 
   it('when the login page carries redirectTo in its address, then the form sends it back with the credentials', async () => {
     const html = await (await getPage(app, `/login?redirectTo=${encodeURIComponent('/upload')}`)).text();
@@ -141,7 +146,11 @@ describe('POST /login', () => {
   });
 
   it('when the form comes without a password, or without a username, then 400 with the form again asking for both in words, not the validator\'s "Expected string, received null"', async () => {
-    const sent: Array<Record<string, string>> = [{ username: 'mallory' }, { password: 'not the password' }, { username: '', password: '' }];
+    const sent: Array<Record<string, string>> = [
+      { username: 'mallory' },
+      { password: 'not the password' },
+      { username: '', password: '' },
+    ];
     for (const fields of sent) {
       const res = await pageLogin(fields);
       expect(res.status, JSON.stringify(fields)).toBe(400);
@@ -152,7 +161,9 @@ describe('POST /login', () => {
       expect(html).toMatch(/<input[^>]*name="password"/);
     }
     // The username typed is kept.
-    expect(await (await pageLogin({ username: 'mallory' })).text()).toMatch(/<input[^>]*name="username"[^>]*value="mallory"/);
+    expect(await (await pageLogin({ username: 'mallory' })).text()).toMatch(
+      /<input[^>]*name="username"[^>]*value="mallory"/,
+    );
   });
 
   it('when the username is over 256 characters, then 400 with the form again and the limit in words, not the validator\'s "String must contain at most 256 character(s)"', async () => {
@@ -186,17 +197,17 @@ describe('POST /login', () => {
   }, 60_000);
 
   it('when another site posts the login form (Origin: https://evil.example), then it is refused with 403 and no cookie', async () => {
-    const res = await pageLogin(
-      { username: 'alice', password: DEFAULT_PASSWORD },
-      { origin: 'https://evil.example' },
-    );
+    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD }, { origin: 'https://evil.example' });
     expect(res.status).toBe(403);
     expect(sessionSetCookie(res)).toBeUndefined();
     expect(res.headers.get('location')).toBeNull();
   });
 
   it('when a browser posts the login form from this very site, then the Origin check lets it through', async () => {
-    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD }, { origin: app.url, 'sec-fetch-site': 'same-origin' });
+    const res = await pageLogin(
+      { username: 'alice', password: DEFAULT_PASSWORD },
+      { origin: app.url, 'sec-fetch-site': 'same-origin' },
+    );
     expect([302, 303]).toContain(res.status);
     expect(sessionSetCookie(res)).toBeDefined();
   });
@@ -274,7 +285,12 @@ describe('the not-found page', () => {
   it('when a raw link names no file, or one whose content is gone, then it is the share page\'s 404 page: "This file does not exist, or it was deleted.", not "Page not found."', async () => {
     const file = await apiUpload(app, alice, { filename: 'soon-gone.txt', type: 'text/plain', content: 'x' });
     await app.removeStored(file.storedName);
-    for (const path of ['/f/AAAAAAAAAAAAAAAAAAAAAA/raw', '/f/doesNotExist123/raw', `/f/${file.id}/raw`, `/f/${file.id}/raw?download=1`]) {
+    for (const path of [
+      '/f/AAAAAAAAAAAAAAAAAAAAAA/raw',
+      '/f/doesNotExist123/raw',
+      `/f/${file.id}/raw`,
+      `/f/${file.id}/raw?download=1`,
+    ]) {
       const res = await getPage(app, path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
@@ -307,13 +323,16 @@ describe('security headers of pages', () => {
     ['GET /f/unknown', () => getPage(app, '/f/unknown'), 404],
   ];
 
-  it.each(pages)('when %s is requested, then it carries nosniff, a no-framing policy and a Referrer-Policy', async (_name, request, status) => {
-    const res = await request();
-    expect(res.status).toBe(status);
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    const csp = res.headers.get('content-security-policy') ?? '';
-    const noFraming = /frame-ancestors 'none'/.test(csp) || res.headers.get('x-frame-options') === 'DENY';
-    expect(noFraming).toBe(true);
-    expect(res.headers.get('referrer-policy')).toBeTruthy();
-  });
+  it.each(pages)(
+    'when %s is requested, then it carries nosniff, a no-framing policy and a Referrer-Policy',
+    async (_name, request, status) => {
+      const res = await request();
+      expect(res.status).toBe(status);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const noFraming = /frame-ancestors 'none'/.test(csp) || res.headers.get('x-frame-options') === 'DENY';
+      expect(noFraming).toBe(true);
+      expect(res.headers.get('referrer-policy')).toBeTruthy();
+    },
+  );
 });

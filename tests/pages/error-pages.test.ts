@@ -4,7 +4,16 @@
 // without running the root loader: the page then showed "Log in" to a logged-in user.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
-import { apiUpload, getPage, menuOf, postForm, SIGNED_IN_MENU, SIGNED_OUT_MENU, titlesOf, visibleText } from '../helpers/pages-fixtures';
+import {
+  apiUpload,
+  getPage,
+  menuOf,
+  postForm,
+  SIGNED_IN_MENU,
+  SIGNED_OUT_MENU,
+  titlesOf,
+  visibleText,
+} from '../helpers/pages-fixtures';
 
 let app: TestApp;
 let alice: string;
@@ -46,7 +55,12 @@ describe('error pages after a form, logged in', () => {
   });
 
   it('when the share page of a file that does not exist is posted, then 404 under the logged-in header', async () => {
-    const res = await postForm(app, '/f/noSuchFile0000000000000', { intent: 'settings', maxDownloads: '1' }, { cookie: alice });
+    const res = await postForm(
+      app,
+      '/f/noSuchFile0000000000000',
+      { intent: 'settings', maxDownloads: '1' },
+      { cookie: alice },
+    );
     expect(res.status).toBe(404);
     const html = await res.text();
     expect(visibleText(html)).toContain('Not found');
@@ -72,8 +86,18 @@ describe('a page posted without its form', () => {
   for (const [what, init] of notAForm) {
     it(`when /login, the share page and /settings are posted with ${what}, then each is a 400 page saying the form was missing, not a 500`, async () => {
       const file = await apiUpload(app, alice, { filename: `no-form-${what}.txt`, type: 'text/plain', content: 'x' });
-      for (const [path, cookie] of [['/login', undefined], [`/f/${file.id}`, undefined], [`/f/${file.id}`, alice], ['/settings', alice]] as const) {
-        const res = await fetch(`${app.url}${path}`, { method: 'POST', redirect: 'manual', ...init, headers: { ...(init.headers as object), ...(cookie ? { cookie } : {}) } });
+      for (const [path, cookie] of [
+        ['/login', undefined],
+        [`/f/${file.id}`, undefined],
+        [`/f/${file.id}`, alice],
+        ['/settings', alice],
+      ] as const) {
+        const res = await fetch(`${app.url}${path}`, {
+          method: 'POST',
+          redirect: 'manual',
+          ...init,
+          headers: { ...(init.headers as object), ...(cookie ? { cookie } : {}) },
+        });
         expect(res.status, path).toBe(400);
         const html = await res.text();
         expect(visibleText(html), path).toContain('This request did not carry the form. Send it again from the page.');
@@ -107,7 +131,9 @@ describe('a request that a page does not take', () => {
       expect(res.headers.get('content-type'), `${method} ${path}`).toMatch(/^text\/html/);
       const html = await res.text();
       const text = visibleText(html);
-      expect(text, `${method} ${path}`).toContain('This address does not take that request: it is a page to open, not one to send a form to.');
+      expect(text, `${method} ${path}`).toContain(
+        'This address does not take that request: it is a page to open, not one to send a form to.',
+      );
       expect(text, `${method} ${path}`).not.toContain('Something went wrong');
       expect(titlesOf(html), `${method} ${path}`).toEqual(['Wrong kind of request · File sharing']);
     }

@@ -49,11 +49,11 @@ describe('protected pages without a session', () => {
   });
 
   it('when a visitor posts an upload without a session, then nothing is stored and they are sent to log in', async () => {
-    const before = (await app.storedFiles());
+    const before = await app.storedFiles();
     const res = await postUpload(app, '', { filename: 'sneaky.txt', content: 'no session' });
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/login?redirectTo=%2Fupload');
-    expect((await app.storedFiles())).toEqual(before);
+    expect(await app.storedFiles()).toEqual(before);
   });
 
   it('when a visitor posts a delete without a session, then the file stays and they are sent to log in, then back to the list', async () => {
@@ -63,7 +63,7 @@ describe('protected pages without a session', () => {
     // Back to the list, not to /files/<id>/delete: the form posted is not sent again after logging in.
     expect(res.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
     expect(await fileRow(file.id)).toBeDefined();
-    expect((await app.storedFiles())).toContain(file.storedName);
+    expect(await app.storedFiles()).toContain(file.storedName);
   });
 });
 
@@ -101,21 +101,21 @@ describe('GET /upload and POST /upload', () => {
   });
 
   it('when the form is posted with the file input left empty, then the upload page comes back with 400 "No file uploaded"', async () => {
-    const before = (await app.storedFiles());
+    const before = await app.storedFiles();
     const res = await postUpload(app, alice, { filename: '', content: '' });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(visibleText(html)).toContain('No file uploaded');
     expect(html).toMatch(/<input[^>]*type="file"/); // the form again, to try once more
-    expect((await app.storedFiles())).toEqual(before);
+    expect(await app.storedFiles()).toEqual(before);
   });
 
   it('when the body is not multipart at all, then the upload page answers 400 and stores nothing', async () => {
-    const before = (await app.storedFiles());
+    const before = await app.storedFiles();
     const res = await postForm(app, '/upload', { file: 'not a file' }, { cookie: alice });
     expect(res.status).toBe(400);
     expect(visibleText(await res.text())).toContain('Upload a file');
-    expect((await app.storedFiles())).toEqual(before);
+    expect(await app.storedFiles()).toEqual(before);
   });
 });
 
@@ -134,10 +134,12 @@ describe('POST /upload over the size limit', () => {
     const res = await postUpload(small, carol, { filename: 'big.bin', content: Buffer.alloc(5000, 7) });
     expect(res.status).toBe(413);
     const html = await res.text();
-    expect(visibleText(/<p class="alert"[^>]*>[\s\S]*?<\/p>/.exec(html)?.[0] ?? '')).toBe('This file is too large. Files on this server can be up to 1.5 KiB.');
+    expect(visibleText(/<p class="alert"[^>]*>[\s\S]*?<\/p>/.exec(html)?.[0] ?? '')).toBe(
+      'This file is too large. Files on this server can be up to 1.5 KiB.',
+    );
     expect(html).toMatch(/<input[^>]*type="file"/);
-    expect((await small.storedFiles())).toEqual([]);
-    expect((await small.incompleteFiles())).toEqual([]);
+    expect(await small.storedFiles()).toEqual([]);
+    expect(await small.incompleteFiles()).toEqual([]);
     expect(await small.rows('select id from files')).toEqual([]);
   });
 
@@ -155,7 +157,7 @@ describe('POST /upload over the size limit', () => {
   it('when a file is exactly MAX_UPLOAD_BYTES, then it is accepted', async () => {
     const res = await postUpload(small, carol, { filename: 'exact.bin', content: Buffer.alloc(1536, 1) });
     expect([302, 303]).toContain(res.status);
-    expect((await small.storedFiles())).toHaveLength(1);
+    expect(await small.storedFiles()).toHaveLength(1);
   });
 
   // Answered before the body is read, with the API's lingering close (ADR 0021): the connection
@@ -176,7 +178,11 @@ describe('POST /upload over the size limit', () => {
 describe('GET /files', () => {
   it('when a user has files, then the list shows each name, human size, type, date and share link, newest first, and a delete form', async () => {
     const carolApp = app;
-    const older = await apiUpload(carolApp, bob, { filename: 'report.pdf', type: 'application/pdf', content: Buffer.alloc(1536, 1) });
+    const older = await apiUpload(carolApp, bob, {
+      filename: 'report.pdf',
+      type: 'application/pdf',
+      content: Buffer.alloc(1536, 1),
+    });
     await new Promise((r) => setTimeout(r, 10));
     const newer = await apiUpload(carolApp, bob, { filename: 'hello.txt', type: 'text/plain', content: 'hello world' });
 
@@ -217,12 +223,12 @@ describe('GET /files', () => {
 describe('POST /files/<id>/delete', () => {
   it('when the owner deletes a file, then they are sent back to /files and the file is gone from disk, database and list', async () => {
     const file = await apiUpload(app, alice, { filename: 'to-delete.txt', type: 'text/plain', content: 'bye' });
-    expect((await app.storedFiles())).toContain(file.storedName);
+    expect(await app.storedFiles()).toContain(file.storedName);
 
     const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: alice });
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/files');
-    expect((await app.storedFiles())).not.toContain(file.storedName);
+    expect(await app.storedFiles()).not.toContain(file.storedName);
     expect(await fileRow(file.id)).toBeUndefined();
 
     const list = visibleText(await (await getPage(app, '/files', alice)).text());
@@ -242,7 +248,7 @@ describe('POST /files/<id>/delete', () => {
     expect(text).not.toContain('Forbidden');
     expect(menuOf(html)).toEqual(SIGNED_IN_MENU);
     expect(titlesOf(html)).toEqual(['Not allowed · File sharing']);
-    expect((await app.storedFiles())).toContain(file.storedName);
+    expect(await app.storedFiles()).toContain(file.storedName);
     expect(await fileRow(file.id)).toBeDefined();
   });
 
@@ -259,10 +265,15 @@ describe('POST /files/<id>/delete', () => {
 
   it('when another site posts the delete form, then it is refused with 403 and the file stays', async () => {
     const file = await apiUpload(app, alice, { filename: 'csrf-target.txt', type: 'text/plain', content: 'x' });
-    const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: alice, headers: { origin: 'https://evil.example' } });
+    const res = await postForm(
+      app,
+      `/files/${file.id}/delete`,
+      {},
+      { cookie: alice, headers: { origin: 'https://evil.example' } },
+    );
     expect(res.status).toBe(403);
     expect(await fileRow(file.id)).toBeDefined();
-    expect((await app.storedFiles())).toContain(file.storedName);
+    expect(await app.storedFiles()).toContain(file.storedName);
   });
 
   it('when the delete address is opened with GET, then it is the confirmation page and nothing is deleted', async () => {
@@ -307,7 +318,11 @@ describe('GET /f/<id>', () => {
   });
 
   it('when the file is HTML, then the page offers no preview (it must not run on this origin) but a download', async () => {
-    const file = await apiUpload(app, alice, { filename: 'page.html', type: 'text/html', content: '<script>alert(1)</script>' });
+    const file = await apiUpload(app, alice, {
+      filename: 'page.html',
+      type: 'text/html',
+      content: '<script>alert(1)</script>',
+    });
     const res = await getPage(app, `/f/${file.id}`);
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -378,7 +393,7 @@ describe('internal tRPC router', () => {
     expect(JSON.stringify(body)).not.toMatch(/\.(ts|mjs|js):\d+/);
   });
 
-  it('when files.delete names another user\'s file, then it answers FORBIDDEN and the file stays', async () => {
+  it("when files.delete names another user's file, then it answers FORBIDDEN and the file stays", async () => {
     const file = await apiUpload(app, alice, { filename: 'trpc-keep.txt', type: 'text/plain', content: 'keep' });
     const res = await fetch(`${app.url}/trpc/files.delete`, {
       method: 'POST',
@@ -389,7 +404,7 @@ describe('internal tRPC router', () => {
     const body = await res.json();
     expect(body.error?.data?.code).toBe('FORBIDDEN');
     expect(await fileRow(file.id)).toBeDefined();
-    expect((await app.storedFiles())).toContain(file.storedName);
+    expect(await app.storedFiles()).toContain(file.storedName);
   });
 
   it('when files.delete is called by the owner, then the file is gone from disk and database', async () => {
@@ -402,7 +417,7 @@ describe('internal tRPC router', () => {
     expect(res.status).toBe(200);
     expect((await res.json()).result.data).toEqual({ ok: true });
     expect(await fileRow(file.id)).toBeUndefined();
-    expect((await app.storedFiles())).not.toContain(file.storedName);
+    expect(await app.storedFiles()).not.toContain(file.storedName);
   });
 
   it('when another site calls files.delete (Origin: https://evil.example), then it is refused and the file stays', async () => {

@@ -3,7 +3,15 @@
 // browser without JavaScript pages through it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
-import { apiUpload, getPage, linkHrefs, menuOf, SIGNED_IN_MENU, titlesOf, visibleText } from '../helpers/pages-fixtures';
+import {
+  apiUpload,
+  getPage,
+  linkHrefs,
+  menuOf,
+  SIGNED_IN_MENU,
+  titlesOf,
+  visibleText,
+} from '../helpers/pages-fixtures';
 
 let app: TestApp;
 let alice: string;
@@ -17,7 +25,11 @@ let bobNew: { id: string };
 async function uploadMany(cookie: string, prefix: string, count: number) {
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}.png`);
   for (let i = 0; i < names.length; i += 10) {
-    await Promise.all(names.slice(i, i + 10).map((filename) => apiUpload(app, cookie, { filename, type: 'image/png', content: filename })));
+    await Promise.all(
+      names
+        .slice(i, i + 10)
+        .map((filename) => apiUpload(app, cookie, { filename, type: 'image/png', content: filename })),
+    );
   }
 }
 
@@ -33,7 +45,9 @@ function rowIds(html: string): string[] {
 
 /** The href of the link whose text is `text`, or undefined. */
 function linkTo(html: string, text: string): string | undefined {
-  const match = [...html.matchAll(/<a\b[^>]*\bhref="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi)].find((m) => visibleText(m[2]) === text);
+  const match = [...html.matchAll(/<a\b[^>]*\bhref="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi)].find(
+    (m) => visibleText(m[2]) === text,
+  );
   return match?.[1].replace(/&amp;/g, '&');
 }
 
@@ -99,19 +113,22 @@ describe('GET /files, a page at a time', () => {
     ['not one of ours', 'not-a-cursor'],
     ['cut short', 'MTc2'],
     ['far too long', 'A'.repeat(300)],
-  ])('when the cursor is %s, then a 400 page says in words that the page is gone and links to the newest files', async (_, cursor) => {
-    const { status, type, html } = await page(`/files?cursor=${cursor}`);
-    expect(status).toBe(400);
-    expect(type).toMatch(/^text\/html/);
-    const text = visibleText(html);
-    expect(text).toContain('This page of your files does not exist any more.');
-    expect(text).not.toContain('Invalid cursor');
-    expect(linkTo(html, 'Go to your newest files')).toBe('/files');
-    expect(rowIds(html)).toEqual([]);
-    // Still the signed-in header, and the title names the error, not "My files".
-    expect(menuOf(html)).toEqual({ ...SIGNED_IN_MENU, goToMyFiles: false });
-    expect(titlesOf(html)).toEqual(['Bad request · File sharing']);
-  });
+  ])(
+    'when the cursor is %s, then a 400 page says in words that the page is gone and links to the newest files',
+    async (_, cursor) => {
+      const { status, type, html } = await page(`/files?cursor=${cursor}`);
+      expect(status).toBe(400);
+      expect(type).toMatch(/^text\/html/);
+      const text = visibleText(html);
+      expect(text).toContain('This page of your files does not exist any more.');
+      expect(text).not.toContain('Invalid cursor');
+      expect(linkTo(html, 'Go to your newest files')).toBe('/files');
+      expect(rowIds(html)).toEqual([]);
+      // Still the signed-in header, and the title names the error, not "My files".
+      expect(menuOf(html)).toEqual({ ...SIGNED_IN_MENU, goToMyFiles: false });
+      expect(titlesOf(html)).toEqual(['Bad request · File sharing']);
+    },
+  );
 
   it("when another user opens /files with a cursor from Alice's listing, then they see none of her files, only their own older than that point", async () => {
     const first = await page('/files');
@@ -151,7 +168,9 @@ describe('the empty states', () => {
     const older = linkTo((await page('/files', dan)).html, 'Older files') as string;
     expect(rowIds((await page(older, dan)).html)).toEqual([ids[100]]);
     // The oldest file, alone on the second page, is deleted (in another tab, say).
-    expect((await fetch(`${app.url}/api/v1/files/${ids[100]}`, { method: 'DELETE', headers: { cookie: dan } })).status).toBe(200);
+    expect(
+      (await fetch(`${app.url}/api/v1/files/${ids[100]}`, { method: 'DELETE', headers: { cookie: dan } })).status,
+    ).toBe(200);
 
     const { status, html } = await page(older, dan);
     expect(status).toBe(200);

@@ -41,13 +41,16 @@ describe('Cache-Control of the pages', () => {
     expect(res.headers.get('cache-control')).toBe('private, no-store');
   });
 
-  it.each(['/login', '/', '/f/<id>'])('when a visitor with no session opens %s, then no Cache-Control is added', async (pathname) => {
-    const res = await getPage(app, pathname.replace('<id>', fileId));
-    expect(res.status).toBe(200);
-    expect(res.headers.get('cache-control')).toBeNull();
-  });
+  it.each(['/login', '/', '/f/<id>'])(
+    'when a visitor with no session opens %s, then no Cache-Control is added',
+    async (pathname) => {
+      const res = await getPage(app, pathname.replace('<id>', fileId));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBeNull();
+    },
+  );
 
-  it('when the owner fetches the raw file, then its Cache-Control is the raw link\'s own, not the pages\'', async () => {
+  it("when the owner fetches the raw file, then its Cache-Control is the raw link's own, not the pages'", async () => {
     const asOwner = await getPage(app, `/f/${fileId}/raw`, alice);
     const asVisitor = await getPage(app, `/f/${fileId}/raw`);
     expect(asOwner.status).toBe(200);

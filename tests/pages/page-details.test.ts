@@ -102,7 +102,11 @@ describe('deleting without JavaScript', () => {
 
 describe('the share page for a recipient', () => {
   async function upload(fields: Record<string, string>) {
-    const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie: alice }, body: fileForm('x', 'limited.bin', 'application/octet-stream', 'file', fields) });
+    const res = await fetch(`${app.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: alice },
+      body: fileForm('x', 'limited.bin', 'application/octet-stream', 'file', fields),
+    });
     expect(res.status).toBe(201);
     return (await res.json()).file as { id: string; expiresAt: string | null };
   }
@@ -132,7 +136,7 @@ describe('the share page for a recipient', () => {
 });
 
 describe('the scripts of a page', () => {
-  it('when a page streams its data to the browser, then every inline script carries the page\'s CSP nonce', async () => {
+  it("when a page streams its data to the browser, then every inline script carries the page's CSP nonce", async () => {
     const res = await getPage(app, '/files', alice);
     const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
     expect(nonce).toBeTruthy();
@@ -144,7 +148,11 @@ describe('the scripts of a page', () => {
 
 describe('the PDF preview', () => {
   it('when a PDF is shared, then its preview frame is titled with the file name', async () => {
-    const file = await apiUpload(app, alice, { filename: 'Annual report.pdf', type: 'application/pdf', content: '%PDF-1.4\n%%EOF\n' });
+    const file = await apiUpload(app, alice, {
+      filename: 'Annual report.pdf',
+      type: 'application/pdf',
+      content: '%PDF-1.4\n%%EOF\n',
+    });
     const html = await (await getPage(app, `/f/${file.id}`)).text();
     expect(/<iframe[^>]*\btitle="([^"]*)"/.exec(html)?.[1]).toBe('Annual report.pdf');
   });

@@ -35,7 +35,9 @@ describe('the settings page', () => {
 
   it('when a token is created with the form, then it is shown once, works, and the list later shows only its name and start', async () => {
     const token = await createWithForm('curl on the NAS');
-    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    );
     const later = await (await getPage(app, '/settings', cookie)).text();
     expect(later).not.toContain(token);
     expect(visibleText(later)).toContain('curl on the NAS');
@@ -48,7 +50,9 @@ describe('the settings page', () => {
     const res = await postForm(app, '/settings', { intent: 'revoke-token', id: String(id) }, { cookie });
     expect(res.status).toBe(200);
     expect(visibleText(await res.text())).toContain('The token was revoked');
-    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      401,
+    );
   });
 
   it('when the form has no name, then the page says so with status 400 and no token is made', async () => {
@@ -58,9 +62,19 @@ describe('the settings page', () => {
   });
 
   it('when the token form is refused for a field, then the message names it by its label ("Name", "Expires after")', async () => {
-    const long = await postForm(app, '/settings', { intent: 'create-token', name: 'n'.repeat(101), expiresInDays: '' }, { cookie });
+    const long = await postForm(
+      app,
+      '/settings',
+      { intent: 'create-token', name: 'n'.repeat(101), expiresInDays: '' },
+      { cookie },
+    );
     expect(alertsOf(await long.text())).toEqual(['Name must be at most 100 characters']);
-    const days = await postForm(app, '/settings', { intent: 'create-token', name: 'ok', expiresInDays: '9999' }, { cookie });
+    const days = await postForm(
+      app,
+      '/settings',
+      { intent: 'create-token', name: 'ok', expiresInDays: '9999' },
+      { cookie },
+    );
     expect(days.status).toBe(400);
     expect(alertsOf(await days.text())).toEqual(['Expires after must be a whole number from 1 to 3650, or no expiry']);
   });
@@ -72,7 +86,12 @@ describe('the settings page', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="filesharing.sxcu"');
     expect(res.headers.get('cache-control')).toBe('no-store');
     const config = JSON.parse(await res.text());
-    expect(config).toMatchObject({ RequestMethod: 'POST', Body: 'MultipartFormData', RequestURL: `${app.url}/api/v1/files`, URL: '{json:url}' });
+    expect(config).toMatchObject({
+      RequestMethod: 'POST',
+      Body: 'MultipartFormData',
+      RequestURL: `${app.url}/api/v1/files`,
+      URL: '{json:url}',
+    });
     // Making the file is not a use of the token.
     const [unused] = await app.rows('select last_used_at from api_tokens where name = ?', ['ShareX']);
     expect(unused.last_used_at).toBeNull();
@@ -80,7 +99,11 @@ describe('the settings page', () => {
     // What ShareX does with it: a multipart POST with its headers, the file under FileFormName.
     const form = new FormData();
     form.append(config.FileFormName, new Blob(['a screenshot'], { type: 'image/png' }), 'Screenshot.png');
-    const upload = await fetch(config.RequestURL, { method: config.RequestMethod, headers: config.Headers, body: form });
+    const upload = await fetch(config.RequestURL, {
+      method: config.RequestMethod,
+      headers: config.Headers,
+      body: form,
+    });
     expect(upload.status).toBe(201);
     const answer = await upload.json();
     const jsonPath = /^\{json:(\w+)\}$/.exec(config.URL)![1];
@@ -130,7 +153,8 @@ describe('the password and sessions sections', () => {
     expect(res.status).toBe(200);
     return cookieFrom(res);
   }
-  const filesStatus = async (cookie: string) => (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).status;
+  const filesStatus = async (cookie: string) =>
+    (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).status;
   const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
   it('when a user opens the page, then each of their sessions is listed by browser and address, this one marked', async () => {
@@ -146,7 +170,12 @@ describe('the password and sessions sections', () => {
   it('when the password is changed with the form, then the page says so, other sessions are logged out and this one stays', async () => {
     const { name, cookie } = await loggedIn(FIREFOX);
     const other = await loginFrom(name, 'curl/8.5.0');
-    const fields = { intent: 'change-password', currentPassword: DEFAULT_PASSWORD, newPassword: 'new and long enough', confirmPassword: 'new and long enough' };
+    const fields = {
+      intent: 'change-password',
+      currentPassword: DEFAULT_PASSWORD,
+      newPassword: 'new and long enough',
+      confirmPassword: 'new and long enough',
+    };
     const res = await postForm(app, '/settings', fields, { cookie });
     expect(res.status).toBe(200);
     expect(visibleText(await res.text())).toContain('Your password was changed. 1 other session was logged out.');
@@ -157,7 +186,12 @@ describe('the password and sessions sections', () => {
 
   it('when the two new passwords differ, then the form comes back with status 400 and the reason, and nothing changes', async () => {
     const { name, cookie } = await loggedIn(FIREFOX);
-    const fields = { intent: 'change-password', currentPassword: DEFAULT_PASSWORD, newPassword: 'new and long enough', confirmPassword: 'new and long enougj' };
+    const fields = {
+      intent: 'change-password',
+      currentPassword: DEFAULT_PASSWORD,
+      newPassword: 'new and long enough',
+      confirmPassword: 'new and long enougj',
+    };
     const res = await postForm(app, '/settings', fields, { cookie });
     expect(res.status).toBe(400);
     expect(visibleText(await res.text())).toContain('The new password and its confirmation do not match');
@@ -177,7 +211,12 @@ describe('the password and sessions sections', () => {
 
   it('when the password form is refused, then no password comes back in its fields', async () => {
     const { cookie } = await loggedIn(FIREFOX);
-    const fields = { intent: 'change-password', currentPassword: 'typed current one', newPassword: 'typed new one', confirmPassword: 'typed other one' };
+    const fields = {
+      intent: 'change-password',
+      currentPassword: 'typed current one',
+      newPassword: 'typed new one',
+      confirmPassword: 'typed other one',
+    };
     const res = await postForm(app, '/settings', fields, { cookie });
     expect(res.status).toBe(400);
     const html = await res.text();
@@ -186,10 +225,25 @@ describe('the password and sessions sections', () => {
 
   it('when the password form is refused for a field, then the message names it by its label ("Current password", "New password")', async () => {
     const { cookie } = await loggedIn(FIREFOX);
-    const noCurrent = await postForm(app, '/settings', { intent: 'change-password', currentPassword: '', newPassword: 'new and long enough', confirmPassword: 'new and long enough' }, { cookie });
+    const noCurrent = await postForm(
+      app,
+      '/settings',
+      {
+        intent: 'change-password',
+        currentPassword: '',
+        newPassword: 'new and long enough',
+        confirmPassword: 'new and long enough',
+      },
+      { cookie },
+    );
     expect(noCurrent.status).toBe(400);
     expect(alertsOf(await noCurrent.text())).toEqual(['Current password is required']);
-    const short = await postForm(app, '/settings', { intent: 'change-password', currentPassword: DEFAULT_PASSWORD, newPassword: 'short', confirmPassword: 'short' }, { cookie });
+    const short = await postForm(
+      app,
+      '/settings',
+      { intent: 'change-password', currentPassword: DEFAULT_PASSWORD, newPassword: 'short', confirmPassword: 'short' },
+      { cookie },
+    );
     expect(short.status).toBe(400);
     expect(alertsOf(await short.text())).toEqual(['New password must be at least 8 characters long']);
   });
@@ -197,7 +251,12 @@ describe('the password and sessions sections', () => {
   it('when another session is logged out with its button, then the page says so and that session stops working', async () => {
     const { name, cookie } = await loggedIn(FIREFOX);
     const other = await loginFrom(name, 'curl/8.5.0');
-    const res = await postForm(app, '/settings', { intent: 'revoke-session', id: claimsOf(tokenOf(other)).sid! }, { cookie });
+    const res = await postForm(
+      app,
+      '/settings',
+      { intent: 'revoke-session', id: claimsOf(tokenOf(other)).sid! },
+      { cookie },
+    );
     expect(res.status).toBe(200);
     const text = visibleText(await res.text());
     expect(text).toContain('The session was logged out.');
@@ -207,7 +266,12 @@ describe('the password and sessions sections', () => {
 
   it('when this session is logged out from the list, or everywhere, then the browser goes to the login page without its cookie', async () => {
     const { name, cookie } = await loggedIn(FIREFOX);
-    const own = await postForm(app, '/settings', { intent: 'revoke-session', id: claimsOf(tokenOf(cookie)).sid! }, { cookie });
+    const own = await postForm(
+      app,
+      '/settings',
+      { intent: 'revoke-session', id: claimsOf(tokenOf(cookie)).sid! },
+      { cookie },
+    );
     expect(own.status).toBe(302);
     expect(own.headers.get('location')).toBe('/login');
     expect(own.headers.getSetCookie().some((c) => c.startsWith('token=;'))).toBe(true);

@@ -26,7 +26,9 @@ function uploadForm(fields: Record<string, string>, content = 'page upload', fil
 }
 
 async function row(id: string) {
-  const [found] = await app.rows('select expires_at, max_downloads, downloads, password_hash from files where id = ?', [id]);
+  const [found] = await app.rows('select expires_at, max_downloads, downloads, password_hash from files where id = ?', [
+    id,
+  ]);
   return found;
 }
 
@@ -67,7 +69,9 @@ describe('the upload page', () => {
     expect(res.status).toBe(302);
     const id = res.headers.get('location')!.replace('/f/', '');
     const stored = await row(id);
-    expect(Number(stored.expires_at) || Date.parse(String(stored.expires_at))).toBeGreaterThan(Date.now() + 86400_000 - 60_000);
+    expect(Number(stored.expires_at) || Date.parse(String(stored.expires_at))).toBeGreaterThan(
+      Date.now() + 86400_000 - 60_000,
+    );
     expect(stored).toMatchObject({ max_downloads: 5, downloads: 0 });
     expect(String(stored.password_hash)).toMatch(/^\$2/);
   });
@@ -92,7 +96,12 @@ describe('the upload page', () => {
       [{ password: 'é'.repeat(40) }, 'Password must be at most 72 bytes of UTF-8'],
     ];
     for (const [fields, message] of refusals) {
-      const res = await fetch(`${app.url}/upload`, { method: 'POST', headers: { cookie: alice }, body: uploadForm(fields), redirect: 'manual' });
+      const res = await fetch(`${app.url}/upload`, {
+        method: 'POST',
+        headers: { cookie: alice },
+        body: uploadForm(fields),
+        redirect: 'manual',
+      });
       expect(res.status, message).toBe(400);
       const alerts = alertsOf(await res.text());
       expect(alerts).toEqual([message]);
@@ -104,7 +113,12 @@ describe('the upload page', () => {
     const form = new FormData();
     form.append('file', new Blob(['late'], { type: 'text/plain' }), 'late.txt');
     form.append('password', 'too late');
-    const res = await fetch(`${app.url}/upload`, { method: 'POST', headers: { cookie: alice }, body: form, redirect: 'manual' });
+    const res = await fetch(`${app.url}/upload`, {
+      method: 'POST',
+      headers: { cookie: alice },
+      body: form,
+      redirect: 'manual',
+    });
     expect(res.status).toBe(400);
     expect(alertsOf(await res.text())).toEqual(['The “Password” field must come before the file part']);
   });
@@ -122,7 +136,9 @@ describe('the upload page', () => {
     expect(fieldValue(html, 'maxDownloads')).toBe('0');
     expect(fieldValue(html, 'password')).toBeNull();
     expect(html).not.toContain('typed secret');
-    expect(visibleText(html)).toContain('Choose the file again. Type the password again too: it is never sent back to the page.');
+    expect(visibleText(html)).toContain(
+      'Choose the file again. Type the password again too: it is never sent back to the page.',
+    );
   });
 
   it('when a refused form had markup in a field, then it comes back as text, never as markup', async () => {
@@ -156,7 +172,11 @@ describe('the files list', () => {
     const res = await fetch(`${app.url}/upload`, {
       method: 'POST',
       headers: { cookie: bob },
-      body: uploadForm({ expiresIn: String(3 * 86400 + 3600), maxDownloads: '5', password: 'bob secret' }, 'x', 'listed.txt'),
+      body: uploadForm(
+        { expiresIn: String(3 * 86400 + 3600), maxDownloads: '5', password: 'bob secret' },
+        'x',
+        'listed.txt',
+      ),
       redirect: 'manual',
     });
     const id = res.headers.get('location')!.replace('/f/', '');
@@ -184,7 +204,12 @@ describe('the time a link has left', () => {
 
   /** Uploads through the page's form with this expiry; the new file's id. */
   async function uploadExpiring(expiresIn: string, filename: string): Promise<string> {
-    const res = await fetch(`${timed.url}/upload`, { method: 'POST', headers: { cookie: dana }, body: uploadForm({ expiresIn }, 'x', filename), redirect: 'manual' });
+    const res = await fetch(`${timed.url}/upload`, {
+      method: 'POST',
+      headers: { cookie: dana },
+      body: uploadForm({ expiresIn }, 'x', filename),
+      redirect: 'manual',
+    });
     expect(res.status).toBe(302);
     return res.headers.get('location')!.replace('/f/', '');
   }
@@ -203,7 +228,11 @@ describe('the time a link has left', () => {
   it('when a file was just uploaded with a 1-day expiry, then the list, its page and the "keep" choice say "in 1 day", not "in 23 hours"', async () => {
     const id = await uploadExpiring('86400', 'one-day.txt');
     clock.advance(5_000);
-    expect(await expiryShown(id)).toEqual({ list: 'expires in 1 day', page: 'expires in 1 day', keep: 'Keep (expires in 1 day)' });
+    expect(await expiryShown(id)).toEqual({
+      list: 'expires in 1 day',
+      page: 'expires in 1 day',
+      keep: 'Keep (expires in 1 day)',
+    });
   });
 
   it('when a file was just uploaded with a 1-hour or a 7-day expiry, then it reads "in 1 hour" and "in 7 days"', async () => {
@@ -227,7 +256,11 @@ describe('the time a link has left', () => {
 
 describe("the owner's view of a file", () => {
   async function aliceFile(fields: Record<string, string> = {}) {
-    const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie: alice }, body: uploadForm(fields) });
+    const res = await fetch(`${app.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie: alice },
+      body: uploadForm(fields),
+    });
     return (await res.json()).file as { id: string };
   }
 
@@ -243,19 +276,38 @@ describe("the owner's view of a file", () => {
   it('when the owner posts the settings form, then they change and the page says so; a blank expiry and password are kept', async () => {
     const file = await aliceFile({ expiresIn: '3600', password: 'first one' });
     const before = await row(file.id);
-    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', expiresIn: '', maxDownloads: '9', password: '' }, { cookie: alice });
+    const res = await postForm(
+      app,
+      `/f/${file.id}`,
+      { intent: 'settings', expiresIn: '', maxDownloads: '9', password: '' },
+      { cookie: alice },
+    );
     expect(res.status).toBe(200);
     expect(visibleText(await res.text())).toContain('Settings saved.');
     const after = await row(file.id);
-    expect(after).toMatchObject({ max_downloads: 9, expires_at: before.expires_at, password_hash: before.password_hash });
+    expect(after).toMatchObject({
+      max_downloads: 9,
+      expires_at: before.expires_at,
+      password_hash: before.password_hash,
+    });
 
-    await postForm(app, `/f/${file.id}`, { intent: 'settings', expiresIn: 'never', maxDownloads: '', removePassword: '1' }, { cookie: alice });
+    await postForm(
+      app,
+      `/f/${file.id}`,
+      { intent: 'settings', expiresIn: 'never', maxDownloads: '', removePassword: '1' },
+      { cookie: alice },
+    );
     expect(await row(file.id)).toMatchObject({ expires_at: null, max_downloads: null, password_hash: null });
   });
 
   it('when the owner posts a bad value, then the page says what is wrong with status 400 and nothing changes', async () => {
     const file = await aliceFile();
-    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '-1', password: 'ab' }, { cookie: alice });
+    const res = await postForm(
+      app,
+      `/f/${file.id}`,
+      { intent: 'settings', maxDownloads: '-1', password: 'ab' },
+      { cookie: alice },
+    );
     expect(res.status).toBe(400);
     expect(alertsOf(await res.text())).toEqual(['Maximum downloads must be at least 1']);
     expect(await row(file.id)).toMatchObject({ max_downloads: null, password_hash: null });
@@ -263,7 +315,13 @@ describe("the owner's view of a file", () => {
 
   it('when the settings form is refused without JavaScript, then it comes back with what was typed, the password aside', async () => {
     const file = await aliceFile({ password: 'first one' });
-    const fields = { intent: 'settings', expiresIn: '86400', maxDownloads: '-1', password: 'typed secret', removePassword: '1' };
+    const fields = {
+      intent: 'settings',
+      expiresIn: '86400',
+      maxDownloads: '-1',
+      password: 'typed secret',
+      removePassword: '1',
+    };
     const res = await postForm(app, `/f/${file.id}`, fields, { cookie: alice });
     expect(res.status).toBe(400);
     const html = await res.text();
@@ -277,7 +335,12 @@ describe("the owner's view of a file", () => {
 
     // A limit emptied on purpose comes back empty, not as the current one.
     await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '7' }, { cookie: alice });
-    const emptied = await postForm(app, `/f/${file.id}`, { intent: 'settings', expiresIn: 'soon', maxDownloads: '' }, { cookie: alice });
+    const emptied = await postForm(
+      app,
+      `/f/${file.id}`,
+      { intent: 'settings', expiresIn: 'soon', maxDownloads: '' },
+      { cookie: alice },
+    );
     expect(emptied.status).toBe(400);
     const again = await emptied.text();
     expect(fieldValue(again, 'maxDownloads')).toBe('');
@@ -297,12 +360,17 @@ describe("the owner's view of a file", () => {
 
   it('when the owner sets a password too long, then the message names the password field, not "password"', async () => {
     const file = await aliceFile();
-    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '', password: 'x'.repeat(73) }, { cookie: alice });
+    const res = await postForm(
+      app,
+      `/f/${file.id}`,
+      { intent: 'settings', maxDownloads: '', password: 'x'.repeat(73) },
+      { cookie: alice },
+    );
     expect(res.status).toBe(400);
     expect(alertsOf(await res.text())).toEqual(['Password must be at most 72 bytes of UTF-8']);
   });
 
-  it("when another user posts the settings form, then 403 and nothing changes; without a session it asks to log in", async () => {
+  it('when another user posts the settings form, then 403 and nothing changes; without a session it asks to log in', async () => {
     const file = await aliceFile();
     const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' }, { cookie: bob });
     expect(res.status).toBe(403);

@@ -66,8 +66,12 @@ describe('unfinished uploads on the files page', () => {
     const started = new Date(before).toISOString().slice(0, 10);
     const rows = unfinishedRows(html);
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatch(new RegExp(`^empty so far\\.bin 2 KiB 0 bytes \\(0%\\) received ${started} \\d\\d:\\d\\d UTC Cancel$`));
-    expect(rows[1]).toMatch(new RegExp(`^<b>report</b>\\.pdf 30 KiB 10 KiB \\(33%\\) received ${started} \\d\\d:\\d\\d UTC Cancel$`));
+    expect(rows[0]).toMatch(
+      new RegExp(`^empty so far\\.bin 2 KiB 0 bytes \\(0%\\) received ${started} \\d\\d:\\d\\d UTC Cancel$`),
+    );
+    expect(rows[1]).toMatch(
+      new RegExp(`^<b>report</b>\\.pdf 30 KiB 10 KiB \\(33%\\) received ${started} \\d\\d:\\d\\d UTC Cancel$`),
+    );
     expect(visibleText(html)).toContain('0 bytes of 98 KiB used (0%) by 0 files · 32 KiB held by 2 unfinished uploads');
     expect(html).toContain('aria-label="Cancel the upload of &lt;b&gt;report&lt;/b&gt;.pdf"');
   });
@@ -84,12 +88,16 @@ describe('unfinished uploads on the files page', () => {
   it('when the owner presses Cancel without JavaScript, then the upload and its bytes go, its hold is freed, and the list comes back without it', async () => {
     const cookie = await newUser();
     const id = await unfinishedUpload(cookie, 'abandoned.iso', 90_000, 4096);
-    const [{ stored_name: storedName }] = await app.rows('select stored_name from resumable_uploads where id = ?', [id]);
+    const [{ stored_name: storedName }] = await app.rows('select stored_name from resumable_uploads where id = ?', [
+      id,
+    ]);
     expect((await app.partialContent()).join()).toContain(storedName);
     // Holding 90,000 of 100,000 bytes: a 20,000-byte upload does not fit.
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(20_000)]), 'next.bin');
-    expect((await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).status).toBe(413);
+    expect((await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).status).toBe(
+      413,
+    );
 
     const res = await postForm(app, `/uploads/${id}/cancel`, {}, { cookie });
     expect([302, 303]).toContain(res.status);
@@ -101,7 +109,9 @@ describe('unfinished uploads on the files page', () => {
     expect(html).not.toContain('unfinished-uploads');
     const me = await (await fetch(`${app.url}/api/v1/me`, { headers: { cookie } })).json();
     expect(me.usage).toMatchObject({ heldBytes: 0, unfinishedUploads: 0 });
-    expect((await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).status).toBe(201);
+    expect((await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form })).status).toBe(
+      201,
+    );
   });
 
   it('when another user posts Cancel for an upload not theirs, then it is the not-found page and the upload carries on', async () => {
@@ -109,7 +119,9 @@ describe('unfinished uploads on the files page', () => {
     const id = await unfinishedUpload(owner, 'mine.bin', 3000, 1000);
     const res = await postForm(app, `/uploads/${id}/cancel`, {}, { cookie: await newUser() });
     expect(res.status).toBe(404);
-    expect(visibleText(await res.text())).toContain('This upload is not there any more: it finished, was cancelled or expired.');
+    expect(visibleText(await res.text())).toContain(
+      'This upload is not there any more: it finished, was cancelled or expired.',
+    );
     expect(await uploadRow(id)).toMatchObject({ id });
     const tus = tusClient(app.url, owner);
     // Its last bytes make it a file.
@@ -119,7 +131,12 @@ describe('unfinished uploads on the files page', () => {
   it('when a Cancel comes from another site, or without a session, then it is refused and the upload stays', async () => {
     const cookie = await newUser();
     const id = await unfinishedUpload(cookie, 'kept.bin', 3000, 0);
-    const crossSite = await postForm(app, `/uploads/${id}/cancel`, {}, { cookie, headers: { origin: 'https://elsewhere.example' } });
+    const crossSite = await postForm(
+      app,
+      `/uploads/${id}/cancel`,
+      {},
+      { cookie, headers: { origin: 'https://elsewhere.example' } },
+    );
     expect(crossSite.status).toBe(403);
     const noSession = await postForm(app, `/uploads/${id}/cancel`, {});
     expect([302, 303]).toContain(noSession.status);

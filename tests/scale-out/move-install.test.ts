@@ -22,7 +22,11 @@ beforeAll(async () => {
     await source.createUser('bob');
     aliceCookie = await source.login('alice');
     const bobCookie = await source.login('bob');
-    const made = await fetch(`${source.url}/api/v1/tokens`, { method: 'POST', headers: { cookie: aliceCookie, 'content-type': 'application/json' }, body: '{"name":"sharex"}' });
+    const made = await fetch(`${source.url}/api/v1/tokens`, {
+      method: 'POST',
+      headers: { cookie: aliceCookie, 'content-type': 'application/json' },
+      body: '{"name":"sharex"}',
+    });
     aliceToken = ((await made.json()) as { token: string }).token;
     const files: Array<[string, string, Buffer]> = [
       [aliceCookie, 'notes.txt', Buffer.from('alice notes')],
@@ -30,7 +34,11 @@ beforeAll(async () => {
       [bobCookie, 'bob.txt', Buffer.from('bob was here')],
     ];
     for (const [cookie, name, content] of files) {
-      const res = await fetch(`${source.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(content, name) });
+      const res = await fetch(`${source.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie },
+        body: fileForm(content, name),
+      });
       expect(res.status).toBe(201);
       uploaded[name] = { id: ((await res.json()) as { file: { id: string } }).file.id, content };
     }
@@ -41,7 +49,14 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(sourceDir, { recursive: true, force: true }));
 
-function move(args: string[] = ['--from-database', `file:${path.join(sourceDir, 'app.db')}`, '--from-uploads', path.join(sourceDir, 'uploads')]) {
+function move(
+  args: string[] = [
+    '--from-database',
+    `file:${path.join(sourceDir, 'app.db')}`,
+    '--from-uploads',
+    path.join(sourceDir, 'uploads'),
+  ],
+) {
   return runNode(MOVE_JS, args, { env: targetEnv, timeoutMs: 60_000 });
 }
 
@@ -49,17 +64,25 @@ describe('move-install', () => {
   let target: TestApp | undefined;
   afterAll(() => target?.close());
 
-  it('when a SQLite + disk install is moved onto PostgreSQL + S3, then users log in, sessions and API tokens hold and every file downloads byte-exact', { timeout: 90_000 }, async () => {
+  it('when a SQLite + disk install is moved onto PostgreSQL + S3, then users log in, sessions and API tokens hold and every file downloads byte-exact', {
+    timeout: 90_000,
+  }, async () => {
     const result = await move();
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Moved 2 users and 3 files \(\d+ bytes; 3 copied in this run\) to postgres:\/\/.*; every user and file verified\.\n$/);
+    expect(result.stdout).toMatch(
+      /^Moved 2 users and 3 files \(\d+ bytes; 3 copied in this run\) to postgres:\/\/.*; every user and file verified\.\n$/,
+    );
 
     target = await startApp(targetEnv);
     expect((await fetch(`${target.url}/api/v1/files`, { headers: { cookie: aliceCookie } })).status).toBe(200);
-    expect((await fetch(`${target.url}/api/v1/files`, { headers: { authorization: `Bearer ${aliceToken}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${target.url}/api/v1/files`, { headers: { authorization: `Bearer ${aliceToken}` } })).status,
+    ).toBe(200);
     const cookie = await target.login('bob', DEFAULT_PASSWORD);
-    const listed = (await (await fetch(`${target.url}/api/v1/files`, { headers: { cookie } })).json()) as { files: Array<{ id: string }> };
+    const listed = (await (await fetch(`${target.url}/api/v1/files`, { headers: { cookie } })).json()) as {
+      files: Array<{ id: string }>;
+    };
     expect(listed.files.map((file) => file.id)).toEqual([uploaded['bob.txt'].id]);
     for (const { id, content } of Object.values(uploaded)) {
       const raw = await fetch(`${target.url}/f/${id}/raw`);
@@ -68,7 +91,9 @@ describe('move-install', () => {
     }
   });
 
-  it('when it is run again, then it succeeds, copies nothing and the target is unchanged', { timeout: 90_000 }, async () => {
+  it('when it is run again, then it succeeds, copies nothing and the target is unchanged', {
+    timeout: 90_000,
+  }, async () => {
     const before = await target!.rows('select id, size from files order by id');
     const result = await move();
     expect(result.code).toBe(0);
@@ -78,7 +103,11 @@ describe('move-install', () => {
   });
 
   it('when an option is missing or unknown, then it fails with one line and exit code 2', async () => {
-    for (const args of [[], ['--from-database', 'file:/nope.db'], ['--from-database', 'file:/x.db', '--from-uploads', '/x', '--force']]) {
+    for (const args of [
+      [],
+      ['--from-database', 'file:/nope.db'],
+      ['--from-database', 'file:/x.db', '--from-uploads', '/x', '--force'],
+    ]) {
       const result = await move(args);
       expect(result.code).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);

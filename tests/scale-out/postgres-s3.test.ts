@@ -27,8 +27,15 @@ afterAll(async () => {
 });
 
 async function upload(content: Uint8Array | string, name: string) {
-  const res = await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(content, name) });
-  return { status: res.status, body: (await res.json()) as { file: { id: string; storedName: string; size: number }; url: string } };
+  const res = await fetch(`${app.url}/api/v1/files`, {
+    method: 'POST',
+    headers: { cookie },
+    body: fileForm(content, name),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { file: { id: string; storedName: string; size: number }; url: string },
+  };
 }
 
 describe('PostgreSQL + S3', () => {
@@ -40,7 +47,9 @@ describe('PostgreSQL + S3', () => {
     expect(health.status).toBe(200);
   });
 
-  it('when a 20 MiB file is uploaded, then its record is in PostgreSQL, its object in the bucket, and it downloads byte-exact, whole and by range', { timeout: 60_000 }, async () => {
+  it('when a 20 MiB file is uploaded, then its record is in PostgreSQL, its object in the bucket, and it downloads byte-exact, whole and by range', {
+    timeout: 60_000,
+  }, async () => {
     const content = new Uint8Array(20 * 1024 * 1024).map((_, i) => (i * 7) % 256);
     const { status, body } = await upload(content, 'big.bin');
     expect(status).toBe(201);

@@ -21,7 +21,10 @@ let server: ServerProcess | undefined;
 
 beforeAll(async () => {
   env = { ...(await postgresS3Env()), SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'info' };
-  const made = await runNode(CLI_JS, ['crasher', '--password-stdin'], { env: { ...env, DATA_DIR: tempDir() }, input: `${PASSWORD}\n` });
+  const made = await runNode(CLI_JS, ['crasher', '--password-stdin'], {
+    env: { ...env, DATA_DIR: tempDir() },
+    input: `${PASSWORD}\n`,
+  });
   expect(made.code, made.stderr).toBe(0);
 }, 60_000);
 afterEach(() => server?.kill());
@@ -38,7 +41,9 @@ function ageUpload(uploadId: string, hours: number): void {
 }
 
 describe('a server on S3 killed mid-upload', () => {
-  it('when it starts again, then the open multipart upload it left is aborted once over an hour old, and a younger one stays', { timeout: 90_000 }, async () => {
+  it('when it starts again, then the open multipart upload it left is aborted once over an hour old, and a younger one stays', {
+    timeout: 90_000,
+  }, async () => {
     server = await startServerProcess({ ...env, DATA_DIR: tempDir() });
     const login = await fetch(`${server.url}/api/v1/auth/login`, {
       method: 'POST',
@@ -59,11 +64,15 @@ describe('a server on S3 killed mid-upload', () => {
     await server.stop();
     const [crashed] = openUploads();
     expect(await bucketKeys(env)).toEqual([]);
-    expect(await readCommittedRows({ dialect: 'postgresql', url: env.DATABASE_URL }, 'select id from files')).toEqual([]);
+    expect(await readCommittedRows({ dialect: 'postgresql', url: env.DATABASE_URL }, 'select id from files')).toEqual(
+      [],
+    );
 
     // Another instance's upload, begun just now under a stored name's shape.
     const client = clientFor(env.S3_ENDPOINT);
-    const young = await client.send(new CreateMultipartUploadCommand({ Bucket: env.S3_BUCKET, Key: 'YYYYYYYYYYYYYYYYYYYYYY.bin' }));
+    const young = await client.send(
+      new CreateMultipartUploadCommand({ Bucket: env.S3_BUCKET, Key: 'YYYYYYYYYYYYYYYYYYYYYY.bin' }),
+    );
     client.destroy();
     ageUpload(crashed, 2);
 
@@ -71,7 +80,10 @@ describe('a server on S3 killed mid-upload', () => {
 
     expect(openUploads()).toEqual([young.UploadId]);
     expect(await bucketKeys(env)).toEqual([]);
-    const swept = server.stdoutLines().map((line) => JSON.parse(line)).find((entry) => String(entry.msg).startsWith('swept leftovers'));
+    const swept = server
+      .stdoutLines()
+      .map((line) => JSON.parse(line))
+      .find((entry) => String(entry.msg).startsWith('swept leftovers'));
     expect(swept).toMatchObject({ incomplete: 1, orphans: 0 });
   });
 });

@@ -25,7 +25,12 @@ describe('share controls across two instances', () => {
   it('when 3N downloads of a link limited to N are spread over both instances at once, then exactly N get the content', async () => {
     const { file } = await a.upload('limited across instances', 'limited.txt', 'text/plain', { maxDownloads: '4' });
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => fetch(`${i % 2 ? a.url : b.url}/f/${file.id}/raw`).then(async (res) => ({ status: res.status, body: await res.text() }))),
+      Array.from({ length: 12 }, (_, i) =>
+        fetch(`${i % 2 ? a.url : b.url}/f/${file.id}/raw`).then(async (res) => ({
+          status: res.status,
+          body: await res.text(),
+        })),
+      ),
     );
     const served = results.filter((res) => res.status === 200);
     expect(served).toHaveLength(4);
@@ -35,7 +40,9 @@ describe('share controls across two instances', () => {
   });
 
   it('when links expire and both instances sweep every 50 ms, then every expired file goes (row and object) and the live ones stay', async () => {
-    const expiring = await Promise.all(Array.from({ length: 30 }, (_, i) => a.upload(`expiring ${i}`, `e${i}.txt`, 'text/plain', { expiresIn: '600' })));
+    const expiring = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => a.upload(`expiring ${i}`, `e${i}.txt`, 'text/plain', { expiresIn: '600' })),
+    );
     const live = await a.upload('live', 'live.txt', 'text/plain', { expiresIn: '86400' });
     clock.advance(20 * 60_000);
     expect(await poll(async () => (await a.storedFiles()).length === 1, 10_000)).toBe(true);

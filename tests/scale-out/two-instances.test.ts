@@ -16,7 +16,10 @@ let b: ServerProcess;
 
 beforeAll(async () => {
   env = { ...(await postgresS3Env()), SESSION_SECRET: TEST_SECRET, TRUST_PROXY: 'true', LOG_LEVEL: 'info' };
-  const made = await runNode(CLI_JS, ['shared', '--password-stdin'], { env: { ...env, DATA_DIR: tempDir() }, input: `${PASSWORD}\n` });
+  const made = await runNode(CLI_JS, ['shared', '--password-stdin'], {
+    env: { ...env, DATA_DIR: tempDir() },
+    input: `${PASSWORD}\n`,
+  });
   expect(made.code, made.stderr).toBe(0);
   a = await startServerProcess({ ...env, DATA_DIR: tempDir() });
   b = await startServerProcess({ ...env, DATA_DIR: tempDir() });
@@ -49,11 +52,15 @@ describe('two instances behind one address', () => {
     expect(uploaded.status).toBe(201);
     const { file } = (await uploaded.json()) as { file: { id: string } };
 
-    const listed = (await (await fetch(`${b.url}/api/v1/files`, { headers: { cookie } })).json()) as { files: Array<{ id: string }> };
+    const listed = (await (await fetch(`${b.url}/api/v1/files`, { headers: { cookie } })).json()) as {
+      files: Array<{ id: string }>;
+    };
     expect(listed.files.map((entry) => entry.id)).toContain(file.id);
     expect(await (await fetch(`${b.url}/f/${file.id}/raw`)).text()).toBe('made on instance A');
 
-    expect((await fetch(`${b.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${b.url}/api/v1/files/${file.id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(
+      200,
+    );
     expect((await fetch(`${a.url}/f/${file.id}/raw`)).status).toBe(404);
     expect((await fetch(`${b.url}/f/${file.id}/raw`)).status).toBe(404);
   });
@@ -72,7 +79,9 @@ describe('two instances behind one address', () => {
     expect((await login(b, PASSWORD, '203.0.113.34')).status).toBe(200);
   });
 
-  it('when one instance restarts (and sweeps) while the other is mid-upload, then that upload completes and is served, and content just written without its record yet is kept', { timeout: 60_000 }, async () => {
+  it('when one instance restarts (and sweeps) while the other is mid-upload, then that upload completes and is served, and content just written without its record yet is kept', {
+    timeout: 60_000,
+  }, async () => {
     const cookie = await cookieFrom(a);
     // What another instance leaves for a moment between its content and its record: an object
     // of the stored-name shape with no row. Minutes old, it is not an orphan yet.
@@ -89,7 +98,11 @@ describe('two instances behind one address', () => {
         port: target.port,
         method: 'POST',
         path: '/api/v1/files',
-        headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length) },
+        headers: {
+          cookie,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + size + tail.length),
+        },
       });
       req.on('response', (res) => {
         let body = '';

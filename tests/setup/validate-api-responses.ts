@@ -23,6 +23,9 @@ globalThis.fetch = async function fetchCheckedAgainstOpenApi(input, init) {
     return response; // The test aborted the request: there is no whole response to check.
   }
   const problems = validator.check(method, url.pathname, response.status, response.headers.get('content-type'), body);
-  if (problems.length > 0) throw new Error(`The response does not match the OpenAPI document:\n${problems.join('\n')}\nBody: ${body.slice(0, 500)}`);
+  if (problems.length > 0)
+    throw new Error(
+      `The response does not match the OpenAPI document:\n${problems.join('\n')}\nBody: ${body.slice(0, 500)}`,
+    );
   return response;
 };

@@ -59,7 +59,14 @@ describe('active and unknown types', () => {
     await expectDownloadOnly(rawUrl, 'TEXT/HTML');
   });
 
-  for (const type of ['application/octet-stream', 'application/x-made-up', 'foo/bar', 'application/json', 'text/css', 'multipart/x-mixed-replace']) {
+  for (const type of [
+    'application/octet-stream',
+    'application/x-made-up',
+    'foo/bar',
+    'application/json',
+    'text/css',
+    'multipart/x-mixed-replace',
+  ]) {
     it(`when a file of type ${type} is opened by its raw link, then it is only downloaded`, async () => {
       const { rawUrl } = await app.upload(SCRIPT, 'thing.dat', type);
       await expectDownloadOnly(rawUrl, type);

@@ -29,7 +29,8 @@ async function uploadWithDisposition(disposition: string, content = 'named conte
 }
 
 /** RFC 5987 form of a UTF-8 name, for `filename*=` in a part header. */
-const ext = (name: string) => `filename*=UTF-8''${Buffer.from(name, 'utf8').toString('hex').replace(/../g, '%$&').toUpperCase()}`;
+const ext = (name: string) =>
+  `filename*=UTF-8''${Buffer.from(name, 'utf8').toString('hex').replace(/../g, '%$&').toUpperCase()}`;
 
 /**
  * Fetches the raw link (inline and as download, GET and HEAD) and checks the header is
@@ -80,7 +81,9 @@ describe('names sent by browsers and curl (FormData)', () => {
   it('when the name is ASCII only, then filename= and filename*=UTF-8 both carry it (RFC 6266: the fallback plus filename*)', async () => {
     const { file } = await app.upload('x', "simple (name)'s*.txt", 'text/plain');
     const res = await request(`${app.url}/f/${file.id}/raw`);
-    expect(res.headers['content-disposition']).toBe(`inline; filename="simple (name)'s*.txt"; filename*=UTF-8''simple%20%28name%29%27s%2A.txt`);
+    expect(res.headers['content-disposition']).toBe(
+      `inline; filename="simple (name)'s*.txt"; filename*=UTF-8''simple%20%28name%29%27s%2A.txt`,
+    );
   });
 
   it('when the name has accents, then the fallback is the same name without them', async () => {
@@ -100,7 +103,9 @@ describe('names written by hand into the part header', () => {
   });
 
   it('when filename* carries CR/LF and a header line, then they are stripped at upload and nothing is injected', async () => {
-    const file = await uploadWithDisposition(`filename="fallback.txt"; ${ext('evil\r\nSet-Cookie: pwned=1\r\nX-Injected: yes\r\n\r\n.txt')}`);
+    const file = await uploadWithDisposition(
+      `filename="fallback.txt"; ${ext('evil\r\nSet-Cookie: pwned=1\r\nX-Injected: yes\r\n\r\n.txt')}`,
+    );
     expect(file.originalName).toBe('evilSet-Cookie: pwned=1X-Injected: yes.txt');
     await expectDispositionCarries(file.id, 'evilSet-Cookie: pwned=1X-Injected: yes.txt');
   });

@@ -34,7 +34,11 @@ let binary: Uploaded;
 beforeAll(async () => {
   app = await startSharingApp();
   text = await app.upload('plain text, shown inline\n'.repeat(40), 'notes.txt', 'text/plain');
-  image = await app.upload(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]), 'dot.png', 'image/png');
+  image = await app.upload(
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]),
+    'dot.png',
+    'image/png',
+  );
   binary = await app.upload(new Uint8Array(5000).fill(7), 'résumé "final".bin');
 });
 afterAll(() => app.close());
@@ -131,7 +135,11 @@ describe('the session on the fast path', () => {
       const { rawUrl } = await renewing.upload('mine', 'mine.txt');
       const { fast, express } = await bothWays(rawUrl, { headers: { cookie } });
       expect(fast.status).toBe(200);
-      const attributes = (res: RawResponse) => String(res.headers['set-cookie']).split(';').slice(1).map((part) => part.trim());
+      const attributes = (res: RawResponse) =>
+        String(res.headers['set-cookie'])
+          .split(';')
+          .slice(1)
+          .map((part) => part.trim());
       expect(fast.headers['set-cookie']?.[0]).toMatch(/^token=[^;]+;/);
       expect(attributes(fast)).toEqual(attributes(express));
     } finally {

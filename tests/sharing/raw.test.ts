@@ -52,7 +52,15 @@ describe('GET /f/:id/raw — the whole file', () => {
     const [get, head] = await Promise.all([request(text.rawUrl), request(text.rawUrl, { method: 'HEAD' })]);
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
-    for (const name of ['content-length', 'content-type', 'content-disposition', 'etag', 'last-modified', 'accept-ranges', 'cache-control']) {
+    for (const name of [
+      'content-length',
+      'content-type',
+      'content-disposition',
+      'etag',
+      'last-modified',
+      'accept-ranges',
+      'cache-control',
+    ]) {
       expect(head.headers[name], name).toBe(get.headers[name]);
     }
   });
@@ -246,13 +254,20 @@ describe('GET /f/:id/raw — conditional requests', () => {
 
   it('when If-Match or If-Unmodified-Since do not hold, then it answers 412; when they hold, 200', async () => {
     const { headers } = await request(text.rawUrl, { method: 'HEAD' });
-    const failed: Array<Record<string, string>> = [{ 'if-match': '"other"' }, { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' }];
+    const failed: Array<Record<string, string>> = [
+      { 'if-match': '"other"' },
+      { 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' },
+    ];
     for (const condition of failed) {
       const res = await request(text.rawUrl, { headers: condition });
       expect(res.status, JSON.stringify(condition)).toBe(412);
       expect(res.body.length).toBe(0);
     }
-    const held: Array<Record<string, string>> = [{ 'if-match': headers.etag! }, { 'if-match': '*' }, { 'if-unmodified-since': headers['last-modified']! }];
+    const held: Array<Record<string, string>> = [
+      { 'if-match': headers.etag! },
+      { 'if-match': '*' },
+      { 'if-unmodified-since': headers['last-modified']! },
+    ];
     for (const condition of held) {
       const res = await request(text.rawUrl, { headers: condition });
       expect(res.status, JSON.stringify(condition)).toBe(200);
@@ -319,7 +334,13 @@ describe('GET /f/:id/raw — what is not there', () => {
       await app.removeStored(gone.file.storedName);
       const started = Date.now();
       const etag = `"${gone.file.id}-${size.toString(36)}"`;
-      const cases: Array<{ method?: string; headers?: Record<string, string> }> = [{}, { method: 'HEAD' }, { headers: { range: 'bytes=0-3' } }, { headers: { range: `bytes=${size + 10}-` } }, { headers: { 'if-none-match': etag } }];
+      const cases: Array<{ method?: string; headers?: Record<string, string> }> = [
+        {},
+        { method: 'HEAD' },
+        { headers: { range: 'bytes=0-3' } },
+        { headers: { range: `bytes=${size + 10}-` } },
+        { headers: { 'if-none-match': etag } },
+      ];
       for (const options of cases) {
         const res = await request(gone.rawUrl, options);
         expect(res.status, `${size} bytes, ${JSON.stringify(options)}`).toBe(404);
@@ -332,39 +353,45 @@ describe('GET /f/:id/raw — what is not there', () => {
   });
 
   // Only the disk's files can be cut short under the service.
-  it.skipIf(onPostgresS3)('when the content was cut short on the disk, then the download fails at once instead of ending short or hanging', async () => {
-    for (const size of SIZES) {
-      const cut = await app.upload('c'.repeat(size), 'cut.txt', 'text/plain');
-      fs.truncateSync(path.join(app.config.uploadDir, cut.file.storedName), Math.floor(size / 2));
-      const started = Date.now();
-      // On a kept-alive connection, as browsers fetch: a response that merely ended short would
-      // leave the client waiting for the rest until the server drops the idle connection.
-      const outcome = await keptAliveGet(cut.rawUrl).then(
-        (res) => `${res.status} ${res.bytes} bytes`,
-        (error: Error) => `failed: ${error.message}`,
-      );
-      // Small content is read before any header: a 500. Streamed content: the connection is cut.
-      expect(outcome, `${size} bytes`).toMatch(size < 64 * 1024 ? /^500 / : /^failed: /);
-      expect(Date.now() - started, `${size} bytes`).toBeLessThan(3_000);
-    }
-  });
+  it.skipIf(onPostgresS3)(
+    'when the content was cut short on the disk, then the download fails at once instead of ending short or hanging',
+    async () => {
+      for (const size of SIZES) {
+        const cut = await app.upload('c'.repeat(size), 'cut.txt', 'text/plain');
+        fs.truncateSync(path.join(app.config.uploadDir, cut.file.storedName), Math.floor(size / 2));
+        const started = Date.now();
+        // On a kept-alive connection, as browsers fetch: a response that merely ended short would
+        // leave the client waiting for the rest until the server drops the idle connection.
+        const outcome = await keptAliveGet(cut.rawUrl).then(
+          (res) => `${res.status} ${res.bytes} bytes`,
+          (error: Error) => `failed: ${error.message}`,
+        );
+        // Small content is read before any header: a 500. Streamed content: the connection is cut.
+        expect(outcome, `${size} bytes`).toMatch(size < 64 * 1024 ? /^500 / : /^failed: /);
+        expect(Date.now() - started, `${size} bytes`).toBeLessThan(3_000);
+      }
+    },
+  );
 
   // A bucket has no folders: this is the disk's own case.
-  it.skipIf(onPostgresS3)('when the content was replaced by a folder of the same name, then it answers 404', async () => {
-    for (const size of SIZES) {
-      const odd = await app.upload('o'.repeat(size), 'odd.txt', 'text/plain');
-      const stored = path.join(app.config.uploadDir, odd.file.storedName);
-      fs.rmSync(stored);
-      fs.mkdirSync(stored);
-      try {
-        for (const options of [{}, { method: 'HEAD' }, { headers: { range: 'bytes=0-3' } }]) {
-          expect((await request(odd.rawUrl, options)).status, `${size} bytes, ${JSON.stringify(options)}`).toBe(404);
+  it.skipIf(onPostgresS3)(
+    'when the content was replaced by a folder of the same name, then it answers 404',
+    async () => {
+      for (const size of SIZES) {
+        const odd = await app.upload('o'.repeat(size), 'odd.txt', 'text/plain');
+        const stored = path.join(app.config.uploadDir, odd.file.storedName);
+        fs.rmSync(stored);
+        fs.mkdirSync(stored);
+        try {
+          for (const options of [{}, { method: 'HEAD' }, { headers: { range: 'bytes=0-3' } }]) {
+            expect((await request(odd.rawUrl, options)).status, `${size} bytes, ${JSON.stringify(options)}`).toBe(404);
+          }
+        } finally {
+          fs.rmdirSync(stored);
         }
-      } finally {
-        fs.rmdirSync(stored);
       }
-    }
-  });
+    },
+  );
 });
 
 /** A GET on a keep-alive connection: the status and how many body bytes came, or the failure. */

@@ -91,7 +91,9 @@ describe('expiry', () => {
 describe('download limits', () => {
   it('when 3N clients download a link limited to N at once, then exactly N get the whole content and the rest get 410', async () => {
     const content = 'limited content '.repeat(4096); // 64 KiB
-    const { file, rawUrl } = await app.upload(content, 'limited.bin', 'application/octet-stream', { maxDownloads: '3' });
+    const { file, rawUrl } = await app.upload(content, 'limited.bin', 'application/octet-stream', {
+      maxDownloads: '3',
+    });
     const results = await Promise.all(Array.from({ length: 9 }, () => request(rawUrl)));
     const served = results.filter((res) => res.status === 200);
     expect(served).toHaveLength(3);
@@ -141,7 +143,9 @@ describe('download limits', () => {
     const visitor = (await request(url)).body.toString();
     expect(visitor).not.toContain('a text preview would leak this');
     expect(visitor).toContain('this link allows 2 more downloads');
-    expect((await request(url, { headers: { cookie: app.cookie } })).body.toString()).toContain('a text preview would leak this');
+    expect((await request(url, { headers: { cookie: app.cookie } })).body.toString()).toContain(
+      'a text preview would leak this',
+    );
   });
 });
 
@@ -216,7 +220,9 @@ describe('passwords', () => {
     const right = await request(rawUrl, { headers: { 'x-share-password': onTheWire } });
     expect(right.status).toBe(200);
     expect(right.body.toString()).toBe('unicode lock');
-    const wrong = await request(rawUrl, { headers: { 'x-share-password': Buffer.from('pässwörd 🔒', 'utf8').toString('latin1') } });
+    const wrong = await request(rawUrl, {
+      headers: { 'x-share-password': Buffer.from('pässwörd 🔒', 'utf8').toString('latin1') },
+    });
     expect(wrong.status).toBe(401);
   });
 
@@ -260,7 +266,9 @@ describe('passwords', () => {
     const borrowed = `share_${b.file.id}=${grant.split('=')[1]}`;
     expect((await request(b.rawUrl, { headers: { cookie: borrowed } })).status).toBe(401);
     // A forged proof neither.
-    expect((await request(a.rawUrl, { headers: { cookie: `share_${a.file.id}=forged.token.value` } })).status).toBe(401);
+    expect((await request(a.rawUrl, { headers: { cookie: `share_${a.file.id}=forged.token.value` } })).status).toBe(
+      401,
+    );
 
     // A new password makes the old proof worthless.
     await fetch(`${app.url}/api/v1/files/${a.file.id}`, {

@@ -29,7 +29,13 @@ describe('tRPC files.updateShare', () => {
     const text = await res.text();
     expect(text).not.toContain('trpc secret');
     const updated = JSON.parse(text).result.data;
-    expect(updated).toMatchObject({ id: file.id, maxDownloads: 2, downloads: 0, hasPassword: true, url: `${app.url}/f/${file.id}` });
+    expect(updated).toMatchObject({
+      id: file.id,
+      maxDownloads: 2,
+      downloads: 0,
+      hasPassword: true,
+      url: `${app.url}/f/${file.id}`,
+    });
     expect(Date.parse(updated.expiresAt)).toBeGreaterThan(Date.now() + 7200_000 - 60_000);
 
     const list = (await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie: app.cookie } })).json()).files;

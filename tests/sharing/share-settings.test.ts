@@ -26,7 +26,11 @@ function patch(id: string, body: unknown, cookie = app.cookie, contentType = 'ap
 }
 
 async function uploadRaw(fields: Record<string, string>, cookie = app.cookie) {
-  return fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm('content', 'a.txt', 'text/plain', 'file', fields) });
+  return fetch(`${app.url}/api/v1/files`, {
+    method: 'POST',
+    headers: { cookie },
+    body: fileForm('content', 'a.txt', 'text/plain', 'file', fields),
+  });
 }
 
 describe('settings at upload', () => {
@@ -57,7 +61,12 @@ describe('settings at upload', () => {
   it('when an upload sends no settings (or blank fields, as a browser form does), then the link never expires, has no limit and no password', async () => {
     const res = await uploadRaw({ expiresAt: '', maxDownloads: '', password: '' });
     expect(res.status).toBe(201);
-    expect((await res.json()).file).toMatchObject({ expiresAt: null, maxDownloads: null, downloads: 0, hasPassword: false });
+    expect((await res.json()).file).toMatchObject({
+      expiresAt: null,
+      maxDownloads: null,
+      downloads: 0,
+      hasPassword: false,
+    });
   });
 
   it.each([
@@ -103,21 +112,24 @@ describe('settings at upload', () => {
       ],
       'The password field must come before the file part',
     ],
-  ])('when a setting %s, then the upload is refused with 400 and nothing is stored, then or later', async (_case, parts, message) => {
-    const storedBefore = await app.storedFiles();
-    const [{ count: rowsBefore }] = await app.rows('select count(*) as count from files');
-    const res = await fetch(`${app.url}/api/v1/files`, {
-      method: 'POST',
-      headers: { cookie: app.cookie, 'content-type': MULTIPART_TYPE },
-      body: new Uint8Array(multipartBody(parts)),
-    });
-    expect(res.status).toBe(400);
-    expect((await res.json()).error).toBe(message);
-    // A refusal answered before the file part must not let that file be stored once it arrives.
-    await sleep(300);
-    expect(await app.storedFiles()).toEqual(storedBefore);
-    expect((await app.rows('select count(*) as count from files'))[0].count).toBe(rowsBefore);
-  });
+  ])(
+    'when a setting %s, then the upload is refused with 400 and nothing is stored, then or later',
+    async (_case, parts, message) => {
+      const storedBefore = await app.storedFiles();
+      const [{ count: rowsBefore }] = await app.rows('select count(*) as count from files');
+      const res = await fetch(`${app.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie: app.cookie, 'content-type': MULTIPART_TYPE },
+        body: new Uint8Array(multipartBody(parts)),
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe(message);
+      // A refusal answered before the file part must not let that file be stored once it arrives.
+      await sleep(300);
+      expect(await app.storedFiles()).toEqual(storedBefore);
+      expect((await app.rows('select count(*) as count from files'))[0].count).toBe(rowsBefore);
+    },
+  );
 });
 
 describe('PATCH /api/v1/files/<id>', () => {
@@ -126,14 +138,24 @@ describe('PATCH /api/v1/files/<id>', () => {
     const at = new Date(Date.now() + 86400_000).toISOString();
     let res = await patch(file.id, { expiresAt: at, maxDownloads: 3, password: 'secret!' });
     expect(res.status).toBe(200);
-    expect((await res.json()).file).toMatchObject({ id: file.id, expiresAt: at, maxDownloads: 3, downloads: 0, hasPassword: true });
+    expect((await res.json()).file).toMatchObject({
+      id: file.id,
+      expiresAt: at,
+      maxDownloads: 3,
+      downloads: 0,
+      hasPassword: true,
+    });
 
     // Only the keys sent change.
     res = await patch(file.id, { maxDownloads: 7 });
     expect((await res.json()).file).toMatchObject({ expiresAt: at, maxDownloads: 7, hasPassword: true });
 
     const list = await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie: app.cookie } })).json();
-    expect(list.files.find((f: { id: string }) => f.id === file.id)).toMatchObject({ expiresAt: at, maxDownloads: 7, hasPassword: true });
+    expect(list.files.find((f: { id: string }) => f.id === file.id)).toMatchObject({
+      expiresAt: at,
+      maxDownloads: 7,
+      hasPassword: true,
+    });
 
     res = await patch(file.id, { expiresAt: null, maxDownloads: null, password: null });
     expect(res.status).toBe(200);
@@ -182,7 +204,11 @@ describe('PATCH /api/v1/files/<id>', () => {
     const { file } = await app.upload('mine', 'mine.txt', 'text/plain');
     expect((await patch(file.id, { maxDownloads: 1 }, other)).status).toBe(403);
     expect((await patch('AAAAAAAAAAAAAAAAAAAAAA', { maxDownloads: 1 })).status).toBe(404);
-    const anonymous = await fetch(`${app.url}/api/v1/files/${file.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const anonymous = await fetch(`${app.url}/api/v1/files/${file.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(anonymous.status).toBe(401);
     const [row] = await app.rows('select max_downloads from files where id = ?', [file.id]);
     expect(row.max_downloads).toBeNull();
@@ -194,7 +220,10 @@ describe('PATCH /api/v1/files/<id>', () => {
     const res = await patch(file.id, { maxDownloads: 2 });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe('maxDownloads must be more than the 2 downloads so far');
-    expect((await (await patch(file.id, { maxDownloads: 3 })).json()).file).toMatchObject({ maxDownloads: 3, downloads: 2 });
+    expect((await (await patch(file.id, { maxDownloads: 3 })).json()).file).toMatchObject({
+      maxDownloads: 3,
+      downloads: 2,
+    });
   });
 });
 
@@ -206,8 +235,13 @@ describe('a relative expiry and a slow upload', () => {
       await slow.createUser('slowpoke');
       const cookie = await slow.login('slowpoke');
       const boundary = 'relative-expiry-boundary';
-      const { request, answer } = openPost(slow.url, '/api/v1/files', { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` });
-      request.write(`--${boundary}\r\nContent-Disposition: form-data; name="expiresIn"\r\n\r\n60\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\n\r\nthe first half, `);
+      const { request, answer } = openPost(slow.url, '/api/v1/files', {
+        cookie,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      });
+      request.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="expiresIn"\r\n\r\n60\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\n\r\nthe first half, `,
+      );
       await sleep(200);
       // Two hours pass while the rest of the file is on its way.
       clock.advance(2 * 3600_000);
@@ -231,7 +265,11 @@ describe('MAX_EXPIRY and DEFAULT_EXPIRY', () => {
       await limited.createUser('uploader');
       const cookie = await limited.login('uploader');
       const send = (fields: Record<string, string>) =>
-        fetch(`${limited.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm('x', 'x.txt', 'text/plain', 'file', fields) });
+        fetch(`${limited.url}/api/v1/files`, {
+          method: 'POST',
+          headers: { cookie },
+          body: fileForm('x', 'x.txt', 'text/plain', 'file', fields),
+        });
 
       const res = await send({});
       expect(res.status).toBe(201);

@@ -12,16 +12,29 @@ export interface Uploaded {
 export interface SharingApp extends TestApp {
   cookie: string;
   /** Uploads with share settings: `fields` go before the file part, as the API wants them. */
-  upload(content: string | Uint8Array, filename: string, type?: string, fields?: Record<string, string>): Promise<Uploaded>;
+  upload(
+    content: string | Uint8Array,
+    filename: string,
+    type?: string,
+    fields?: Record<string, string>,
+  ): Promise<Uploaded>;
 }
 
-export async function startSharingApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<SharingApp> {
+export async function startSharingApp(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<SharingApp> {
   const app = await startApp(env, options);
   await app.createUser('sharer');
   const cookie = await app.login('sharer');
   return Object.assign(app, {
     cookie,
-    async upload(content: string | Uint8Array, filename: string, type = 'application/octet-stream', fields: Record<string, string> = {}) {
+    async upload(
+      content: string | Uint8Array,
+      filename: string,
+      type = 'application/octet-stream',
+      fields: Record<string, string> = {},
+    ) {
       const res = await fetch(`${app.url}/api/v1/files`, {
         method: 'POST',
         headers: { cookie },
@@ -46,16 +59,28 @@ export interface RawResponse {
  * One request with Node's http client: unlike fetch, it shows HEAD bodies, 304s and raw
  * header lines as they are, and never adds headers of its own beyond Host.
  */
-export function request(url: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+export function request(
+  url: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
-      );
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url} within 10 s`)));
     req.on('error', reject);
     req.end();

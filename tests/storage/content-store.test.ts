@@ -11,7 +11,12 @@ import { loadConfig } from '../../server/config';
 import { provision } from '../../server/provision';
 import { createContentStore } from '../../server/deps';
 import { createLogger } from '../../server/logger';
-import { ContentNotFoundError, ContentTooLargeError, StorageUnavailableError, type ContentStore } from '../../server/storage/content-store';
+import {
+  ContentNotFoundError,
+  ContentTooLargeError,
+  StorageUnavailableError,
+  type ContentStore,
+} from '../../server/storage/content-store';
 import { TEST_SECRET, tempDir } from '../helpers/app';
 import { freshBucketEnv } from '../helpers/buckets';
 
@@ -55,7 +60,11 @@ async function text(store: ContentStore, key: string, range?: { start: number; e
 describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
   it('when content is written, then it reads back whole and by byte range, and stat gives its size', async () => {
     const store = await storeOn(kind);
-    expect(await store.write('AAAAAAAAAAAAAAAAAAAAAA.txt', Readable.from([Buffer.from('hello, '), Buffer.from('world')]), { maxBytes: 100 })).toEqual({ size: 12 });
+    expect(
+      await store.write('AAAAAAAAAAAAAAAAAAAAAA.txt', Readable.from([Buffer.from('hello, '), Buffer.from('world')]), {
+        maxBytes: 100,
+      }),
+    ).toEqual({ size: 12 });
     expect(await text(store, 'AAAAAAAAAAAAAAAAAAAAAA.txt')).toBe('hello, world');
     expect(await text(store, 'AAAAAAAAAAAAAAAAAAAAAA.txt', { start: 7, end: 11 })).toBe('world');
     expect(await store.stat('AAAAAAAAAAAAAAAAAAAAAA.txt')).toEqual({ size: 12, modifiedAt: expect.any(Date) });
@@ -69,23 +78,35 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
     expect(await digest((await store.open('BBBBBBBBBBBBBBBBBBBBBB')).stream)).toEqual(expected);
   });
 
-  it('when content is empty, exactly one 8 MiB part, or one byte more, then each reads back byte-exact with its size', { timeout: 60_000 }, async () => {
+  it('when content is empty, exactly one 8 MiB part, or one byte more, then each reads back byte-exact with its size', {
+    timeout: 60_000,
+  }, async () => {
     const store = await storeOn(kind);
-    for (const [key, size] of [['HHHHHHHHHHHHHHHHHHHHH0', 0], ['HHHHHHHHHHHHHHHHHHHHH1', 8 * 1024 * 1024], ['HHHHHHHHHHHHHHHHHHHHH2', 8 * 1024 * 1024 + 1]] as const) {
+    for (const [key, size] of [
+      ['HHHHHHHHHHHHHHHHHHHHH0', 0],
+      ['HHHHHHHHHHHHHHHHHHHHH1', 8 * 1024 * 1024],
+      ['HHHHHHHHHHHHHHHHHHHHH2', 8 * 1024 * 1024 + 1],
+    ] as const) {
       expect(await store.write(key, patterned(size, 100_000), { maxBytes: size })).toEqual({ size });
       expect(await store.stat(key)).toEqual({ size, modifiedAt: expect.any(Date) });
       expect(await digest((await store.open(key)).stream)).toEqual(await digest(patterned(size)));
     }
   });
 
-  it('when more than maxBytes arrive, then the write fails with ContentTooLargeError and nothing is stored', { timeout: 60_000 }, async () => {
+  it('when more than maxBytes arrive, then the write fails with ContentTooLargeError and nothing is stored', {
+    timeout: 60_000,
+  }, async () => {
     const store = await storeOn(kind);
-    await expect(store.write('CCCCCCCCCCCCCCCCCCCCCC', patterned(20 * 1024 * 1024), { maxBytes: 12 * 1024 * 1024 })).rejects.toBeInstanceOf(ContentTooLargeError);
+    await expect(
+      store.write('CCCCCCCCCCCCCCCCCCCCCC', patterned(20 * 1024 * 1024), { maxBytes: 12 * 1024 * 1024 }),
+    ).rejects.toBeInstanceOf(ContentTooLargeError);
     expect(await store.stat('CCCCCCCCCCCCCCCCCCCCCC')).toBeNull();
     expect(await store.list({ modifiedBefore: new Date(Date.now() + 60_000) })).toEqual([]);
   });
 
-  it('when the content stream fails half-way (a client gone), then the write rejects with that error and nothing is stored', { timeout: 60_000 }, async () => {
+  it('when the content stream fails half-way (a client gone), then the write rejects with that error and nothing is stored', {
+    timeout: 60_000,
+  }, async () => {
     const store = await storeOn(kind);
     const broken = patterned(30 * 1024 * 1024);
     let sent = 0;
@@ -93,7 +114,9 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
       sent += chunk.length;
       if (sent > 10 * 1024 * 1024) broken.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
     });
-    await expect(store.write('DDDDDDDDDDDDDDDDDDDDDD', broken, { maxBytes: 100 * 1024 * 1024 })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    await expect(store.write('DDDDDDDDDDDDDDDDDDDDDD', broken, { maxBytes: 100 * 1024 * 1024 })).rejects.toMatchObject({
+      code: 'ECONNRESET',
+    });
     expect(await store.stat('DDDDDDDDDDDDDDDDDDDDDD')).toBeNull();
   });
 
@@ -108,7 +131,10 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
     const store = await storeOn(kind);
     await store.write('FFFFFFFFFFFFFFFFFFFFFF.bin', Readable.from([Buffer.from('x')]), { maxBytes: 10 });
     await store.write('GGGGGGGGGGGGGGGGGGGGGG.bin', Readable.from([Buffer.from('y')]), { maxBytes: 10 });
-    expect((await store.list({ modifiedBefore: new Date(Date.now() + 60_000) })).sort()).toEqual(['FFFFFFFFFFFFFFFFFFFFFF.bin', 'GGGGGGGGGGGGGGGGGGGGGG.bin']);
+    expect((await store.list({ modifiedBefore: new Date(Date.now() + 60_000) })).sort()).toEqual([
+      'FFFFFFFFFFFFFFFFFFFFFF.bin',
+      'GGGGGGGGGGGGGGGGGGGGGG.bin',
+    ]);
     expect(await store.list({ modifiedBefore: new Date(Date.now() - 60 * 60_000) })).toEqual([]);
     await store.delete('FFFFFFFFFFFFFFFFFFFFFF.bin');
     expect(await store.list({ modifiedBefore: new Date(Date.now() + 60_000) })).toEqual(['GGGGGGGGGGGGGGGGGGGGGG.bin']);
@@ -127,39 +153,61 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
  * An S3 endpoint in front of the run's s3rver that refuses the second part of any multipart
  * upload (a bucket that fails half-way) and notes every request it sees.
  */
-async function bucketRefusingPartTwo(): Promise<{ env: Record<string, string>; seen: string[]; close: () => Promise<void> }> {
+async function bucketRefusingPartTwo(): Promise<{
+  env: Record<string, string>;
+  seen: string[];
+  close: () => Promise<void>;
+}> {
   const env = await freshBucketEnv();
   const upstream = new URL(env.S3_ENDPOINT);
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://bucket');
-    seen.push(`${req.method} ${url.searchParams.has('partNumber') ? `part ${url.searchParams.get('partNumber')}` : url.searchParams.has('uploadId') ? 'uploadId' : url.search}`);
+    seen.push(
+      `${req.method} ${url.searchParams.has('partNumber') ? `part ${url.searchParams.get('partNumber')}` : url.searchParams.has('uploadId') ? 'uploadId' : url.search}`,
+    );
     if (url.searchParams.get('partNumber') === '2') {
       req.resume();
       res.writeHead(400, { 'content-type': 'application/xml' });
-      return void res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidRequest</Code><Message>refused</Message></Error>');
+      return void res.end(
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidRequest</Code><Message>refused</Message></Error>',
+      );
     }
-    const forwarded = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
+    const forwarded = http.request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
     req.pipe(forwarded);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { env: { ...env, S3_ENDPOINT: `http://127.0.0.1:${port}` }, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    env: { ...env, S3_ENDPOINT: `http://127.0.0.1:${port}` },
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('what the S3 store says', () => {
-  it('when the bucket refuses a part half-way, then the write fails with StorageUnavailableError, stops reading, aborts the multipart upload and leaves no object', { timeout: 60_000 }, async () => {
+  it('when the bucket refuses a part half-way, then the write fails with StorageUnavailableError, stops reading, aborts the multipart upload and leaves no object', {
+    timeout: 60_000,
+  }, async () => {
     const bucket = await bucketRefusingPartTwo();
     try {
-      const store = await createContentStore(provision(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...bucket.env })), createLogger('silent'));
+      const store = await createContentStore(
+        provision(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...bucket.env })),
+        createLogger('silent'),
+      );
       const size = 64 * 1024 * 1024;
       const content = patterned(size);
       let read = 0;
       content.on('data', (chunk: Buffer) => void (read += chunk.length));
-      await expect(store.write('IIIIIIIIIIIIIIIIIIIIII', content, { maxBytes: size })).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(store.write('IIIIIIIIIIIIIIIIIIIIII', content, { maxBytes: size })).rejects.toBeInstanceOf(
+        StorageUnavailableError,
+      );
       expect(content.destroyed).toBe(true);
       expect(read).toBeLessThan(size);
       expect(bucket.seen).toContain('DELETE uploadId');
@@ -168,7 +216,6 @@ describe('what the S3 store says', () => {
       await bucket.close();
     }
   });
-
 
   it('when it probes the bucket, stores empty content and asks for missing content, then the SDK prints nothing on the console and nothing is logged at warn or above', async () => {
     const lines: string[] = [];

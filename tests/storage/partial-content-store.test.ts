@@ -17,7 +17,10 @@ const MiB = 1024 * 1024;
 
 async function storeOn(kind: 'disk' | 's3'): Promise<ContentStore> {
   const env = kind === 's3' ? await freshBucketEnv() : {};
-  return createContentStore(provision(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...env })), createLogger('silent'));
+  return createContentStore(
+    provision(loadConfig({ DATA_DIR: tempDir(), SESSION_SECRET: TEST_SECRET, ...env })),
+    createLogger('silent'),
+  );
 }
 
 async function bytesOf(store: ContentStore, key: string): Promise<Buffer> {
@@ -39,17 +42,33 @@ class Recorded {
 }
 
 /** Appends `bytes` after the recorded progress and records the result, as the service does. */
-async function appendAndRecord(store: ContentStore, key: string, recorded: Recorded, bytes: Buffer, length: number): Promise<void> {
-  recorded.progress = await store.partial.append(key, recorded.progress, Readable.from([bytes]), { length, checkpoint: recorded.checkpoint });
+async function appendAndRecord(
+  store: ContentStore,
+  key: string,
+  recorded: Recorded,
+  bytes: Buffer,
+  length: number,
+): Promise<void> {
+  recorded.progress = await store.partial.append(key, recorded.progress, Readable.from([bytes]), {
+    length,
+    checkpoint: recorded.checkpoint,
+  });
 }
 
 describe.each(['disk', 's3'] as const)('the %s partial content store', (kind) => {
-  it('when content is appended in pieces that end short of a part and past one, then it is finished byte-exact, and nothing is readable before', { timeout: 60_000 }, async () => {
+  it('when content is appended in pieces that end short of a part and past one, then it is finished byte-exact, and nothing is readable before', {
+    timeout: 60_000,
+  }, async () => {
     const store = await storeOn(kind);
     const key = 'PAAAAAAAAAAAAAAAAAAAAA.bin';
     const content = randomBytes(19 * MiB + 5);
     const recorded = new Recorded(await store.partial.begin(key));
-    for (const [from, to] of [[0, MiB], [MiB, 3 * MiB], [3 * MiB, 12 * MiB], [12 * MiB, content.length]]) {
+    for (const [from, to] of [
+      [0, MiB],
+      [MiB, 3 * MiB],
+      [3 * MiB, 12 * MiB],
+      [12 * MiB, content.length],
+    ]) {
       await appendAndRecord(store, key, recorded, content.subarray(from, to), content.length);
       expect(recorded.progress.size).toBe(to);
       if (to < content.length) await expect(store.open(key)).rejects.toBeInstanceOf(ContentNotFoundError);
@@ -58,7 +77,9 @@ describe.each(['disk', 's3'] as const)('the %s partial content store', (kind) =>
     expect((await bytesOf(store, key)).equals(content)).toBe(true);
   });
 
-  it('when an append wrote its bytes but its progress was never recorded, then the next append from the recorded progress ends byte-exact (nothing of the lost one is read)', { timeout: 60_000 }, async () => {
+  it('when an append wrote its bytes but its progress was never recorded, then the next append from the recorded progress ends byte-exact (nothing of the lost one is read)', {
+    timeout: 60_000,
+  }, async () => {
     const store = await storeOn(kind);
     const key = 'PBBBBBBBBBBBBBBBBBBBBB.bin';
     const content = randomBytes(16 * MiB);
@@ -66,8 +87,14 @@ describe.each(['disk', 's3'] as const)('the %s partial content store', (kind) =>
     await appendAndRecord(store, key, recorded, content.subarray(0, MiB), content.length);
     // Two appends stored and never recorded (the process died, or the database was down), each
     // short of a part: the second is as long as the bytes that follow would make the first.
-    await store.partial.append(key, recorded.progress, Readable.from([content.subarray(MiB, 3 * MiB)]), { length: content.length, checkpoint: async () => undefined });
-    await store.partial.append(key, recorded.progress, Readable.from([randomBytes(2 * MiB)]), { length: content.length, checkpoint: async () => undefined });
+    await store.partial.append(key, recorded.progress, Readable.from([content.subarray(MiB, 3 * MiB)]), {
+      length: content.length,
+      checkpoint: async () => undefined,
+    });
+    await store.partial.append(key, recorded.progress, Readable.from([randomBytes(2 * MiB)]), {
+      length: content.length,
+      checkpoint: async () => undefined,
+    });
     expect(recorded.progress.size).toBe(MiB);
     await appendAndRecord(store, key, recorded, content.subarray(MiB), content.length);
     expect(recorded.progress.size).toBe(content.length);
@@ -75,7 +102,9 @@ describe.each(['disk', 's3'] as const)('the %s partial content store', (kind) =>
     expect((await bytesOf(store, key)).equals(content)).toBe(true);
   });
 
-  it('when an append fails part-way (its checkpoint refused after the store wrote), then the last recorded progress still resumes to byte-exact content', { timeout: 60_000 }, async () => {
+  it('when an append fails part-way (its checkpoint refused after the store wrote), then the last recorded progress still resumes to byte-exact content', {
+    timeout: 60_000,
+  }, async () => {
     const store = await storeOn(kind);
     const key = 'PCCCCCCCCCCCCCCCCCCCCC.bin';
     const content = randomBytes(40 * MiB + 3);
@@ -89,7 +118,10 @@ describe.each(['disk', 's3'] as const)('the %s partial content store', (kind) =>
     // Enough bytes for a checkpoint on either store (a part on S3, 32 MiB on disk), which fails.
     // On disk a checkpoint waits for the sync before it: on a busy disk the append may end first,
     // with no checkpoint asked. Either way, a refused checkpoint must fail the append.
-    const append = store.partial.append(key, recorded.progress, Readable.from([content.subarray(2 * MiB, 38 * MiB)]), { length: content.length, checkpoint: refusing });
+    const append = store.partial.append(key, recorded.progress, Readable.from([content.subarray(2 * MiB, 38 * MiB)]), {
+      length: content.length,
+      checkpoint: refusing,
+    });
     const outcome = await append.then(
       () => 'resolved',
       () => 'rejected',
@@ -101,7 +133,9 @@ describe.each(['disk', 's3'] as const)('the %s partial content store', (kind) =>
     expect((await bytesOf(store, key)).equals(content)).toBe(true);
   });
 
-  it('when a client goes away mid-append, then what arrived is kept and the upload carries on from there', { timeout: 60_000 }, async () => {
+  it('when a client goes away mid-append, then what arrived is kept and the upload carries on from there', {
+    timeout: 60_000,
+  }, async () => {
     const store = await storeOn(kind);
     const key = 'PDDDDDDDDDDDDDDDDDDDDD.bin';
     const content = randomBytes(6 * MiB);
@@ -114,20 +148,28 @@ describe.each(['disk', 's3'] as const)('the %s partial content store', (kind) =>
         else setImmediate(() => this.destroy(new Error('client went away')));
       },
     });
-    recorded.progress = await store.partial.append(key, recorded.progress, broken, { length: content.length, checkpoint: recorded.checkpoint });
+    recorded.progress = await store.partial.append(key, recorded.progress, broken, {
+      length: content.length,
+      checkpoint: recorded.checkpoint,
+    });
     expect(recorded.progress.size).toBe(2 * MiB);
     await appendAndRecord(store, key, recorded, content.subarray(2 * MiB), content.length);
     await store.partial.finish(key, recorded.progress);
     expect((await bytesOf(store, key)).equals(content)).toBe(true);
   });
 
-  it('when the store holds bytes past the recorded progress at the end (written, never recorded), then only the recorded bytes become content', { timeout: 60_000 }, async () => {
+  it('when the store holds bytes past the recorded progress at the end (written, never recorded), then only the recorded bytes become content', {
+    timeout: 60_000,
+  }, async () => {
     const store = await storeOn(kind);
     const key = 'PGGGGGGGGGGGGGGGGGGGGG.bin';
     const content = randomBytes(3 * MiB);
     const recorded = new Recorded(await store.partial.begin(key));
     await appendAndRecord(store, key, recorded, content, content.length);
-    await store.partial.append(key, recorded.progress, Readable.from([randomBytes(MiB)]), { length: content.length + MiB, checkpoint: async () => undefined });
+    await store.partial.append(key, recorded.progress, Readable.from([randomBytes(MiB)]), {
+      length: content.length + MiB,
+      checkpoint: async () => undefined,
+    });
     await store.partial.finish(key, recorded.progress);
     expect((await bytesOf(store, key)).equals(content)).toBe(true);
   });

@@ -38,7 +38,9 @@ async function readAll(store: LocalDiskStore, key: string, range: { start: numbe
 async function expectSameAnswers(store: LocalDiskStore): Promise<void> {
   expect((await readAll(store, KEY, { start: 0, end: CONTENT.length - 1 })).equals(CONTENT)).toBe(true);
   expect((await readAll(store, KEY, { start: 1234, end: 5677 })).equals(CONTENT.subarray(1234, 5678))).toBe(true);
-  expect((await readAll(store, KEY, { start: CONTENT.length - 1, end: CONTENT.length - 1 })).equals(CONTENT.subarray(-1))).toBe(true);
+  expect(
+    (await readAll(store, KEY, { start: CONTENT.length - 1, end: CONTENT.length - 1 })).equals(CONTENT.subarray(-1)),
+  ).toBe(true);
   await expect(store.open(MISSING, { start: 0, end: 9 })).rejects.toBeInstanceOf(ContentNotFoundError);
   await expect(store.open(FOLDER, { start: 0, end: 9 })).rejects.toBeInstanceOf(ContentNotFoundError);
   // A record that says more than the disk holds is a fault, never a short answer.
@@ -58,6 +60,12 @@ describe('small content on the local disk', () => {
     const { store, lines } = await storeWithLog(-1);
     await expectSameAnswers(store);
     await expectSameAnswers(store);
-    expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'small reads waited for the disk: they go to the thread pool for a while', averageMs: expect.any(Number) })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'small reads waited for the disk: they go to the thread pool for a while',
+        averageMs: expect.any(Number),
+      }),
+    ]);
   });
 });

@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
 import { provision } from '../../server/provision';
 import { tempDir } from '../helpers/app';
-import { registerUserCli, runNode, SERVER_JS, startServerProcess, type RunResult, type ServerProcess } from '../helpers/process';
+import {
+  registerUserCli,
+  runNode,
+  SERVER_JS,
+  startServerProcess,
+  type RunResult,
+  type ServerProcess,
+} from '../helpers/process';
 
 // Child processes (node start-up, bcrypt) are slow on a busy 2-core machine.
 vi.setConfig({ testTimeout: 90_000 });
@@ -77,7 +84,10 @@ describe('defaults', () => {
 
   it('when UPLOAD_DIR and DATABASE_URL are set, then they are used and created', () => {
     const root = tempDir('fs-config-');
-    const config = load({ UPLOAD_DIR: path.join(root, 'up', 'loads'), DATABASE_URL: `file:${path.join(root, 'db', 'x.db')}` });
+    const config = load({
+      UPLOAD_DIR: path.join(root, 'up', 'loads'),
+      DATABASE_URL: `file:${path.join(root, 'db', 'x.db')}`,
+    });
 
     expect(config.uploadDir).toBe(path.join(root, 'up', 'loads'));
     expect(config.database).toEqual({ dialect: 'sqlite', path: path.join(root, 'db', 'x.db') });
@@ -108,7 +118,9 @@ describe('SESSION_SECRET', () => {
     const sixteen = '🔑'.repeat(16);
     expect(sixteen).toHaveLength(32);
 
-    expect(configErrorOf({ SESSION_SECRET: sixteen }).message).toBe('SESSION_SECRET must be at least 32 characters long');
+    expect(configErrorOf({ SESSION_SECRET: sixteen }).message).toBe(
+      'SESSION_SECRET must be at least 32 characters long',
+    );
     const key = load({ SESSION_SECRET: '🔑'.repeat(32) }).sessionSecret;
     expect(Buffer.from(key).equals(Buffer.from('🔑'.repeat(32), 'utf8'))).toBe(true);
     expect(key).toHaveLength(128);
@@ -118,7 +130,9 @@ describe('SESSION_SECRET', () => {
     const dataDir = tempDir('fs-config-');
     fs.writeFileSync(path.join(dataDir, 'session-secret'), '🔑'.repeat(16) + '\n');
 
-    expect(configErrorOf({ DATA_DIR: dataDir, SESSION_SECRET: undefined }).message).toMatch(/^SESSION_SECRET: .* holds fewer than 32 characters/);
+    expect(configErrorOf({ DATA_DIR: dataDir, SESSION_SECRET: undefined }).message).toMatch(
+      /^SESSION_SECRET: .* holds fewer than 32 characters/,
+    );
   });
 
   it('when it is unset, then a secret is generated into $DATA_DIR/session-secret (mode 0600), a warning is given, and the next load reuses it', () => {
@@ -172,7 +186,9 @@ describe('JWT_EXPIRES_IN (deprecated)', () => {
   it.each(['100000000d', '99999999999999999999', '3651d', '315360001'])(
     'when it is %s (longer than 10 years), then loading stops with one line naming JWT_EXPIRES_IN and the bound',
     (value) => {
-      expect(configErrorOf({ JWT_EXPIRES_IN: value }).message).toBe(`JWT_EXPIRES_IN must be at most 3650d (10 years), got "${value}"`);
+      expect(configErrorOf({ JWT_EXPIRES_IN: value }).message).toBe(
+        `JWT_EXPIRES_IN must be at most 3650d (10 years), got "${value}"`,
+      );
     },
   );
 });
@@ -187,7 +203,10 @@ describe('MAX_EXPIRY and DEFAULT_EXPIRY', () => {
   });
 
   it('when both are set, then each is as given', () => {
-    expect(load({ MAX_EXPIRY: '30d', DEFAULT_EXPIRY: '12h' }).shareExpiry).toEqual({ maxSeconds: 2592000, defaultSeconds: 43200 });
+    expect(load({ MAX_EXPIRY: '30d', DEFAULT_EXPIRY: '12h' }).shareExpiry).toEqual({
+      maxSeconds: 2592000,
+      defaultSeconds: 43200,
+    });
     expect(load({ DEFAULT_EXPIRY: '3600' }).shareExpiry).toEqual({ maxSeconds: null, defaultSeconds: 3600 });
   });
 
@@ -200,9 +219,14 @@ describe('MAX_EXPIRY and DEFAULT_EXPIRY', () => {
     ['MAX_EXPIRY', '100000000d'],
     ['DEFAULT_EXPIRY', '99999999999999999999'],
     ['DEFAULT_EXPIRY', '36501d'],
-  ])('when %s is %s (longer than 100 years), then loading stops with one line naming it and the bound', (name, value) => {
-    expect(configErrorOf({ [name]: value }).message).toBe(`${name} must be at most 36500d (100 years), got "${value}"`);
-  });
+  ])(
+    'when %s is %s (longer than 100 years), then loading stops with one line naming it and the bound',
+    (name, value) => {
+      expect(configErrorOf({ [name]: value }).message).toBe(
+        `${name} must be at most 36500d (100 years), got "${value}"`,
+      );
+    },
+  );
 });
 
 describe('malformed values', () => {
@@ -228,19 +252,28 @@ describe('malformed values', () => {
     ['TRUST_PROXY', { TRUST_PROXY: 'loopback, 10.0.0.0/99' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://db/app' }],
     ['DATABASE_URL', { DATABASE_URL: 'postgres://db' }],
-    ['SESSION_SECRET', { DATABASE_URL: 'postgres://user:pw@db:5432/app', SESSION_SECRET: undefined as unknown as string }],
-  ] as [string, Record<string, string>][])('when %s is %j, then loading stops with a one-line ConfigError naming it', (name, env) => {
-    const error = configErrorOf(env);
+    [
+      'SESSION_SECRET',
+      { DATABASE_URL: 'postgres://user:pw@db:5432/app', SESSION_SECRET: undefined as unknown as string },
+    ],
+  ] as [string, Record<string, string>][])(
+    'when %s is %j, then loading stops with a one-line ConfigError naming it',
+    (name, env) => {
+      const error = configErrorOf(env);
 
-    expect(error.message).toContain(name);
-    expect(error.message).not.toContain('\n');
-  });
+      expect(error.message).toContain(name);
+      expect(error.message).not.toContain('\n');
+    },
+  );
 
-  it.each(['DATA_DIR', 'UPLOAD_DIR'])('when %s is a path under a regular file, then loading stops with a ConfigError naming it', (name) => {
-    const error = configErrorOf({ [name]: pathUnderAFile() });
+  it.each(['DATA_DIR', 'UPLOAD_DIR'])(
+    'when %s is a path under a regular file, then loading stops with a ConfigError naming it',
+    (name) => {
+      const error = configErrorOf({ [name]: pathUnderAFile() });
 
-    expect(error.message).toContain(name);
-  });
+      expect(error.message).toContain(name);
+    },
+  );
 });
 
 describe('the server process with a malformed value', () => {
@@ -254,17 +287,20 @@ describe('the server process with a malformed value', () => {
     ['JWT_EXPIRES_IN', () => ({ JWT_EXPIRES_IN: '100000000d' })],
   ];
 
-  it.each(cases)('when %s is malformed, then `node dist/server/index.js` exits non-zero with one stderr line naming it and no stack', async (name, env) => {
-    const result = await runNode(SERVER_JS, [], { env: { DATA_DIR: tempDir('fs-config-'), PORT: '0', ...env() } });
+  it.each(cases)(
+    'when %s is malformed, then `node dist/server/index.js` exits non-zero with one stderr line naming it and no stack',
+    async (name, env) => {
+      const result = await runNode(SERVER_JS, [], { env: { DATA_DIR: tempDir('fs-config-'), PORT: '0', ...env() } });
 
-    expect(result.code).not.toBe(0);
-    expect(result.code).not.toBeNull();
-    const lines = result.stderr.split('\n').filter(Boolean);
-    expect(lines, result.stderr).toHaveLength(1);
-    expect(lines[0]).toContain(name);
-    expect(result.stderr).not.toContain('    at ');
-    expect(result.stdout).toBe('');
-  });
+      expect(result.code).not.toBe(0);
+      expect(result.code).not.toBeNull();
+      const lines = result.stderr.split('\n').filter(Boolean);
+      expect(lines, result.stderr).toHaveLength(1);
+      expect(lines[0]).toContain(name);
+      expect(result.stderr).not.toContain('    at ');
+      expect(result.stdout).toBe('');
+    },
+  );
 
   it('when the stored session secret is empty, then the server exits non-zero with one line naming SESSION_SECRET', async () => {
     const dataDir = tempDir('fs-config-');
@@ -285,18 +321,42 @@ describe('a folder that cannot be used, named by the variable the operator set',
   const regularFile = () => path.dirname(pathUnderAFile());
   const PATH_VARIABLES = ['DATA_DIR', 'UPLOAD_DIR', 'DATABASE_URL', 'SESSION_SECRET'];
   const cases: [string, string, () => Record<string, string>][] = [
-    ['DATA_DIR is /sys/kernel (its uploads folder cannot be made)', 'DATA_DIR', () => ({ DATA_DIR: '/sys/kernel', SESSION_SECRET: SECRET })],
-    ['DATA_DIR is /proc (its uploads folder cannot be made)', 'DATA_DIR', () => ({ DATA_DIR: '/proc', SESSION_SECRET: SECRET })],
+    [
+      'DATA_DIR is /sys/kernel (its uploads folder cannot be made)',
+      'DATA_DIR',
+      () => ({ DATA_DIR: '/sys/kernel', SESSION_SECRET: SECRET }),
+    ],
+    [
+      'DATA_DIR is /proc (its uploads folder cannot be made)',
+      'DATA_DIR',
+      () => ({ DATA_DIR: '/proc', SESSION_SECRET: SECRET }),
+    ],
     ['DATA_DIR is a regular file', 'DATA_DIR', () => ({ DATA_DIR: regularFile() })],
-    ['DATA_DIR is /sys/kernel and UPLOAD_DIR is elsewhere (the generated secret cannot be written)', 'DATA_DIR', () => ({ DATA_DIR: '/sys/kernel', UPLOAD_DIR: tempDir('fs-config-') })],
-    ['DATA_DIR is a regular file and UPLOAD_DIR is elsewhere (the generated secret cannot be read)', 'DATA_DIR', () => ({ DATA_DIR: regularFile(), UPLOAD_DIR: tempDir('fs-config-') })],
+    [
+      'DATA_DIR is /sys/kernel and UPLOAD_DIR is elsewhere (the generated secret cannot be written)',
+      'DATA_DIR',
+      () => ({ DATA_DIR: '/sys/kernel', UPLOAD_DIR: tempDir('fs-config-') }),
+    ],
+    [
+      'DATA_DIR is a regular file and UPLOAD_DIR is elsewhere (the generated secret cannot be read)',
+      'DATA_DIR',
+      () => ({ DATA_DIR: regularFile(), UPLOAD_DIR: tempDir('fs-config-') }),
+    ],
     [
       'DATA_DIR is /sys/kernel and only the database is left in it (it cannot be opened)',
       'DATA_DIR',
       () => ({ DATA_DIR: '/sys/kernel', UPLOAD_DIR: tempDir('fs-config-'), SESSION_SECRET: SECRET }),
     ],
-    ['UPLOAD_DIR is set to a folder under /sys/kernel', 'UPLOAD_DIR', () => ({ DATA_DIR: tempDir('fs-config-'), UPLOAD_DIR: '/sys/kernel/uploads', SESSION_SECRET: SECRET })],
-    ['DATABASE_URL is set to a file in /sys/kernel', 'DATABASE_URL', () => ({ DATA_DIR: tempDir('fs-config-'), DATABASE_URL: 'file:/sys/kernel/app.db', SESSION_SECRET: SECRET })],
+    [
+      'UPLOAD_DIR is set to a folder under /sys/kernel',
+      'UPLOAD_DIR',
+      () => ({ DATA_DIR: tempDir('fs-config-'), UPLOAD_DIR: '/sys/kernel/uploads', SESSION_SECRET: SECRET }),
+    ],
+    [
+      'DATABASE_URL is set to a file in /sys/kernel',
+      'DATABASE_URL',
+      () => ({ DATA_DIR: tempDir('fs-config-'), DATABASE_URL: 'file:/sys/kernel/app.db', SESSION_SECRET: SECRET }),
+    ],
   ];
 
   /** One line on stderr naming `variable` and no other variable that places a file; no stack. */
@@ -310,18 +370,27 @@ describe('a folder that cannot be used, named by the variable the operator set',
     expect(result.stderr).not.toContain('    at ');
   }
 
-  it.each(cases)('when %s, then `node dist/server/index.js` stops with one line naming %s', async (_label, variable, env) => {
-    const result = await runNode(SERVER_JS, [], { env: { PORT: '0', ...env() } });
+  it.each(cases)(
+    'when %s, then `node dist/server/index.js` stops with one line naming %s',
+    async (_label, variable, env) => {
+      const result = await runNode(SERVER_JS, [], { env: { PORT: '0', ...env() } });
 
-    expectOneLineNaming(result, variable);
-    expect(result.stdout).toBe('');
-  });
+      expectOneLineNaming(result, variable);
+      expect(result.stdout).toBe('');
+    },
+  );
 
-  it.each(cases)('when %s, then `node dist/cli/register-user.js` fails with one line naming %s', async (_label, variable, env) => {
-    const result = await registerUserCli(['someone', '--password-stdin'], { env: env(), input: 'a perfectly fine password\n' });
+  it.each(cases)(
+    'when %s, then `node dist/cli/register-user.js` fails with one line naming %s',
+    async (_label, variable, env) => {
+      const result = await registerUserCli(['someone', '--password-stdin'], {
+        env: env(),
+        input: 'a perfectly fine password\n',
+      });
 
-    expectOneLineNaming(result, variable);
-  });
+      expectOneLineNaming(result, variable);
+    },
+  );
 });
 
 describe('the server process with JWT_EXPIRES_IN set', () => {
@@ -329,7 +398,11 @@ describe('the server process with JWT_EXPIRES_IN set', () => {
   afterEach(() => server?.kill());
 
   it('when JWT_EXPIRES_IN=12h, then exactly one warning naming JWT_EXPIRES_IN is logged at start, and SIGTERM exits 0', async () => {
-    server = await startServerProcess({ DATA_DIR: tempDir('fs-config-'), SESSION_SECRET: SECRET, JWT_EXPIRES_IN: '12h' });
+    server = await startServerProcess({
+      DATA_DIR: tempDir('fs-config-'),
+      SESSION_SECRET: SECRET,
+      JWT_EXPIRES_IN: '12h',
+    });
 
     const entries = server.stdoutLines().map((line) => JSON.parse(line));
     const deprecations = entries.filter((entry) => String(entry.msg).includes('JWT_EXPIRES_IN'));
@@ -355,7 +428,9 @@ describe('DATABASE_URL for PostgreSQL', () => {
 
   it('when DATABASE_URL is PostgreSQL and SESSION_SECRET is unset, then loading stops: instances must share the secret', () => {
     const error = configErrorOf({ DATABASE_URL: 'postgresql://files@db/files', SESSION_SECRET: undefined });
-    expect(error.message).toBe('SESSION_SECRET must be set when DATABASE_URL is PostgreSQL: every instance must use the same one');
+    expect(error.message).toBe(
+      'SESSION_SECRET must be set when DATABASE_URL is PostgreSQL: every instance must use the same one',
+    );
   });
 
   it('when a malformed URL carries a password, then the error does not show it', () => {

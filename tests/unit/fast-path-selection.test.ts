@@ -19,7 +19,11 @@ function request(method: string, url: string, headers: Record<string, string> = 
 describe('the upload fast path', () => {
   it('when a script or screenshot tool posts to /api/v1/files (no Origin), then the fast path takes it', () => {
     expect(isFastPathUpload(request('POST', '/api/v1/files', { cookie: 'sid=x' }))).toBe(true);
-    expect(isFastPathUpload(request('POST', '/api/v1/files', { authorization: 'Bearer fsk_x', 'sec-fetch-site': 'same-origin' }))).toBe(true);
+    expect(
+      isFastPathUpload(
+        request('POST', '/api/v1/files', { authorization: 'Bearer fsk_x', 'sec-fetch-site': 'same-origin' }),
+      ),
+    ).toBe(true);
   });
 
   it('when the request has an Origin, is marked cross-site, is another method or spelling, then Express takes it', () => {
@@ -40,7 +44,14 @@ describe('the raw link fast path', () => {
 
   it('when it carries a share password, a query string, another spelling or method, then Express takes it', () => {
     expect(rawFastPathFileId(request('GET', `/f/${ID}/raw`, { 'x-share-password': 'secret' }))).toBeNull();
-    for (const url of [`/f/${ID}/raw/`, `/f/${ID}/raw?download`, `/f/${ID}`, `/F/${ID}/raw`, `/f/${ID}x/raw`, '/f/short/raw']) {
+    for (const url of [
+      `/f/${ID}/raw/`,
+      `/f/${ID}/raw?download`,
+      `/f/${ID}`,
+      `/F/${ID}/raw`,
+      `/f/${ID}x/raw`,
+      '/f/short/raw',
+    ]) {
       expect(rawFastPathFileId(request('GET', url)), url).toBeNull();
     }
     expect(rawFastPathFileId(request('POST', `/f/${ID}/raw`))).toBeNull();

@@ -13,12 +13,21 @@ function linesOf(write: (log: ReturnType<typeof createLogger>) => void): Array<R
     },
   });
   write(createLogger('info', destination));
-  return chunks.join('').trim().split('\n').map((line) => JSON.parse(line));
+  return chunks
+    .join('')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 describe('the logger', () => {
   it('when an object carries a password, token or cookie at its top or one level down (or headers.authorization), then the line shows [redacted] and the caller’s object is unchanged', () => {
-    const logged = { password: 'hunter2', user: { name: 'ann', token: 'fs_secret' }, headers: { cookie: 'sid=1', authorization: 'Bearer fs_x', accept: '*/*' }, size: 3 };
+    const logged = {
+      password: 'hunter2',
+      user: { name: 'ann', token: 'fs_secret' },
+      headers: { cookie: 'sid=1', authorization: 'Bearer fs_x', accept: '*/*' },
+      size: 3,
+    };
     const [line] = linesOf((log) => log.info(logged, 'something'));
     expect(line).toMatchObject({
       password: '[redacted]',
@@ -34,10 +43,23 @@ describe('the logger', () => {
 
   it('when an object carries no secret, then it is logged as it is, errors with their message and stack', () => {
     const [line, failure] = linesOf((log) => {
-      log.info({ method: 'POST', path: '/api/v1/files', status: 201, nested: { authorization: 'not a header here' } }, 'request');
+      log.info(
+        { method: 'POST', path: '/api/v1/files', status: 201, nested: { authorization: 'not a header here' } },
+        'request',
+      );
       log.error({ err: new Error('disk gone') }, 'request failed');
     });
-    expect(line).toMatchObject({ method: 'POST', path: '/api/v1/files', status: 201, nested: { authorization: 'not a header here' }, msg: 'request' });
-    expect(failure.err).toMatchObject({ type: 'Error', message: 'disk gone', stack: expect.stringContaining('disk gone') });
+    expect(line).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/files',
+      status: 201,
+      nested: { authorization: 'not a header here' },
+      msg: 'request',
+    });
+    expect(failure.err).toMatchObject({
+      type: 'Error',
+      message: 'disk gone',
+      stack: expect.stringContaining('disk gone'),
+    });
   });
 });

@@ -26,7 +26,11 @@ describe('loading the configuration', () => {
   it('when UPLOAD_DIR and a SQLite DATABASE_URL name folders that do not exist, then loading makes neither', () => {
     const root = tempDir('fs-provision-');
 
-    loadConfig({ DATA_DIR: path.join(root, 'data'), UPLOAD_DIR: path.join(root, 'up'), DATABASE_URL: `file:${path.join(root, 'db', 'app.db')}` });
+    loadConfig({
+      DATA_DIR: path.join(root, 'data'),
+      UPLOAD_DIR: path.join(root, 'up'),
+      DATABASE_URL: `file:${path.join(root, 'db', 'app.db')}`,
+    });
 
     expect(fs.readdirSync(root)).toEqual([]);
   });
@@ -42,7 +46,9 @@ describe('the start-up provision', () => {
     const secretFile = path.join(dataDir, 'session-secret');
     expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
     expect(Buffer.from(config.sessionSecret).toString('utf8')).toBe(fs.readFileSync(secretFile, 'utf8').trim());
-    expect(config.startupWarnings).toEqual([`SESSION_SECRET is not set: using the generated secret stored in ${secretFile}`]);
+    expect(config.startupWarnings).toEqual([
+      `SESSION_SECRET is not set: using the generated secret stored in ${secretFile}`,
+    ]);
   });
 
   it('when it runs again on the same DATA_DIR, then the secret file is created only once and reused', () => {

@@ -49,7 +49,8 @@ describe('storedExtension', () => {
 
 describe('cleanFileName', () => {
   it('when the name is ordinary UTF-8, then it is kept exactly', () => {
-    for (const name of ['résumé 📄.pdf', '报告.docx', 'a b  c.txt', 'O\'Brien "quote".txt']) expect(cleanFileName(name)).toBe(name);
+    for (const name of ['résumé 📄.pdf', '报告.docx', 'a b  c.txt', 'O\'Brien "quote".txt'])
+      expect(cleanFileName(name)).toBe(name);
   });
 
   it('when the name holds control or bidi-override characters, then they are removed', () => {

@@ -15,7 +15,15 @@ const TOKEN_LIFETIMES = [
 ] as const;
 
 /** Personal access tokens: created (shown once), listed by their first characters, revoked. */
-export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[]; now: number; result: SettingsResult | undefined }) {
+export function ApiTokensSection({
+  tokens,
+  now,
+  result,
+}: {
+  tokens: ApiTokenDto[];
+  now: number;
+  result: SettingsResult | undefined;
+}) {
   const created = result?.section === 'tokens' ? result.created : null;
   const sent = result?.section === 'tokens' ? result.sentToken : null;
   // With JavaScript the page stays after a token is made: the form empties, ready for the next
@@ -28,8 +36,8 @@ export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[
     <section className="card stack" aria-labelledby="tokens-heading">
       <h2 id="tokens-heading">API tokens</h2>
       <p className="muted">
-        For scripts, curl and upload tools such as ShareX: send <code>Authorization: Bearer &lt;token&gt;</code> to the file
-        routes of <code>/api/v1</code>. A token cannot log in to these pages or make other tokens.
+        For scripts, curl and upload tools such as ShareX: send <code>Authorization: Bearer &lt;token&gt;</code> to the
+        file routes of <code>/api/v1</code>. A token cannot log in to these pages or make other tokens.
       </p>
       <FormResult result={result} section="tokens" />
       {created ? (
@@ -50,7 +58,13 @@ export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[
         <input type="hidden" name="intent" value="create-token" />
         <label>
           <span>Name</span>
-          <input name="name" required maxLength={100} placeholder="e.g. ShareX on my laptop" defaultValue={sent?.name ?? ''} />
+          <input
+            name="name"
+            required
+            maxLength={100}
+            placeholder="e.g. ShareX on my laptop"
+            defaultValue={sent?.name ?? ''}
+          />
         </label>
         <label>
           <span>Expires after</span>
@@ -94,7 +108,13 @@ export function ApiTokensSection({ tokens, now, result }: { tokens: ApiTokenDto[
                   </td>
                   <td data-label="Last used">{token.lastUsedAt ? <LocalTime iso={token.lastUsedAt} /> : 'never'}</td>
                   <td data-label="Expires">
-                    {token.expiresAt === null ? 'never' : Date.parse(token.expiresAt) <= now ? 'expired' : <LocalTime iso={token.expiresAt} />}
+                    {token.expiresAt === null ? (
+                      'never'
+                    ) : Date.parse(token.expiresAt) <= now ? (
+                      'expired'
+                    ) : (
+                      <LocalTime iso={token.expiresAt} />
+                    )}
                   </td>
                   <td>
                     <RowAction intent="revoke-token" id={token.id} label="Revoke" ariaLabel={`Revoke ${token.name}`} />

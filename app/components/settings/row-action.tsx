@@ -1,7 +1,17 @@
 import { Form } from '@remix-run/react';
 
 /** A one-button form acting on one row of a settings list (revoke a token, log out a session). */
-export function RowAction({ intent, id, label, ariaLabel }: { intent: string; id: string; label: string; ariaLabel: string }) {
+export function RowAction({
+  intent,
+  id,
+  label,
+  ariaLabel,
+}: {
+  intent: string;
+  id: string;
+  label: string;
+  ariaLabel: string;
+}) {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value={intent} />

@@ -9,7 +9,9 @@ export function SessionsSection({ sessions, result }: { sessions: SessionDto[]; 
   return (
     <section className="card stack" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Sessions</h2>
-      <p className="muted">Browsers and scripts logged in to your account. Logging a session out takes effect at its next request.</p>
+      <p className="muted">
+        Browsers and scripts logged in to your account. Logging a session out takes effect at its next request.
+      </p>
       <FormResult result={result} section="sessions" />
       <div className="table-wrap">
         <table className="sessions">

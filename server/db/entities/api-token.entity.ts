@@ -24,7 +24,15 @@ export const ApiTokenSchema = new EntitySchema<ApiToken>({
   tableName: 'api_tokens',
   properties: {
     id: { type: 'string', primary: true },
-    userId: { kind: 'm:1', entity: 'User', fieldName: 'user_id', mapToPk: true, deleteRule: 'cascade', updateRule: 'no action', index: 'api_tokens_user_id_index' },
+    userId: {
+      kind: 'm:1',
+      entity: 'User',
+      fieldName: 'user_id',
+      mapToPk: true,
+      deleteRule: 'cascade',
+      updateRule: 'no action',
+      index: 'api_tokens_user_id_index',
+    },
     name: { type: 'string' },
     tokenHash: { type: 'string', unique: true },
     start: { type: 'string' },

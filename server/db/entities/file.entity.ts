@@ -29,7 +29,15 @@ export const FileSchema = new EntitySchema<StoredFile>({
   properties: {
     id: { type: 'string', primary: true },
     // The owner's id (mapToPk), with the foreign key both migrations create: a user's files go with the user.
-    userId: { kind: 'm:1', entity: 'User', fieldName: 'user_id', mapToPk: true, deleteRule: 'cascade', updateRule: 'no action', index: false },
+    userId: {
+      kind: 'm:1',
+      entity: 'User',
+      fieldName: 'user_id',
+      mapToPk: true,
+      deleteRule: 'cascade',
+      updateRule: 'no action',
+      index: false,
+    },
     originalName: { type: 'string' },
     mimeType: { type: 'string' },
     size: { type: WholeNumberType },

@@ -39,7 +39,15 @@ export const ResumableUploadSchema = new EntitySchema<ResumableUpload>({
   tableName: 'resumable_uploads',
   properties: {
     id: { type: 'string', primary: true },
-    userId: { kind: 'm:1', entity: 'User', fieldName: 'user_id', mapToPk: true, deleteRule: 'cascade', updateRule: 'no action', index: 'resumable_uploads_user_id_index' },
+    userId: {
+      kind: 'm:1',
+      entity: 'User',
+      fieldName: 'user_id',
+      mapToPk: true,
+      deleteRule: 'cascade',
+      updateRule: 'no action',
+      index: 'resumable_uploads_user_id_index',
+    },
     fileId: { type: 'string' },
     storedName: { type: 'string' },
     originalName: { type: 'text' },

@@ -19,7 +19,15 @@ export const SessionSchema = new EntitySchema<Session>({
   tableName: 'sessions',
   properties: {
     id: { type: 'string', primary: true },
-    userId: { kind: 'm:1', entity: 'User', fieldName: 'user_id', mapToPk: true, deleteRule: 'cascade', updateRule: 'no action', index: 'sessions_user_id_index' },
+    userId: {
+      kind: 'm:1',
+      entity: 'User',
+      fieldName: 'user_id',
+      mapToPk: true,
+      deleteRule: 'cascade',
+      updateRule: 'no action',
+      index: 'sessions_user_id_index',
+    },
     expiresAt: { type: 'Date' },
     createdAt: { type: 'Date' },
     userAgent: { type: 'text', nullable: true },

@@ -23,7 +23,15 @@ export const UploadReservationSchema = new EntitySchema<UploadReservation>({
   tableName: 'upload_reservations',
   properties: {
     id: { type: 'string', primary: true },
-    userId: { kind: 'm:1', entity: 'User', fieldName: 'user_id', mapToPk: true, deleteRule: 'cascade', updateRule: 'no action', index: 'upload_reservations_user_id_index' },
+    userId: {
+      kind: 'm:1',
+      entity: 'User',
+      fieldName: 'user_id',
+      mapToPk: true,
+      deleteRule: 'cascade',
+      updateRule: 'no action',
+      index: 'upload_reservations_user_id_index',
+    },
     // Null only in rows written before rows named their content (they keep nothing from the sweep).
     storedName: { type: 'string', nullable: true },
     bytes: { type: WholeNumberType },

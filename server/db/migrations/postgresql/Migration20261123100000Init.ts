@@ -33,6 +33,8 @@ export class Migration20261123100000Init extends Migration {
       'create table "login_attempts" ("key" text not null, "failures" int not null, "pending" int not null, ' +
         '"window_ends_at" bigint not null, constraint "login_attempts_pkey" primary key ("key"));',
     );
-    this.addSql('create table "health_probe" ("id" int not null, "checked_at" bigint not null, constraint "health_probe_pkey" primary key ("id"));');
+    this.addSql(
+      'create table "health_probe" ("id" int not null, "checked_at" bigint not null, constraint "health_probe_pkey" primary key ("id"));',
+    );
   }
 }

@@ -7,6 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261122010000LoginThrottle extends Migration {
   override async up(): Promise<void> {
-    this.addSql('create table `login_throttle` (`key` text primary key, `points` integer not null default 0, `expire` integer);');
+    this.addSql(
+      'create table `login_throttle` (`key` text primary key, `points` integer not null default 0, `expire` integer);',
+    );
   }
 }

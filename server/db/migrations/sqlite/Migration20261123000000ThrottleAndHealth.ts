@@ -12,6 +12,8 @@ export class Migration20261123000000ThrottleAndHealth extends Migration {
       'create table `login_attempts` (`key` text not null, `failures` integer not null, `pending` integer not null, ' +
         '`window_ends_at` integer not null, primary key (`key`));',
     );
-    this.addSql('create table `health_probe` (`id` integer not null, `checked_at` integer not null, primary key (`id`));');
+    this.addSql(
+      'create table `health_probe` (`id` integer not null, `checked_at` integer not null, primary key (`id`));',
+    );
   }
 }
