@@ -1,6 +1,6 @@
 // The layering rules (ADR 0033), checked by `npm run lint:deps` and so by `npm test`.
-// Doors (REST, tRPC, tus, the raw link, the pages, the CLI) call services; services call
-// storage and the database; nothing below climbs back up.
+// Doors (server/doors/: REST, tRPC, tus, the raw link, the pages' mount; and app/, cli/) call
+// services; services call storage and the database; nothing below climbs back up.
 
 /** Express and its types: the transport the services must not know. */
 const EXPRESS = '(^|/)node_modules/(@types/)?express(/|$)';
@@ -48,7 +48,7 @@ module.exports = {
       severity: 'error',
       comment: 'Services take (ctx, input) and throw AppError; each door maps that to its transport.',
       from: { path: '^server/services/' },
-      to: { path: ['^server/(http|rest|trpc)/', EXPRESS] },
+      to: { path: ['^server/(http|doors)/', EXPRESS] },
     },
     {
       name: 'storage-and-db-sit-below-services',
@@ -61,9 +61,28 @@ module.exports = {
       name: 'http-middleware-sits-below-the-doors',
       severity: 'error',
       comment:
-        'server/http/ holds what the doors share (middleware, bearer recognition, the upload use case, the JSON error mapping); it never imports a router.',
+        'server/http/ holds what the doors share (middleware, bearer recognition, the upload use case, the JSON error mapping); it never imports a door.',
       from: { path: '^server/http/' },
-      to: { path: '^server/(rest|trpc)/' },
+      to: { path: '^server/doors/' },
+    },
+    {
+      name: 'a-door-never-imports-another-door',
+      severity: 'error',
+      comment: 'What two doors share belongs in server/http/ or a service, not in one of the doors.',
+      from: { path: '^server/doors/([^/]+)/', pathNot: '^server/doors/rest/v1\\.ts$' },
+      to: { path: '^server/doors/[^/]+/', pathNot: '^server/doors/$1/' },
+    },
+    {
+      // tus is served under /api/v1 behind the REST router's token recognition, session
+      // requirement and JSON 404, so the REST router mounts it, and that is its one other door.
+      name: 'the-rest-router-mounts-only-tus',
+      severity: 'error',
+      comment: 'What two doors share belongs in server/http/ or a service, not in one of the doors.',
+      from: { path: '^server/doors/rest/v1\\.ts$' },
+      to: {
+        path: '^server/doors/[^/]+/',
+        pathNot: ['^server/doors/rest/', '^server/doors/tus/resumable-uploads\\.ts$'],
+      },
     },
     {
       name: 'only-tests-import-tests',

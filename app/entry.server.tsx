@@ -14,7 +14,7 @@ const ABORT_DELAY_MS = 5_000;
  * person at a shared computer) cannot bring it up again; it also keeps such pages out of the
  * back/forward cache. Pages for a visitor with no session (a share page, the login page) are
  * the same for everyone and keep the default. Raw files (/f/<id>/raw) are not rendered here:
- * server/http/raw-file.ts sets their own Cache-Control.
+ * server/doors/raw/raw-file.ts sets their own Cache-Control.
  */
 const PRIVATE_PAGE_CACHE_CONTROL = 'private, no-store';
 
@@ -49,7 +49,7 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
 
 /**
  * An error page says when to try again if the response its route threw did (a database or
- * storage outage, server/http/page-outages.ts): Remix hands a thrown response's headers only to
+ * storage outage, server/doors/pages/page-outages.ts): Remix hands a thrown response's headers only to
  * a route's `headers` function, which our routes do not need otherwise.
  */
 function keepErrorRetryAfter(headers: Headers, remixContext: EntryContext): void {

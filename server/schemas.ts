@@ -1,5 +1,5 @@
 // One schema per input, reused at every door (REST, pages, tRPC, CLI) and by the OpenAPI
-// document (server/rest/openapi.ts), which `.openapi()` metadata helps describe.
+// document (server/doors/rest/openapi.ts), which `.openapi()` metadata helps describe.
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 // bcrypt ignores everything past 72 bytes: refuse, never truncate.

@@ -3,7 +3,7 @@ import { ErrorPage } from '~/components/error-page';
 import { FILE_NOT_FOUND } from '~/utils/share-messages';
 
 // A GET or HEAD of /f/<id>/raw comes here only when there is no such file to serve (an unknown
-// id, or content that is gone): server/http/raw-file.ts answers every other, and app.ts refuses
+// id, or content that is gone): server/doors/raw/raw-file.ts answers every other, and app.ts refuses
 // the other methods with 405. Its not-found page says what the share page of that id says, not
 // the splat route's "Page not found.": the address is right, the file is missing. (`$id_`: a
 // route of its own, not nested in the share page's.)

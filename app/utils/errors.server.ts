@@ -4,7 +4,7 @@ import { data } from '@remix-run/node';
 /**
  * The page door's one mapping of service errors: a known AppError becomes its status with
  * its message; anything else is rethrown (logged, then a generic 500 page). A dependency outage
- * is rethrown too: every page shows it as the same 503 error page (server/http/page-outages.ts).
+ * is rethrown too: every page shows it as the same 503 error page (server/doors/pages/page-outages.ts).
  */
 export function pageErrorFrom(context: AppLoadContext, error: unknown): { status: number; message: string } {
   if (context.http.isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE')

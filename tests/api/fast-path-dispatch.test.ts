@@ -1,4 +1,4 @@
-// The listener createApp returns (server/http/fast-paths.ts, ADR 0022) really answers uploads and
+// The listener createApp returns (server/doors/fast-paths.ts, ADR 0022) really answers uploads and
 // raw links without Express, and hands everything else to it. The comparison suites
 // (upload-fast-path, raw-fast-path) check that both ways answer alike, which would still hold
 // were the fast paths never taken; this one stands a recording Express app behind the real
@@ -12,7 +12,7 @@ import { loadConfig } from '../../server/config';
 import { provision } from '../../server/provision';
 import { createServiceContext } from '../../server/context';
 import { createDeps, type Deps } from '../../server/deps';
-import { withFastPaths } from '../../server/http/fast-paths';
+import { withFastPaths } from '../../server/doors/fast-paths';
 import { issueApiToken } from '../../server/services/api-tokens';
 import { registerUser } from '../../server/services/users';
 import { DEFAULT_PASSWORD, TEST_SECRET, tempDir } from '../helpers/app';

@@ -4,7 +4,7 @@
 // check itself can fail.
 import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiV1Router } from '../../server/rest/v1';
+import { apiV1Router } from '../../server/doors/rest/v1';
 import { startApp, type TestApp } from '../helpers/app';
 import { createApiResponseValidator } from '../helpers/openapi-validator';
 

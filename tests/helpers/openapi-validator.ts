@@ -1,9 +1,9 @@
-// Checks an /api/v1 response against the OpenAPI document (server/rest/openapi.ts) with ajv's
+// Checks an /api/v1 response against the OpenAPI document (server/doors/rest/openapi.ts) with ajv's
 // JSON Schema 2020-12 (what OpenAPI 3.1 uses). Used on every response the test suite receives
 // (tests/setup/validate-api-responses.ts) and by tests/api/openapi.test.ts.
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '../../server/rest/openapi';
+import { openApiDocument } from '../../server/doors/rest/openapi';
 
 export const API_PREFIX = '/api/v1';
 

@@ -1,7 +1,7 @@
 // What a browser may keep of the pages: nothing of a logged-in user's (Cache-Control: private,
 // no-store), so that Back after logging out, or the next person at a shared computer, cannot
 // bring their files or settings back from the cache. Pages for a visitor with no session, and
-// the raw files (server/http/raw-file.ts decides theirs), are left as they were.
+// the raw files (server/doors/raw/raw-file.ts decides theirs), are left as they were.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { apiUpload, getPage } from '../helpers/pages-fixtures';

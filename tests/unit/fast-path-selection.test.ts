@@ -6,8 +6,8 @@
 // Express; tests/api/fast-path-dispatch.test.ts checks that the listener acts on it.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { rawFastPathFileId } from '../../server/http/raw-file-fast-path';
-import { isFastPathUpload } from '../../server/http/upload-fast-path';
+import { rawFastPathFileId } from '../../server/doors/raw/raw-file-fast-path';
+import { isFastPathUpload } from '../../server/doors/rest/upload-fast-path';
 
 const ID = 'AbCdEfGhIjKlMnOpQrStUv';
 

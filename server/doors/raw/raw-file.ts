@@ -6,15 +6,15 @@
 import contentDisposition from 'content-disposition';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { readShareGrant } from '../auth/cookie';
-import type { ServiceContext } from '../context';
-import { isAppError } from '../errors';
-import { isInlineSafe } from '../services/content-policy';
-import { claimDownload, openShare, PASSWORD_REQUIRED } from '../services/share-access';
-import { GONE_MESSAGES } from '../services/share-settings';
-import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
-import { evaluatePreconditions, ifRangeHolds, parseRange } from './conditional-requests';
-import { sendStatusPage } from './status-page';
+import { readShareGrant } from '../../auth/cookie';
+import type { ServiceContext } from '../../context';
+import { isAppError } from '../../errors';
+import { isInlineSafe } from '../../services/content-policy';
+import { claimDownload, openShare, PASSWORD_REQUIRED } from '../../services/share-access';
+import { GONE_MESSAGES } from '../../services/share-settings';
+import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../../storage/content-store';
+import { evaluatePreconditions, ifRangeHolds, parseRange } from '../../http/conditional-requests';
+import { sendStatusPage } from '../../http/status-page';
 
 /** The policy of inline content: it may show itself and same-origin media, never run script. */
 const INLINE_CSP =

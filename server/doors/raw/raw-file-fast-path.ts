@@ -1,5 +1,5 @@
 // GET and HEAD of /f/<id>/raw, the request an image host lives on, answered ahead of Express
-// (ADR 0022; fast-paths.ts chooses): Express's own work per request (its prototypes set on req
+// (ADR 0022; ../fast-paths.ts chooses): Express's own work per request (its prototypes set on req
 // and res, the query parser, the router's walk through every middleware) was a third of a small
 // download's CPU.
 // The fast path does what those middleware do for this route, in the same functions: the
@@ -9,11 +9,11 @@
 // against the throttle, once), a query string (`?download`), any other spelling of the path.
 // A middleware added in app.ts that must apply to raw downloads must be called here too.
 import type { IncomingMessage } from 'node:http';
-import type { AppDeps } from '../context';
+import type { AppDeps } from '../../context';
 import { serveRawFile } from './raw-file';
-import { beginRequest, type ResponseWithLocals } from './request-context';
-import { setSecurityHeaders } from './security-headers';
-import { recogniseRequestSession } from './session';
+import { beginRequest, type ResponseWithLocals } from '../../http/request-context';
+import { setSecurityHeaders } from '../../http/security-headers';
+import { recogniseRequestSession } from '../../http/session';
 
 /** Exactly a file id (fileIdSchema's alphabet and length) between /f/ and /raw. */
 const RAW_FILE_PATH = /^\/f\/([A-Za-z0-9_-]{22})\/raw$/;

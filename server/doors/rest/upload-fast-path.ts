@@ -10,15 +10,15 @@
 // or a query string.
 // A middleware added in app.ts that must apply to the API must be called here too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppDeps } from '../context';
-import { AppError } from '../errors';
-import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from './bearer';
-import { sendJsonError } from './json-errors';
-import { sendJson } from './json-response';
-import { receiveUpload } from './receive-upload';
-import { beginRequest } from './request-context';
-import { setSecurityHeaders } from './security-headers';
-import { recogniseRequestSession } from './session';
+import type { AppDeps } from '../../context';
+import { AppError } from '../../errors';
+import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../../http/bearer';
+import { sendJsonError } from '../../http/json-errors';
+import { sendJson } from '../../http/json-response';
+import { receiveUpload } from '../../http/receive-upload';
+import { beginRequest } from '../../http/request-context';
+import { setSecurityHeaders } from '../../http/security-headers';
+import { recogniseRequestSession } from '../../http/session';
 
 const UPLOAD_PATH = '/api/v1/files';
 

@@ -1,5 +1,5 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import { OUTAGE_RETRY_AFTER_SECONDS } from '../errors';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../../errors';
 import { appRouter } from './router';
 
 /** /trpc: the request's service context (with its session) is the procedures' context. */

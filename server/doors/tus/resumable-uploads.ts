@@ -8,10 +8,10 @@ import { Server } from '@tus/server';
 import { DataStore, TUS_RESUMABLE, TUS_VERSION, Upload, type Lock, type Locker } from '@tus/utils';
 import type { RequestHandler } from 'express';
 import { sendNodeResponse } from 'srvx/node';
-import type { ServiceContext } from '../context';
-import type { ResumableUpload } from '../db/entities/resumable-upload.entity';
-import { isAppError } from '../errors';
-import { shareUrl, type FileDto } from '../services/files';
+import type { ServiceContext } from '../../context';
+import type { ResumableUpload } from '../../db/entities/resumable-upload.entity';
+import { isAppError } from '../../errors';
+import { shareUrl, type FileDto } from '../../services/files';
 import {
   appendToResumableUpload,
   claimResumableUpload,
@@ -22,10 +22,10 @@ import {
   RESUMABLE_UPLOAD_LIFETIME_MS,
   terminateResumableUpload,
   type UploadClaim,
-} from '../services/resumable-uploads';
+} from '../../services/resumable-uploads';
 import { DirectBodyRequest } from './direct-tus-body';
-import { sendJson } from './json-response';
-import { closeAfterDiscardingBody } from './lingering-close';
+import { sendJson } from '../../http/json-response';
+import { closeAfterDiscardingBody } from '../../http/lingering-close';
 
 export const UPLOADS_PATH = '/api/v1/uploads';
 

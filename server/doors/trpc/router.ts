@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deleteFile, shareUrl, updateShareSettings } from '../services/files';
+import { deleteFile, shareUrl, updateShareSettings } from '../../services/files';
 import { publicProcedure, router } from './trpc';
 
 // Procedures call the same services as the REST API; the services check the session.

@@ -1,13 +1,13 @@
 // The two requests an image host lives on, answered ahead of Express (ADR 0022): uploads to the
-// API (upload-fast-path.ts) and raw links (raw-file-fast-path.ts). Everything else, and a raw
+// API (rest/upload-fast-path.ts) and raw links (raw/raw-file-fast-path.ts). Everything else, and a raw
 // link the fast path does not serve itself, goes to Express.
 import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import proxyAddr from 'proxy-addr';
 import type { AppDeps } from '../context';
-import { rawFastPathFileId, serveRawFileFast } from './raw-file-fast-path';
-import { answerServerFault } from './status-page';
-import { isFastPathUpload, serveUploadFast } from './upload-fast-path';
+import { rawFastPathFileId, serveRawFileFast } from './raw/raw-file-fast-path';
+import { answerServerFault } from '../http/status-page';
+import { isFastPathUpload, serveUploadFast } from './rest/upload-fast-path';
 
 export function withFastPaths(deps: AppDeps, app: Express): RequestListener {
   // The client address as Express works it out (TRUST_PROXY), from the function it compiled.

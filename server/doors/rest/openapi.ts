@@ -12,7 +12,7 @@ import {
   newApiTokenSchema,
   shareSettingsFields,
   shareSettingsSchema,
-} from '../schemas';
+} from '../../schemas';
 
 const isoDate = z.string().datetime({ offset: true });
 const json = <T extends z.ZodTypeAny>(schema: T) => ({ 'application/json': { schema } });

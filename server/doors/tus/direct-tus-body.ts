@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { finished, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { ERRORS } from '@tus/utils';
 import { NodeRequest } from 'srvx/node';
-import { bodyCollectionPacer } from '../young-collection-pacer';
+import { bodyCollectionPacer } from '../../young-collection-pacer';
 
 /** The bytes of one request for one append, and what became of them. */
 export interface TakenBody {

@@ -1,16 +1,16 @@
 // The JSON API, /api/v1 (docs/api.md). Each handler parses, calls a service, shapes JSON.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { clearedSessionCookie, sessionCookie } from '../auth/cookie';
-import { AppError } from '../errors';
-import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../http/bearer';
-import { receiveUpload } from '../http/receive-upload';
-import { resumableUploads } from '../http/resumable-uploads';
-import { createApiToken, listApiTokens, revokeApiToken } from '../services/api-tokens';
-import { deleteFile, listFilesJson, listFilesPage, updateShareSettings } from '../services/files';
-import { myStorageReport } from '../services/storage-usage';
-import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../services/sessions';
-import { changeOwnPassword } from '../services/users';
-import { sendJsonError } from '../http/json-errors';
+import { clearedSessionCookie, sessionCookie } from '../../auth/cookie';
+import { AppError } from '../../errors';
+import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../../http/bearer';
+import { receiveUpload } from '../../http/receive-upload';
+import { resumableUploads } from '../tus/resumable-uploads';
+import { createApiToken, listApiTokens, revokeApiToken } from '../../services/api-tokens';
+import { deleteFile, listFilesJson, listFilesPage, updateShareSettings } from '../../services/files';
+import { myStorageReport } from '../../services/storage-usage';
+import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../../services/sessions';
+import { changeOwnPassword } from '../../services/users';
+import { sendJsonError } from '../../http/json-errors';
 import { openApiDocument } from './openapi';
 
 /** Express 4 does not forward rejected promises: this does. */
