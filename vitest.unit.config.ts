@@ -6,7 +6,8 @@ import everything from './vitest.config.ts';
  * browser and no server process, so no global set-up starts the backends. Same setup files,
  * pool and Node flags as the full run (`npm test`), which still runs these too.
  */
-const shared = everything.test!;
+const shared = everything.test;
+if (!shared) throw new Error('vitest.config.ts has no test settings');
 
 export default defineConfig({
   test: {

@@ -57,7 +57,10 @@ function keepErrorRetryAfter(headers: Headers, remixContext: EntryContext): void
   if (!errors) return;
   for (const thrown of [...Object.values(actionHeaders), ...Object.values(loaderHeaders)]) {
     const retryAfter = thrown.get('Retry-After');
-    if (retryAfter) return headers.set('Retry-After', retryAfter);
+    if (retryAfter) {
+      headers.set('Retry-After', retryAfter);
+      return;
+    }
   }
 }
 

@@ -175,7 +175,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 function tail(file, lines = 15) {
   try {
-    return '\n' + fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    return `\n${fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`;
   } catch {
     return '(no log)';
   }

@@ -37,14 +37,11 @@ const HELP: CommandHelp = {
   ],
 };
 
-interface Command {
-  name: 'create' | 'list' | 'revoke';
-  username: string;
-  tokenId?: string;
-  tokenName?: string;
-  expiresInDays?: string;
-  json: boolean;
-}
+type Command = { username: string; json: boolean } & (
+  | { name: 'create'; tokenName: string; expiresInDays?: string }
+  | { name: 'list' }
+  | { name: 'revoke'; tokenId: string }
+);
 
 function parseCommand(argv: string[]): Command {
   const parsed = parseCommandLine(
@@ -86,7 +83,7 @@ async function run(ctx: ServiceContext, command: Command): Promise<void> {
     const tokens = await listApiTokensOf(ctx, user.id);
     print({ tokens }, tokens.length ? tokens.map(describe).join('\n') : `${user.username} has no API tokens`);
   } else {
-    await revokeApiTokenOf(ctx, user.id, command.tokenId!);
+    await revokeApiTokenOf(ctx, user.id, command.tokenId);
     print({ ok: true }, `Revoked token ${command.tokenId} of ${user.username}`);
   }
 }

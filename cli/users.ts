@@ -137,7 +137,8 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
       return print({ user }, `Created ${user.username} (id ${user.id})`);
     }
     case 'passwd': {
-      const { sessionsRevoked } = await setUserPassword(ctx, username, password!);
+      if (password === null) throw new CliError('passwd needs a new password');
+      const { sessionsRevoked } = await setUserPassword(ctx, username, password);
       return print(
         { ok: true, sessionsRevoked },
         `Password of ${username} changed; ${sessionsRevoked} session(s) logged out`,

@@ -80,7 +80,10 @@ function createExpressApp(options: CreateAppOptions): Express {
 
 function refuseCrossSite(req: Request, res: Response): void {
   const error = new AppError('FORBIDDEN', 'Cross-site request refused');
-  if (req.path.startsWith('/api/') || req.path.startsWith('/trpc')) return sendJsonError(res, error);
+  if (req.path.startsWith('/api/') || req.path.startsWith('/trpc')) {
+    sendJsonError(res, error);
+    return;
+  }
   // Fixed text: nothing from the request is echoed.
   sendStatusPage(
     res,
@@ -96,7 +99,10 @@ function refuseCrossSite(req: Request, res: Response): void {
  */
 function onlyGetAndHead(req: Request, res: Response, next: NextFunction): void {
   // A GET or HEAD comes here when rawFile found no such file: the not-found page answers it.
-  if (req.method === 'GET' || req.method === 'HEAD') return next();
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    next();
+    return;
+  }
   res.setHeader('Allow', 'GET, HEAD');
   sendStatusPage(
     res,

@@ -68,7 +68,8 @@ export function createServiceContext(deps: AppDeps, log: Logger = deps.log): Ser
   return {
     // Forked on first use: a request that never reaches the database skips it.
     get em() {
-      return (em ??= deps.orm.em.fork());
+      em ??= deps.orm.em.fork();
+      return em;
     },
     sql: deps.sql,
     config: deps.config,

@@ -6,13 +6,13 @@ import type { ServerBuild } from '@remix-run/node';
 import { createApp } from './app';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config';
 import { applyServerTimeouts } from './http/server-timeouts';
-import { createDeps, startHousekeeping } from './deps';
+import { createDeps, type Deps, startHousekeeping } from './deps';
 import { provision } from './provision';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = provision(loadConfig());
   } catch (error) {
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  let deps;
+  let deps: Deps;
   try {
     deps = await createDeps(config);
   } catch (error) {

@@ -88,14 +88,14 @@ function loadOrCreateSecret(dataDir: string): Uint8Array {
   // process (server and CLI starting at once) got there first — its secret is then used.
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    fs.writeFileSync(temp, secret + '\n', { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(temp, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     try {
       fs.linkSync(temp, file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
       // A filesystem without hard links: create it directly, still never overwriting.
-      fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+      fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -201,6 +201,7 @@ export const newApiTokenSchema = z
       .min(1, 'name is required')
       .max(100, 'name must be at most 100 characters')
       // PostgreSQL refuses NUL in text (a 500), and no control character belongs in a label.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
       .refine((name) => !/[\u0000-\u001f\u007f-\u009f]/.test(name), 'name must not contain control characters'),
     expiresInDays: z
       .union([z.null(), z.coerce.number({ invalid_type_error: 'expiresInDays must be a whole number' })])

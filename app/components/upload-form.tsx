@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { formatBytes } from '~/utils/format';
 import { tooLargeMessage, uploadErrorInWords, type SentShareSettings } from '~/utils/form-errors';
 import { startResumableUpload, unfinishedUploads, type ResumableUpload } from '~/utils/resumable-upload.client';
@@ -53,12 +53,15 @@ export function UploadForm({
   const [error, setError] = useState<string | null>(serverError);
   const [dragging, setDragging] = useState(false);
 
-  const choose = (files: FileList | null) => {
-    if (!files?.length || !inputRef.current) return;
-    inputRef.current.files = files;
-    setChosen(files[0]);
-    setError(files[0].size > maxUploadBytes ? tooLargeMessage(maxUploadBytes) : null);
-  };
+  const choose = useCallback(
+    (files: FileList | null) => {
+      if (!files?.length || !inputRef.current) return;
+      inputRef.current.files = files;
+      setChosen(files[0]);
+      setError(files[0].size > maxUploadBytes ? tooLargeMessage(maxUploadBytes) : null);
+    },
+    [maxUploadBytes],
+  );
 
   useEffect(() => {
     const onPaste = (event: ClipboardEvent) => {
@@ -68,8 +71,11 @@ export function UploadForm({
       }
     };
     window.addEventListener('paste', onPaste);
-    void unfinishedUploads(ownerId).then(setUnfinished);
     return () => window.removeEventListener('paste', onPaste);
+  }, [choose]);
+
+  useEffect(() => {
+    void unfinishedUploads(ownerId).then(setUnfinished);
   }, [ownerId]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {

@@ -266,11 +266,15 @@ export default function FileView() {
         {preview === 'image' ? <img src={rawPath} alt={file.originalName} /> : null}
         {preview === 'video' ? (
           // Full width (letterboxed by the browser): a small clip keeps usable controls.
+          // biome-ignore lint/a11y/useMediaCaption: an uploaded clip comes with no captions to offer
           <video src={rawPath} controls preload="metadata" style={{ width: '100%', background: '#000' }}>
             <a href={rawPath}>Open the video</a>
           </video>
         ) : null}
-        {preview === 'audio' ? <audio src={rawPath} controls preload="metadata" /> : null}
+        {preview === 'audio' ? (
+          // biome-ignore lint/a11y/useMediaCaption: an uploaded recording comes with no captions to offer
+          <audio src={rawPath} controls preload="metadata" />
+        ) : null}
         {preview === 'pdf' ? (
           <>
             {/* An iframe, not <object>: the pages' CSP has object-src 'none'. */}
@@ -354,7 +358,14 @@ function UnlockForm({ error }: { error: string | null }) {
         ) : null}
         <label>
           <span>Password</span>
-          <input type="password" name="password" required autoComplete="off" autoFocus={Boolean(error)} />
+          <input
+            type="password"
+            name="password"
+            required
+            autoComplete="off"
+            // biome-ignore lint/a11y/noAutofocus: after a wrong password, the field to type it again is the one task left
+            autoFocus={Boolean(error)}
+          />
         </label>
         <button type="submit">Open</button>
       </Form>

@@ -76,6 +76,7 @@ export default function Login() {
             name="username"
             autoComplete="username"
             required
+            // biome-ignore lint/a11y/noAutofocus: the sign-in page has one task, and this field starts it
             autoFocus
             defaultValue={actionData?.username ?? ''}
             maxLength={64}

@@ -4,7 +4,7 @@ export { formatBytes } from '../../server/byte-sizes';
 
 /** The same text on the server and in the browser (no hydration mismatch); LocalTime refines it. */
 export function formatUtcDate(iso: string): string {
-  return new Date(iso).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  return `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /**

@@ -131,9 +131,9 @@ export function startResumableUpload(
       if (earlier && sameSettings(earlier.metadata, settings)) {
         upload.resumeFromPreviousUpload(earlier);
         callbacks.onResumed();
-      } else if (earlier) {
+      } else if (earlier?.uploadUrl) {
         // Other link options now: a new upload, and the earlier one is let go (its space freed).
-        void Upload.terminate(earlier.uploadUrl!).catch(() => undefined);
+        void Upload.terminate(earlier.uploadUrl).catch(() => undefined);
         void urlStorage.removeUpload(earlier.urlStorageKey).catch(() => undefined);
       }
       upload.start();

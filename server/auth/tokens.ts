@@ -76,8 +76,9 @@ async function verifySignedToken(token: string, secret: Uint8Array): Promise<Ses
       algorithms: ['HS256'],
       requiredClaims: ['sub', 'iat', 'exp'],
     });
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-    return { sub: payload.sub, sid: payload.sid, iat: payload.iat!, exp: payload.exp! };
+    const { sub, sid, iat, exp } = payload;
+    if (typeof sub !== 'string' || typeof sid !== 'string' || iat === undefined || exp === undefined) return null;
+    return { sub, sid, iat, exp };
   } catch {
     return null;
   }

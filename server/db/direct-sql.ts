@@ -63,7 +63,7 @@ interface QueuedWrite {
 async function runTurn(connection: sqlite3.Database, turn: QueuedWrite[]): Promise<void> {
   const together = turn.length > 1 ? await runTogether(connection, turn) : null;
   if (together) {
-    turn.forEach((write, i) => write.resolve(together[i]));
+    for (const [i, write] of turn.entries()) write.resolve(together[i]);
     return;
   }
   for (const write of turn) {
@@ -124,7 +124,8 @@ class SqliteDirectSql implements DirectSql {
 
   async select<Row>(sql: PortableSql, params: SqlParam[]): Promise<Row[]> {
     if (this.closed) throw new Error('The database connections are closed');
-    const reader = await (this.reader ??= this.openReader());
+    this.reader ??= this.openReader();
+    const reader = await this.reader;
     const statement = await reader.statementFor(sql);
     return new Promise((resolve, reject) => {
       statement.all(asSqliteParams(params), (error, rows) => (error ? reject(error) : resolve(rows as Row[])));

@@ -59,7 +59,10 @@ export function closeAfterDiscardingBody(req: IncomingMessage, res: ServerRespon
 export function lingerAfterEarlyAnswers() {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     // Remix gives GET and HEAD no body stream; Node reads and drops any body they carry itself.
-    if (req.method === 'GET' || req.method === 'HEAD' || req.complete) return next();
+    if (req.method === 'GET' || req.method === 'HEAD' || req.complete) {
+      next();
+      return;
+    }
     // The headers are the last moment to say `Connection: close` (the same hook as `on-headers`).
     const writeHead = res.writeHead;
     res.writeHead = function (this: ServerResponse, ...args: unknown[]) {

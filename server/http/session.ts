@@ -19,7 +19,8 @@ export async function recogniseRequestSession(
   res: ResponseWithLocals,
   path: string,
 ): Promise<void> {
-  const locals = (res.locals ??= Object.create(null) as Partial<Express.Locals>);
+  res.locals ??= Object.create(null) as Partial<Express.Locals>;
+  const locals = res.locals;
   locals.sessionRecognised = true;
   // Kept even beside an API token: a logout revokes the session of the cookie it clears. Not
   // when another site's request passed the cross-site guard for its token: that request is

@@ -47,7 +47,10 @@ const RAW_LINK_PATH = /^\/f\/[^/]+\/raw\/?$/;
  */
 export function answerServerFault(res: ResponseWithLocals, error: unknown, path: string): void {
   const outage = res.locals?.ctx?.outages.recognise(error);
-  if (outage) return answerOutage(res, outage, path);
+  if (outage) {
+    answerOutage(res, outage, path);
+    return;
+  }
   res.locals?.ctx?.log.error({ err: error, path }, 'request failed');
   if (res.headersSent) {
     res.destroy();

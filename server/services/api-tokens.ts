@@ -38,7 +38,7 @@ function toDto(row: ApiToken): ApiTokenDto {
     id: row.id,
     name: row.name,
     start: row.start,
-    createdAt: iso(row.createdAt)!,
+    createdAt: new Date(row.createdAt).toISOString(),
     lastUsedAt: iso(row.lastUsedAt),
     expiresAt: iso(row.expiresAt),
   };

@@ -97,14 +97,14 @@ export class QuotaHold {
 
   /** `content` with each chunk's bytes held before they go on; `content` itself when no quota applies. */
   metered(content: Readable, expectedBytes?: number): Readable {
-    return this.quotaBytes === null ? content : pipeline(content, this.meter(expectedBytes), () => {});
+    return this.quotaBytes === null ? content : pipeline(content, this.meter(this.quotaBytes, expectedBytes), () => {});
   }
 
   /**
    * A pass-through stream that holds each chunk's bytes before letting it on. `expectedBytes`
    * (the request's declared length) caps what is held ahead: never more than the body can bring.
    */
-  private meter(expectedBytes?: number): Transform {
+  private meter(quotaBytes: number, expectedBytes?: number): Transform {
     let received = 0;
     return new Transform({
       highWaterMark: 1024 * 1024,
@@ -112,7 +112,7 @@ export class QuotaHold {
         received += chunk.length;
         if (received <= this.held) return callback(null, chunk);
         const upTo = received;
-        this.serially(() => this.cover(upTo, expectedBytes)).then(() => callback(null, chunk), callback);
+        this.serially(() => this.cover(quotaBytes, upTo, expectedBytes)).then(() => callback(null, chunk), callback);
       },
     });
   }
@@ -122,9 +122,9 @@ export class QuotaHold {
    * upload and gives its hold back in the same transaction, so that an upload racing it finds
    * the room at its next chunk (of two that cannot both fit, one is refused and one completes).
    */
-  private async cover(received: number, expectedBytes?: number): Promise<void> {
+  private async cover(quotaBytes: number, received: number, expectedBytes?: number): Promise<void> {
     const now = this.ctx.clock.now();
-    const held = await withAvailableBytes(this.ctx, this.userId, this.quotaBytes!, this.id, async (em, available) => {
+    const held = await withAvailableBytes(this.ctx, this.userId, quotaBytes, this.id, async (em, available) => {
       if (received > available) {
         if (this.hasRow) await em.nativeDelete(UploadReservationSchema, { id: this.id });
         return null;
@@ -232,7 +232,9 @@ export async function withAvailableBytes<T>(
   decide: (em: EntityManager, available: number) => Promise<T>,
 ): Promise<T> {
   return ctx.em.transactional(async (em) => {
-    const inTransaction = (table: string) => em.getKnex()(table).transacting(em.getTransactionContext()!);
+    const transaction = em.getTransactionContext();
+    if (!transaction) throw new Error('withAvailableBytes runs inside a transaction');
+    const inTransaction = (table: string) => em.getKnex()(table).transacting(transaction);
     const lockUser = inTransaction('users').where({ id: userId });
     await (ctx.config.database.dialect === 'postgresql' ? lockUser.forUpdate() : lockUser).first('id');
     // A hold whose file is recorded already (given back a moment later) counts once, as the file:
@@ -281,7 +283,7 @@ export async function liveUploadKeys(ctx: Pick<ServiceContext, 'em' | 'clock'>):
     { updatedAt: { $gte: new Date(ctx.clock.now() - STALE_RESERVATION_MS) }, storedName: { $ne: null } },
     { fields: ['storedName'], disableIdentityMap: true },
   );
-  return new Set(rows.map((row) => row.storedName!));
+  return new Set(rows.flatMap((row) => (row.storedName ? [row.storedName] : [])));
 }
 
 /** Every row: on a start where this process is the data's only writer, none of their uploads is under way (ADR 0028). */

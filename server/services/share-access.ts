@@ -77,7 +77,7 @@ export async function openShare(
       : false;
     if (!granted) {
       if (!proof.password) return { kind: 'locked', fileId: file.id };
-      await checkSharePassword(ctx, file, proof.password);
+      await checkSharePassword(ctx, file.id, file.passwordHash, proof.password);
     }
   }
   const contentMissing = () =>
@@ -122,14 +122,19 @@ export async function unlockShare(
   if (gone) throw new AppError('GONE', GONE_MESSAGES[gone]);
   if (!file.passwordHash) throw new AppError('BAD_REQUEST', 'This file has no password');
   if (typeof password !== 'string' || password === '') throw new AppError('UNAUTHORIZED', 'Enter the password.');
-  await checkSharePassword(ctx, file, password);
+  await checkSharePassword(ctx, file.id, file.passwordHash, password);
   const grant = await signShareGrant(file.id, file.passwordHash, ctx.config.sessionSecret, nowSeconds(ctx));
   return { grant, maxAgeSeconds: SHARE_GRANT_TTL_SECONDS };
 }
 
-async function checkSharePassword(ctx: ServiceContext, file: StoredFile, password: string): Promise<void> {
-  const ticket = await admitSharePasswordAttempt(ctx, file.id, ctx.clientAddress);
-  const right = await checkedUnderThrottle(ticket, () => verifyPassword(password, file.passwordHash!));
+async function checkSharePassword(
+  ctx: ServiceContext,
+  fileId: string,
+  passwordHash: string,
+  password: string,
+): Promise<void> {
+  const ticket = await admitSharePasswordAttempt(ctx, fileId, ctx.clientAddress);
+  const right = await checkedUnderThrottle(ticket, () => verifyPassword(password, passwordHash));
   if (!right) throw new AppError('UNAUTHORIZED', WRONG_PASSWORD);
 }
 

@@ -101,8 +101,8 @@ export function describeSeconds(seconds: number): string {
     [60, 'minute'],
     [1, 'second'],
   ];
-  // The largest unit that divides it (seconds always do).
-  const [size, name] = units.find(([unit]) => seconds % unit === 0)!;
+  // The largest unit that divides it (whole seconds always do).
+  const [size, name] = units.find(([unit]) => seconds % unit === 0) ?? [1, 'second'];
   const count = seconds / size;
   return `${count} ${name}${count === 1 ? '' : 's'}`;
 }

@@ -26,6 +26,12 @@ export interface WriteOptions {
   beforeCommit?: () => Promise<void>;
 }
 
+/** What a write stored: its length and its CRC-32, computed as the bytes passed (a ZIP entry records it). */
+export interface WrittenContent {
+  size: number;
+  crc32: number;
+}
+
 export interface ContentStore {
   /**
    * Writes `content` under `key` atomically: readers see either nothing or the whole content.
@@ -33,7 +39,7 @@ export interface ContentStore {
    * StorageFullError when the disk is full, StorageUnavailableError when it refuses writes;
    * in every failure nothing is left behind.
    */
-  write(key: string, content: Readable, options: WriteOptions): Promise<{ size: number }>;
+  write(key: string, content: Readable, options: WriteOptions): Promise<WrittenContent>;
   /**
    * Opens the content (or one byte range of it) for reading. Rejects with
    * ContentNotFoundError when there is none, before a byte was read.

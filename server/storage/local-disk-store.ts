@@ -21,6 +21,7 @@ import {
   type ContentStore,
   type OpenedContent,
   type WriteOptions,
+  type WrittenContent,
 } from './content-store';
 
 const INCOMPLETE_DIR = '.incomplete';
@@ -48,7 +49,7 @@ export class LocalDiskStore implements ContentStore {
     this.partial = new LocalDiskPartials(root);
   }
 
-  async write(key: string, content: Readable, options: WriteOptions): Promise<{ size: number }> {
+  async write(key: string, content: Readable, options: WriteOptions): Promise<WrittenContent> {
     const finalPath = this.pathOf(key);
     // Named after its key: the sweep keeps the file while the upload's row names the key (ADR 0029).
     const tempPath = path.join(this.incompleteDir, `${key}${PART_SUFFIX}`);
@@ -66,7 +67,7 @@ export class LocalDiskStore implements ContentStore {
       await writeback.close();
       await options.beforeCommit?.();
       await fsp.rename(tempPath, finalPath);
-      return { size: counter.bytes };
+      return { size: counter.bytes, crc32: counter.crc32 };
     } catch (error) {
       // pipeThrough rejects as soon as the content fails, maybe before the file stream has even
       // opened its file (the open waits in libuv's thread pool): removing first would let that
@@ -262,7 +263,8 @@ async function openSmallContent(
   let stream: Readable | null = null;
   return {
     get stream() {
-      return (stream ??= Readable.from([bytes]));
+      stream ??= Readable.from([bytes]);
+      return stream;
     },
     async pipeTo(destination) {
       // Already in memory, handed over whole: nothing is left to hold back, and a client that

@@ -12,8 +12,9 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import { bodyCollectionPacer } from '../young-collection-pacer';
-import { ContentTooLargeError, StorageUnavailableError, type WriteOptions } from './content-store';
+import { ContentTooLargeError, StorageUnavailableError, type WriteOptions, type WrittenContent } from './content-store';
 import { PART_BYTES, PartAssembler, type AssembledPart } from './part-assembler';
 
 /** PART_BYTES × (PARTS_ON_THEIR_WAY + 1) is what an upload holds in memory. */
@@ -37,15 +38,17 @@ export async function uploadObject(
   target: ObjectTarget,
   content: Readable,
   options: WriteOptions,
-): Promise<{ size: number }> {
+): Promise<WrittenContent> {
   const { maxBytes } = options;
   const assembler = new PartAssembler(PART_BYTES, FIRST_BUFFER_BYTES);
   const parts = new MultipartUpload(target);
   let size = 0;
+  let crc = 0;
   try {
     for await (const chunk of content as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > maxBytes) throw new ContentTooLargeError('File too large');
+      crc = crc32(chunk, crc);
       bodyCollectionPacer.bytesPassed(chunk.length);
       for (let part = assembler.add(chunk); part; part = assembler.takeFull()) await parts.send(part);
     }
@@ -70,7 +73,7 @@ export async function uploadObject(
         ),
       );
     }
-    return { size };
+    return { size, crc32: crc };
   } catch (error) {
     await parts.abort();
     throw error;
@@ -119,12 +122,14 @@ class MultipartUpload {
     await Promise.all(this.onTheirWay.splice(0));
     const { client, bucket, key } = this.target;
     const Parts = [...this.completed].sort((a, b) => a.PartNumber - b.PartNumber);
+    const UploadId = this.uploadId;
+    if (!UploadId) throw new Error('A multipart upload is completed only after its first part');
     await bucketStep(() =>
       client.send(
         new CompleteMultipartUploadCommand({
           Bucket: bucket,
           Key: key,
-          UploadId: this.uploadId!,
+          UploadId,
           MultipartUpload: { Parts },
         }),
       ),

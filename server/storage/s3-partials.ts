@@ -223,7 +223,8 @@ export class S3Partials implements PartialContentStore {
     const object = await this.guard(() =>
       this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: tail.key, Range: `bytes=0-${tail.size - 1}` })),
     );
-    const bytes = Buffer.from(await object.Body!.transformToByteArray());
+    if (!object.Body) throw new StorageUnavailableError("A resumable upload's tail came back without a body");
+    const bytes = Buffer.from(await object.Body.transformToByteArray());
     if (bytes.length !== tail.size)
       throw new StorageUnavailableError(
         `A resumable upload's tail holds ${bytes.length} bytes where ${tail.size} were recorded`,

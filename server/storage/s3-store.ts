@@ -29,6 +29,7 @@ import {
   type ContentStore,
   type OpenedContent,
   type WriteOptions,
+  type WrittenContent,
 } from './content-store';
 
 export interface S3StoreOptions {
@@ -70,7 +71,7 @@ export class S3Store implements ContentStore {
     this.partial = new S3Partials(this.client, this.bucket);
   }
 
-  write(key: string, content: Readable, options: WriteOptions): Promise<{ size: number }> {
+  write(key: string, content: Readable, options: WriteOptions): Promise<WrittenContent> {
     return uploadObject({ client: this.client, bucket: this.bucket, key }, content, options);
   }
 

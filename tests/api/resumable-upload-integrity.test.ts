@@ -64,7 +64,12 @@ let users = 0;
 beforeAll(async () => {
   app = await startApp(
     {},
-    { wrapStore: (store) => withFaultyAppends(store, (faults = new FaultyAppends(store.partial))) },
+    {
+      wrapStore: (store) => {
+        faults = new FaultyAppends(store.partial);
+        return withFaultyAppends(store, faults);
+      },
+    },
   );
 });
 afterAll(() => app?.close());

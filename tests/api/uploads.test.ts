@@ -1,7 +1,4 @@
-// Uploads that must be refused, or that the client abandons, leave nothing behind (docs/api.md).
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
 import { BOUNDARY, multipartBody, MULTIPART_TYPE, partHead, poll, postFiles } from '../helpers/multipart';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { ROOT, tempDir } from '../helpers/app';
+import { tempDir } from '../helpers/app';
 import { CLI_JS, MOVE_INSTALL_JS, runCommand, runNode, TOKENS_JS, USERS_JS, type RunResult } from '../helpers/process';
 
 vi.setConfig({ testTimeout: 90_000 });

@@ -139,7 +139,7 @@ describe('register-user --password-stdin', () => {
   });
 
   it('when the password is 73 bytes of UTF-8 (36 "é" and one "a"), then it is refused, never truncated', async () => {
-    const password = 'a' + 'é'.repeat(36);
+    const password = `a${'é'.repeat(36)}`;
     expect(Buffer.byteLength(password)).toBe(73);
 
     expectOneLineFailure(await register('toolong', password), /password/i);
@@ -186,7 +186,7 @@ describe('the password limits, checked by logging in', () => {
 
     expect(await login('eight', eight)).toBe(200);
     expect(await login('wide', seventyTwo)).toBe(200);
-    expect(await login('wide', 'é'.repeat(35) + 'e')).toBe(401);
+    expect(await login('wide', `${'é'.repeat(35)}e`)).toBe(401);
   });
 });
 

@@ -42,17 +42,15 @@ describe.each(['sqlite', 'postgresql'] as const)('the schema on %s', (dialect) =
       await orm.em
         .fork()
         .insert('User', { id: 'u1', username: 'u1', usernameKey: 'u1', passwordHash: 'x', createdAt: now });
-      await orm.em
-        .fork()
-        .insert('File', {
-          id: 'f1',
-          userId: 'u1',
-          originalName: 'a',
-          mimeType: 'text/plain',
-          size: 5 * 1024 ** 3,
-          storedName: 'f1',
-          createdAt: now,
-        });
+      await orm.em.fork().insert('File', {
+        id: 'f1',
+        userId: 'u1',
+        originalName: 'a',
+        mimeType: 'text/plain',
+        size: 5 * 1024 ** 3,
+        storedName: 'f1',
+        createdAt: now,
+      });
       await orm.em.fork().insert('Session', { id: 's1', userId: 'u1', expiresAt: now, createdAt: now });
       expect((await sql.execute('select size from files'))[0]).toEqual({
         size: dialect === 'postgresql' ? String(5 * 1024 ** 3) : 5 * 1024 ** 3,

@@ -1,10 +1,3 @@
-// The storage sweep and uploads still being received (ADR 0029), on both backends: the sweep
-// decides by the upload's row, which its receiver keeps fresh, not by how old the upload is. An
-// upload that runs past an hour (a large file over a slow link) survives the sweep of another
-// instance and completes; what a killed receiver left goes at the first sweep after its row
-// went stale, and not before. The sweep is the hourly round's (`reconcileStorage`) run by a
-// second set of the service's parts on the same database and storage, on a clock moved on.
-import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { provision } from '../../server/provision';

@@ -16,7 +16,7 @@ export function partHead(part: Omit<Part, 'content'>): string {
   if (part.filename !== undefined) head += `; filename="${part.filename}"`;
   head += '\r\n';
   if (part.contentType) head += `Content-Type: ${part.contentType}\r\n`;
-  return head + '\r\n';
+  return `${head}\r\n`;
 }
 
 /** A complete multipart/form-data body with these parts. */

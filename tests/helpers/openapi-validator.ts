@@ -52,7 +52,7 @@ export function createApiResponseValidator(document: Document = openApiDocument(
     }
     return validate;
   };
-  const errorSchema = (document.components?.schemas as Record<string, unknown>).Error;
+  const errorSchema = (document.components?.schemas as Record<string, unknown> | undefined)?.Error;
   const operations = operationsOf(document);
 
   return {

@@ -3,15 +3,7 @@
 // browser without JavaScript pages through it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
-import {
-  apiUpload,
-  getPage,
-  linkHrefs,
-  menuOf,
-  SIGNED_IN_MENU,
-  titlesOf,
-  visibleText,
-} from '../helpers/pages-fixtures';
+import { apiUpload, getPage, menuOf, SIGNED_IN_MENU, titlesOf, visibleText } from '../helpers/pages-fixtures';
 
 let app: TestApp;
 let alice: string;

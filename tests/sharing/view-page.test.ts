@@ -1,7 +1,3 @@
-// The public share page /f/:id: facts, download button, a preview chosen by
-// type, escaped text capped at 64 KiB, and OpenGraph/Twitter tags with absolute URLs.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startSharingApp, type SharingApp, type Uploaded } from './support';
 

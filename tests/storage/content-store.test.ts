@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config';
@@ -40,6 +41,13 @@ function patterned(size: number, chunk = 1024 * 1024): Readable {
   });
 }
 
+/** The CRC-32 of a stream's bytes, with zlib's own function. */
+async function crcOf(stream: Readable): Promise<number> {
+  let crc = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) crc = crc32(chunk, crc);
+  return crc;
+}
+
 async function digest(stream: Readable): Promise<{ sha: string; size: number }> {
   const hash = createHash('sha256');
   let size = 0;
@@ -64,16 +72,32 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
       await store.write('AAAAAAAAAAAAAAAAAAAAAA.txt', Readable.from([Buffer.from('hello, '), Buffer.from('world')]), {
         maxBytes: 100,
       }),
-    ).toEqual({ size: 12 });
+    ).toEqual({ size: 12, crc32: crc32(Buffer.from('hello, world')) });
     expect(await text(store, 'AAAAAAAAAAAAAAAAAAAAAA.txt')).toBe('hello, world');
     expect(await text(store, 'AAAAAAAAAAAAAAAAAAAAAA.txt', { start: 7, end: 11 })).toBe('world');
     expect(await store.stat('AAAAAAAAAAAAAAAAAAAAAA.txt')).toEqual({ size: 12, modifiedAt: expect.any(Date) });
   });
 
+  it('when content is written, then the write reports its CRC-32 (the standard check value for "123456789", 0 for nothing)', async () => {
+    const store = await storeOn(kind);
+    expect(
+      await store.write('CCCCCCCCCCCCCCCCCCCCCC', Readable.from([Buffer.from('1234'), Buffer.from('56789')]), {
+        maxBytes: 9,
+      }),
+    ).toEqual({ size: 9, crc32: 0xcbf43926 });
+    expect(await store.write('CCCCCCCCCCCCCCCCCCCCC0', Readable.from([]), { maxBytes: 9 })).toEqual({
+      size: 0,
+      crc32: 0,
+    });
+  });
+
   it('when 40 MiB stream in (several parts on S3), then they read back byte-exact', { timeout: 60_000 }, async () => {
     const store = await storeOn(kind);
     const size = 40 * 1024 * 1024;
-    expect(await store.write('BBBBBBBBBBBBBBBBBBBBBB', patterned(size), { maxBytes: size })).toEqual({ size });
+    expect(await store.write('BBBBBBBBBBBBBBBBBBBBBB', patterned(size), { maxBytes: size })).toEqual({
+      size,
+      crc32: await crcOf(patterned(size)),
+    });
     const expected = await digest(patterned(size));
     expect(await digest((await store.open('BBBBBBBBBBBBBBBBBBBBBB')).stream)).toEqual(expected);
   });
@@ -87,7 +111,10 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
       ['HHHHHHHHHHHHHHHHHHHHH1', 8 * 1024 * 1024],
       ['HHHHHHHHHHHHHHHHHHHHH2', 8 * 1024 * 1024 + 1],
     ] as const) {
-      expect(await store.write(key, patterned(size, 100_000), { maxBytes: size })).toEqual({ size });
+      expect(await store.write(key, patterned(size, 100_000), { maxBytes: size })).toEqual({
+        size,
+        crc32: await crcOf(patterned(size)),
+      });
       expect(await store.stat(key)).toEqual({ size, modifiedAt: expect.any(Date) });
       expect(await digest((await store.open(key)).stream)).toEqual(await digest(patterned(size)));
     }
@@ -204,7 +231,9 @@ describe('what the S3 store says', () => {
       const size = 64 * 1024 * 1024;
       const content = patterned(size);
       let read = 0;
-      content.on('data', (chunk: Buffer) => void (read += chunk.length));
+      content.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+      });
       await expect(store.write('IIIIIIIIIIIIIIIIIIIIII', content, { maxBytes: size })).rejects.toBeInstanceOf(
         StorageUnavailableError,
       );

@@ -128,7 +128,7 @@ describe('SESSION_SECRET', () => {
 
   it('when the stored secret file holds 16 emoji (32 UTF-16 units), then loading stops naming SESSION_SECRET: fewer than 32 characters', () => {
     const dataDir = tempDir('fs-config-');
-    fs.writeFileSync(path.join(dataDir, 'session-secret'), '🔑'.repeat(16) + '\n');
+    fs.writeFileSync(path.join(dataDir, 'session-secret'), `${'🔑'.repeat(16)}\n`);
 
     expect(configErrorOf({ DATA_DIR: dataDir, SESSION_SECRET: undefined }).message).toMatch(
       /^SESSION_SECRET: .* holds fewer than 32 characters/,

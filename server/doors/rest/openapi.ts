@@ -80,12 +80,10 @@ const idParam = (what: string) => z.object({ id: z.string().openapi({ descriptio
 
 const upload = shareSettingsFields
   .extend({
-    file: z
-      .string()
-      .openapi({
-        format: 'binary',
-        description: 'The file: the first file part is stored; settings must come before it.',
-      }),
+    file: z.string().openapi({
+      format: 'binary',
+      description: 'The file: the first file part is stored; settings must come before it.',
+    }),
   })
   .partial({ expiresAt: true, expiresIn: true, maxDownloads: true, password: true })
   .openapi({ required: ['file'] });

@@ -35,7 +35,11 @@ export class DirectBodyRequest extends NodeRequest {
     Object.defineProperty(this, 'body', {
       get: () => {
         if (req.method === 'GET' || req.method === 'HEAD') return null;
-        gateStream ??= new ReadableStream<Uint8Array>({ start: (controller) => void (this.gate = controller) });
+        gateStream ??= new ReadableStream<Uint8Array>({
+          start: (controller) => {
+            this.gate = controller;
+          },
+        });
         return gateStream;
       },
     });
