@@ -2,14 +2,14 @@
 import type { Readable } from 'node:stream';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
-import { AppError, DependencyUnavailableError } from '../errors';
+import { AppError } from '../errors';
 import { pooledRandomBytes } from '../random-pool';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
-import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from '../storage/content-store';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
 import { fileTypeFor } from './file-types';
 import { requireUser } from './guards';
 import { quotaExceededError } from './storage-usage';
+import { storageFaultAsAppError } from './storage-errors';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
 
 /** The file object of the API (docs/api.md). */
@@ -140,11 +140,7 @@ async function storeAndRecord(
     }));
   } catch (error) {
     if (hold?.exceeded) throw new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);
-    if (error instanceof ContentTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
-    if (error instanceof StorageFullError) throw new AppError('INSUFFICIENT_STORAGE', 'Not enough storage space');
-    // Logged once per outage by the door that answers it (ADR 0030), not once per request.
-    if (error instanceof StorageUnavailableError) throw new DependencyUnavailableError('storage', error);
-    throw error;
+    throw storageFaultAsAppError(error);
   }
 
   const { expiresAfterMs, ...columns } = share;
@@ -394,7 +390,6 @@ export function storedExtension(originalName: string): string {
 
 // C0/C1 controls, the line and paragraph separators, and the bidi overrides that make
 // "evil\u202egpj.exe" look like "evilexe.jpg".
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const MAX_NAME_LENGTH = 255;

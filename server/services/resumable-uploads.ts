@@ -10,20 +10,15 @@ import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
-import { AppError, DependencyUnavailableError } from '../errors';
+import { AppError } from '../errors';
 import { SHARE_SETTING_FIELDS } from '../schemas';
-import {
-  PARTIAL_CONTENT_LIFETIME_MS,
-  StorageFullError,
-  StorageUnavailableError,
-  type ContentStore,
-  type PartialProgress,
-} from '../storage/content-store';
+import { PARTIAL_CONTENT_LIFETIME_MS, type ContentStore, type PartialProgress } from '../storage/content-store';
 import { cleanFileName, newFileId, storedExtension, toFileDto, type FileDto } from './files';
 import { quotaOfUser, withAvailableBytes } from './quotas';
 import { fileTypeFor } from './file-types';
 import { requireUser } from './guards';
 import { quotaExceededError } from './storage-usage';
+import { storageStep } from './storage-errors';
 import { newShareColumns } from './share-settings';
 
 /** An unfinished upload, and its bytes, are removed this long after it began. */
@@ -87,7 +82,7 @@ export async function createResumableUpload(
     lockExpiresAt: claimToken ? new Date(now + CLAIM_LEASE_MS) : null,
     releaseRequested: false,
   };
-  row.contentState = await storageStep(ctx, () => ctx.store.partial.begin(row.storedName));
+  row.contentState = await storageStep(() => ctx.store.partial.begin(row.storedName));
   try {
     const quota = await quotaOfUser(ctx, owner.id);
     if (quota === null) await ctx.em.insert(ResumableUploadSchema, row);
@@ -163,7 +158,7 @@ export async function appendToResumableUpload(
   if (upload.receivedBytes !== offset) throw new AppError('CONFLICT', `Upload-Offset must be ${upload.receivedBytes}`);
   const record = (progress: PartialProgress) => recordProgress(ctx, upload, progress, claimToken);
   const from = { size: Number(upload.receivedBytes), state: upload.contentState ?? '' };
-  const progress = await storageStep(ctx, () =>
+  const progress = await storageStep(() =>
     ctx.store.partial.append(upload.storedName, from, content, { length: Number(upload.length), checkpoint: record }),
   );
   if (progress.size < upload.length) {
@@ -217,7 +212,7 @@ async function finish(
   claimToken: string | null,
 ): Promise<FileDto> {
   if (progress.size !== Number(upload.length)) throw lengthMismatch(upload, progress.size);
-  await storageStep(ctx, () => ctx.store.partial.finish(upload.storedName, progress));
+  await storageStep(() => ctx.store.partial.finish(upload.storedName, progress));
   const share = JSON.parse(upload.shareSettings ?? 'null') as ChosenShareSettings | null;
   const now = ctx.clock.now();
   const file: StoredFile = {
@@ -284,18 +279,6 @@ async function discardContent(
     await ctx.store.partial.discard(upload.storedName, upload.contentState ?? '');
   } catch (error) {
     ctx.log.warn({ err: error, uploadId: upload.id }, 'partial content not removed; left to the sweep');
-  }
-}
-
-/** Storage faults as the API reports them (as uploadFile does). */
-async function storageStep<T>(ctx: ServiceContext, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof StorageFullError) throw new AppError('INSUFFICIENT_STORAGE', 'Not enough storage space');
-    // Logged once per outage by the door that answers it (ADR 0030), not once per request.
-    if (error instanceof StorageUnavailableError) throw new DependencyUnavailableError('storage', error);
-    throw error;
   }
 }
 
