@@ -390,6 +390,7 @@ export function storedExtension(originalName: string): string {
 
 // C0/C1 controls, the line and paragraph separators, and the bidi overrides that make
 // "evil\u202egpj.exe" look like "evilexe.jpg".
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const MAX_NAME_LENGTH = 255;
