@@ -5,12 +5,13 @@
 // The fast path does what those middleware do for this route, in the same functions: the
 // security headers, the request's context and log line, the session cookie. Anything it does
 // not serve itself goes on to Express, with that context already made: an unknown file (the
-// not-found page), a gone or locked link (their pages), a password header (it is counted
+// not-found page), a gone or locked link (their pages), each with what was learned of it, so
+// that the Express route does not look the file up again; a password header (it is counted
 // against the throttle, once), a query string (`?download`), any other spelling of the path.
 // A middleware added in app.ts that must apply to raw downloads must be called here too.
 import type { IncomingMessage } from 'node:http';
 import type { AppDeps } from '../../context';
-import { serveRawFile } from './raw-file';
+import { passOnRefusal, serveRawFile } from './raw-file';
 import { beginRequest, type ResponseWithLocals } from '../../http/request-context';
 import { setSecurityHeaders } from '../../http/security-headers';
 import { recogniseRequestSession } from '../../http/session';
@@ -37,5 +38,7 @@ export async function serveRawFileFast(
   const ctx = beginRequest(deps, req, res, clientAddress);
   await recogniseRequestSession(ctx, req, res, req.url as string);
   const outcome = await serveRawFile(ctx, req, res, { fileId, asDownload: false });
-  return outcome.kind === 'served';
+  if (outcome.kind === 'served') return true;
+  passOnRefusal(req, outcome);
+  return false;
 }

@@ -31,11 +31,19 @@ export interface RawFileRequest {
 }
 
 /** Sent, or why not: an unknown file (the not-found page), a gone link (410), a locked one (401). */
-export type RawFileOutcome =
-  | { kind: 'served' }
-  | { kind: 'missing' }
-  | { kind: 'gone'; message: string }
-  | { kind: 'locked'; fileId: string };
+export type RawFileOutcome = { kind: 'served' } | RawFileRefusal;
+type RawFileRefusal = { kind: 'missing' } | { kind: 'gone'; message: string } | { kind: 'locked'; fileId: string };
+
+/**
+ * The refusals the fast path met (raw-file-fast-path.ts) and left to the Express route to
+ * answer, by request: the route answers from them, so a file is looked up once per request.
+ */
+const refusalsPassedOn = new WeakMap<IncomingMessage, RawFileRefusal>();
+
+/** Leaves a refusal met ahead of Express to the Express route, which answers it without asking again. */
+export function passOnRefusal(req: IncomingMessage, refusal: RawFileRefusal): void {
+  refusalsPassedOn.set(req, refusal);
+}
 
 /**
  * Answers the request with the content (or 304, 412, 416), with plain Node calls: the fast
@@ -152,7 +160,7 @@ export async function serveRawFile(
  * fetch in a script) send UTF-8, so a password such as "pässwörd" arrives as "pÃ¤sswÃ¶rd". Bytes
  * that are valid UTF-8 are read as UTF-8; anything else stays as Node read it.
  */
-function headerText(value: string | undefined): string | undefined {
+export function headerText(value: string | undefined): string | undefined {
   if (value === undefined || !/[\u0080-\u00ff]/.test(value)) return value;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
@@ -165,11 +173,13 @@ function headerText(value: string | undefined): string | undefined {
 export function rawFile() {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const outcome = await serveRawFile(res.locals.ctx, req, res, {
-        fileId: req.params.id,
-        asDownload: req.query.download !== undefined,
-        password: headerText(req.get('x-share-password')),
-      });
+      const outcome =
+        refusalsPassedOn.get(req) ??
+        (await serveRawFile(res.locals.ctx, req, res, {
+          fileId: req.params.id,
+          asDownload: req.query.download !== undefined,
+          password: headerText(req.get('x-share-password')),
+        }));
       // Unknown id or missing content: fall through to the not-found page.
       if (outcome.kind === 'missing') return next();
       if (outcome.kind === 'gone') return sendStatusPage(res, 410, 'Link gone', outcome.message);
@@ -223,7 +233,7 @@ function downloadName(name: string): string {
  * exact name (RFC 6266), even when the two read the same (the library would then
  * send the fallback alone).
  */
-function dispositionHeader(type: 'inline' | 'attachment', name: string): string {
+export function dispositionHeader(type: 'inline' | 'attachment', name: string): string {
   return `${contentDisposition(asciiFallback(name), { type })}; filename*=UTF-8''${encodeExtValue(name)}`;
 }
 
