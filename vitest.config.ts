@@ -16,7 +16,8 @@ export default defineConfig({
     // A throwaway PostgreSQL cluster and an S3 server for the whole run (tests/helpers/backends.ts).
     globalSetup: ['tests/global-setup.ts'],
     // Every /api/v1 response a test receives is checked against the OpenAPI document, and a test
-    // during which console.error is called fails unless it says it expects that.
+    // during which console.error is called, or an app it started in the worker logs an error,
+    // fails unless it says it expects that.
     setupFiles: ['tests/setup/validate-api-responses.ts', 'tests/setup/fail-on-unexpected-errors.ts'],
     pool: 'forks',
     // Most suites run the app inside the test worker: give it the young generation production

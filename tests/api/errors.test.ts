@@ -1,6 +1,7 @@
 // Errors of the JSON API: always JSON {"error": …}, the right status, never a stack (docs/api.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
+import { allowErrorLogs } from '../setup/expected-errors';
 
 let app: TestApp;
 let cookie: string;
@@ -171,6 +172,7 @@ describe('server faults', () => {
   afterAll(() => broken.close().catch(() => {}));
 
   it('when the storage cannot take the file, then it answers 503 with a clear JSON error and records nothing', async () => {
+    allowErrorLogs(); // the failed write is logged
     const repair = await broken.breakStorageWrites();
     try {
       const res = await fetch(`${broken.url}/api/v1/files`, {
@@ -189,6 +191,7 @@ describe('server faults', () => {
   });
 
   it('when the database is gone, then the API still answers JSON {"error":"Internal server error"} on every route', async () => {
+    allowErrorLogs(); // each request the database fails is logged
     await broken.closeDatabase();
 
     await expectJsonError(

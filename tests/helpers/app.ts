@@ -17,6 +17,7 @@ import { provision } from '../../server/provision';
 import type { ContentStore } from '../../server/storage/content-store';
 import { applyServerTimeouts } from '../../server/http/server-timeouts';
 import { registerUser } from '../../server/services/users';
+import { CHECKED_LOG_LEVEL, checkErrorLogs } from './error-logs';
 import { queryPostgres } from './outside-reader';
 import { backendEnv, inspectContent } from './test-backend';
 
@@ -87,7 +88,14 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
   const startEnv = { SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...backend, ...env, DATA_DIR: dataDir };
   const finalConfig = provision(loadConfig({ BASE_URL: url, ...startEnv }));
   const content = inspectContent(finalConfig);
-  const deps = await createDeps(finalConfig, { clock: options.clock });
+  // Unless the test names a log level, its app logs only error and fatal lines, and each fails
+  // the test it happens in unless the test expects it (tests/helpers/error-logs.ts).
+  const ownLevel = env.LOG_LEVEL !== undefined;
+  const deps = await createDeps(finalConfig, {
+    clock: options.clock,
+    logLevel: ownLevel ? undefined : CHECKED_LOG_LEVEL,
+  });
+  checkErrorLogs(deps.log, { keepWriting: ownLevel });
   if (options.wrapStore) deps.store = options.wrapStore(deps.store);
   const { orm } = deps;
   const stopHousekeeping = await startHousekeeping(deps, { expirySweepEveryMs: options.expirySweepEveryMs });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../helpers/app';
 import { request, startSharingApp, type RawResponse, type SharingApp, type Uploaded } from './support';
+import { allowErrorLogs } from '../setup/expected-errors';
 
 /** Headers that differ between any two answers: the moment, the request's id, a page's nonce. */
 const PER_REQUEST = new Set(['date', 'x-request-id']);
@@ -109,6 +110,7 @@ describe('the raw link ahead of Express', () => {
 
 describe('a fault on the fast path', () => {
   it('when the database is gone, then both paths answer the same plain 500 with the headers every response carries, cookie or not', async () => {
+    allowErrorLogs(); // each request the database fails is logged
     const broken = await startSharingApp();
     try {
       const { rawUrl } = await broken.upload('soon unreadable', 'notes.txt', 'text/plain');

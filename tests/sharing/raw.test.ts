@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgresS3 } from '../helpers/test-backend';
 import { request, startSharingApp, type SharingApp, type Uploaded } from './support';
+import { allowErrorLogs } from '../setup/expected-errors';
 
 let app: SharingApp;
 const TEXT = 'The quick brown fox jumps over the lazy dog.\n'.repeat(20); // 900 bytes
@@ -356,6 +357,7 @@ describe('GET /f/:id/raw — what is not there', () => {
   it.skipIf(onPostgresS3)(
     'when the content was cut short on the disk, then the download fails at once instead of ending short or hanging',
     async () => {
+      allowErrorLogs(); // the short read is logged
       for (const size of SIZES) {
         const cut = await app.upload('c'.repeat(size), 'cut.txt', 'text/plain');
         fs.truncateSync(path.join(app.config.uploadDir, cut.file.storedName), Math.floor(size / 2));
