@@ -2,47 +2,36 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
+import { describe, expect, registeredUser, test, type TestUser } from '../helpers/fixtures';
 import { binaryContent, BOUNDARY, multipartBody, MULTIPART_TYPE, postFiles } from '../helpers/multipart';
 
-let app: TestApp;
-let alice: string;
-let bob: string;
-let aliceId: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  aliceId = await app.createUser('alice');
-  await app.createUser('bob');
-  alice = await app.login('alice');
-  bob = await app.login('bob');
-});
-afterAll(() => app.close());
-
-async function upload(cookie: string, form: FormData) {
-  return fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: form });
+async function upload(user: TestUser, form: FormData) {
+  return user.fetch('/api/v1/files', { method: 'POST', body: form });
 }
 
-async function uploadOk(cookie: string, content: string | Uint8Array, name: string, type?: string) {
-  const res = await upload(cookie, fileForm(content, name, type));
+async function uploadOk(user: TestUser, content: string | Uint8Array, name: string, type?: string) {
+  const res = await upload(user, fileForm(content, name, type));
   expect(res.status).toBe(201);
   return (await res.json()) as { file: Record<string, unknown> & { id: string; storedName: string }; url: string };
 }
 
-function list(cookie: string) {
-  return fetch(`${app.url}/api/v1/files`, { headers: { cookie } });
+function list(user: TestUser) {
+  return user.fetch('/api/v1/files');
 }
 
-function remove(cookie: string, id: string) {
-  return fetch(`${app.url}/api/v1/files/${id}`, { method: 'DELETE', headers: { cookie } });
+function remove(user: TestUser, id: string) {
+  return user.fetch(`/api/v1/files/${id}`, { method: 'DELETE' });
 }
 
 /** The bytes the service stored for a file (in UPLOAD_DIR or the bucket), as text. */
-const storedText = async (storedName: string) => (await app.readStored(storedName))?.toString('utf8');
+const storedText = async (app: TestApp, storedName: string) => (await app.readStored(storedName))?.toString('utf8');
 
 describe('POST /api/v1/files', () => {
-  it('when a logged-in user uploads a file, then it answers 201 with the file and its share url, and the bytes are stored', async () => {
+  test('when a logged-in user uploads a file, then it answers 201 with the file and its share url, and the bytes are stored', async ({
+    app,
+    alice,
+  }) => {
     const res = await upload(alice, fileForm('hello world', 'greeting.txt', 'text/plain'));
     expect(res.status).toBe(201);
     const body = await res.json();
@@ -51,12 +40,14 @@ describe('POST /api/v1/files', () => {
     expect(body.file.storedName).toBe(`${body.file.id}.txt`);
     expect(body.url).toBe(`${app.url}/f/${body.file.id}`);
     expect(new Date(body.file.createdAt).toISOString()).toBe(body.file.createdAt);
-    expect(await storedText(body.file.storedName)).toBe('hello world');
+    expect(await storedText(app, body.file.storedName)).toBe('hello world');
     const [row] = await app.rows('select stored_name, user_id, size from files where id = ?', [body.file.id]);
     expect(row).toEqual({ stored_name: body.file.storedName, user_id: body.file.userId, size: 11 });
   });
 
-  it('when a file is uploaded, then the answer is exactly {file:{id,userId,originalName,mimeType,size,storedName,createdAt} and the share settings,url} with the owner as userId', async () => {
+  test('when a file is uploaded, then the answer is exactly {file:{id,userId,originalName,mimeType,size,storedName,createdAt} and the share settings,url} with the owner as userId', async ({
+    alice,
+  }) => {
     const before = Date.now();
     const res = await upload(alice, fileForm('abc', 'shape.txt', 'text/plain'));
 
@@ -78,14 +69,17 @@ describe('POST /api/v1/files', () => {
       'userId',
     ]);
     expect(body.file).toMatchObject({ expiresAt: null, maxDownloads: null, downloads: 0, hasPassword: false });
-    expect(body.file.userId).toBe(aliceId);
+    expect(body.file.userId).toBe(alice.id);
     expect(typeof body.file.size).toBe('number');
     const created = Date.parse(body.file.createdAt);
     expect(created).toBeGreaterThanOrEqual(before - 1000);
     expect(created).toBeLessThanOrEqual(Date.now() + 1000);
   });
 
-  it('when binary content is uploaded, then the stored bytes and the raw download are byte-exact', async () => {
+  test('when binary content is uploaded, then the stored bytes and the raw download are byte-exact', async ({
+    app,
+    alice,
+  }) => {
     const content = binaryContent(64);
     const { file } = await uploadOk(alice, content, 'blob.bin', 'application/octet-stream');
 
@@ -96,7 +90,9 @@ describe('POST /api/v1/files', () => {
     expect(Buffer.compare(Buffer.from(await raw.arrayBuffer()), Buffer.from(content))).toBe(0);
   });
 
-  it('when many files are uploaded, then every id is distinct, URL-safe and carries at least 120 bits (20+ base64url characters)', async () => {
+  test('when many files are uploaded, then every id is distinct, URL-safe and carries at least 120 bits (20+ base64url characters)', async ({
+    bob,
+  }) => {
     const ids = new Set<string>();
     for (let i = 0; i < 5; i++) ids.add((await uploadOk(bob, `n${i}`, `n${i}.txt`)).file.id);
 
@@ -104,7 +100,7 @@ describe('POST /api/v1/files', () => {
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{20,}$/);
   });
 
-  it.each([
+  test.for([
     ['a.txt', '.txt'],
     ['archive.tar.gz', '.gz'],
     ['noext', ''],
@@ -122,21 +118,24 @@ describe('POST /api/v1/files', () => {
     ['.hidden.txt', '.txt'],
   ])(
     'when the original name is %j, then storedName is the id followed by %j and the name is kept as sent',
-    async (name, extension) => {
+    async ([name, extension], { app, alice }) => {
       const res = await upload(alice, fileForm('content', name));
       expect(res.status).toBe(201);
       const { file } = await res.json();
 
       expect(file.storedName).toBe(file.id + extension);
       expect(file.originalName).toBe(name);
-      expect(await storedText(file.storedName)).toBe('content');
+      expect(await storedText(app, file.storedName)).toBe('content');
       expect(await app.storedFiles()).toContain(file.storedName);
       const [row] = await app.rows('select original_name, stored_name from files where id = ?', [file.id]);
       expect(row).toEqual({ original_name: name, stored_name: file.storedName });
     },
   );
 
-  it('when files are uploaded with any names, then nothing is ever written outside the upload directory', async () => {
+  test('when files are uploaded with any names, then nothing is ever written outside the upload directory', async ({
+    app,
+    alice,
+  }) => {
     const parent = path.dirname(app.config.uploadDir);
     const before = fs.readdirSync(parent).sort();
     for (const name of ['../escape.txt', '../../escape2.txt', '/tmp/abs.txt']) await uploadOk(alice, 'x', name);
@@ -145,12 +144,12 @@ describe('POST /api/v1/files', () => {
     for (const name of await app.storedFiles()) expect(name).toMatch(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/);
   });
 
-  it.each(['résumé 📄.pdf', '报告 2024 年.docx', 'Ünïcödé naïve café.txt', 'ファイル'])(
+  test.for(['résumé 📄.pdf', '报告 2024 年.docx', 'Ünïcödé naïve café.txt', 'ファイル'])(
     'when the original name is the UTF-8 name %j, then it is stored and listed intact',
-    async (name) => {
+    async (name, { app, alice }) => {
       // Sent as raw UTF-8 in the part header, exactly as browsers do.
       const body = multipartBody([{ name: 'file', filename: name, contentType: 'text/plain', content: 'utf8' }]);
-      const res = await postFiles(app.url, alice, body, MULTIPART_TYPE);
+      const res = await postFiles(app.url, alice.cookie, body, MULTIPART_TYPE);
       expect(res.status).toBe(201);
       const { file } = await res.json();
 
@@ -162,14 +161,14 @@ describe('POST /api/v1/files', () => {
     },
   );
 
-  it("when the name comes RFC 5987-encoded (filename*=UTF-8''…), then it is decoded", async () => {
+  test("when the name comes RFC 5987-encoded (filename*=UTF-8''…), then it is decoded", async ({ app, alice }) => {
     const name = 'naïve résumé.pdf';
     const body =
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encodeURIComponent(name)}\r\n` +
       'Content-Type: application/pdf\r\n\r\n%PDF\r\n' +
       `--${BOUNDARY}--\r\n`;
 
-    const res = await postFiles(app.url, alice, body, MULTIPART_TYPE);
+    const res = await postFiles(app.url, alice.cookie, body, MULTIPART_TYPE);
 
     expect(res.status).toBe(201);
     const { file } = await res.json();
@@ -177,7 +176,10 @@ describe('POST /api/v1/files', () => {
     expect(file.storedName).toBe(`${file.id}.pdf`);
   });
 
-  it('when the body has a text field, then two files, then 201 with the first file, and only its bytes are stored (ADR 0026: the first part that carries a file is the upload)', async () => {
+  test('when the body has a text field, then two files, then 201 with the first file, and only its bytes are stored (ADR 0026: the first part that carries a file is the upload)', async ({
+    app,
+    alice,
+  }) => {
     const form = new FormData();
     form.append('note', 'not a file');
     form.append('file', new Blob(['first']), 'first.txt');
@@ -198,7 +200,9 @@ describe('POST /api/v1/files', () => {
     expect(Number(rowsAfter)).toBe(Number(rowsBefore) + 1);
   });
 
-  it('when a file is followed by an empty file input (a browser form left empty), then 201 with that file', async () => {
+  test('when a file is followed by an empty file input (a browser form left empty), then 201 with that file', async ({
+    alice,
+  }) => {
     const form = new FormData();
     form.append('file', new Blob(['only one']), 'one.txt');
     form.append('file', new Blob([]), '');
@@ -209,11 +213,14 @@ describe('POST /api/v1/files', () => {
     expect((await res.json()).file.originalName).toBe('one.txt');
   });
 
-  it('when the body is sent with Content-Encoding: gzip, then 400 naming the encoding and nothing is stored', async () => {
+  test('when the body is sent with Content-Encoding: gzip, then 400 naming the encoding and nothing is stored', async ({
+    app,
+    alice,
+  }) => {
     const filesBefore = await app.storedFiles();
     const res = await fetch(`${app.url}/api/v1/files`, {
       method: 'POST',
-      headers: { cookie: alice, 'content-encoding': 'gzip', 'content-type': 'multipart/form-data; boundary=x' },
+      headers: { cookie: alice.cookie, 'content-encoding': 'gzip', 'content-type': 'multipart/form-data; boundary=x' },
       body: gzipSync(
         Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello\r\n--x--\r\n'),
       ),
@@ -224,27 +231,29 @@ describe('POST /api/v1/files', () => {
     expect(await app.storedFiles()).toEqual(filesBefore);
   });
 
-  it('when the file part is named something other than "file", then it is still the uploaded file', async () => {
+  test('when the file part is named something other than "file", then it is still the uploaded file', async ({
+    alice,
+  }) => {
     const res = await upload(alice, fileForm('other field', 'other.txt', 'text/plain', 'attachment'));
 
     expect(res.status).toBe(201);
     expect((await res.json()).file.originalName).toBe('other.txt');
   });
 
-  it('when an empty (0-byte) file with a name is uploaded, then it is stored with size 0', async () => {
+  test('when an empty (0-byte) file with a name is uploaded, then it is stored with size 0', async ({ app, alice }) => {
     const { file } = await uploadOk(alice, '', 'empty.txt', 'text/plain');
 
     expect(file.size).toBe(0);
     expect(await app.readStored(file.storedName)).toEqual(Buffer.alloc(0));
   });
 
-  it('when the part declares a content type, then mimeType is that type', async () => {
+  test('when the part declares a content type, then mimeType is that type', async ({ alice }) => {
     const { file } = await uploadOk(alice, 'PNG?', 'pic.png', 'image/png');
 
     expect(file.mimeType).toBe('image/png');
   });
 
-  it('when BASE_URL has a trailing slash, then the share url is BASE_URL without it plus /f/<id>', async () => {
+  test('when BASE_URL has a trailing slash, then the share url is BASE_URL without it plus /f/<id>', async () => {
     const other = await startApp({ BASE_URL: 'https://share.example.com/' });
     try {
       await other.createUser('carol');
@@ -265,11 +274,9 @@ describe('POST /api/v1/files', () => {
 });
 
 describe('GET /api/v1/files', () => {
-  it('when two users have files, then each sees only their own, newest first, in the File shape', async () => {
-    await app.createUser('gina');
-    await app.createUser('hank');
-    const gina = await app.login('gina');
-    const hank = await app.login('hank');
+  test('when two users have files, then each sees only their own, newest first, in the File shape', async ({ app }) => {
+    const gina = await registeredUser(app, 'gina');
+    const hank = await registeredUser(app, 'hank');
     const uploaded = [];
     for (const name of ['one.txt', 'two.txt', 'three.txt']) {
       uploaded.push((await uploadOk(gina, name, name)).file);
@@ -283,9 +290,8 @@ describe('GET /api/v1/files', () => {
     expect(await (await list(hank)).json()).toEqual({ files: [hanks] });
   });
 
-  it('when a user has no files, then the list is empty', async () => {
-    await app.createUser('ivy');
-    const ivy = await app.login('ivy');
+  test('when a user has no files, then the list is empty', async ({ app }) => {
+    const ivy = await registeredUser(app, 'ivy');
 
     const res = await list(ivy);
 
@@ -295,7 +301,7 @@ describe('GET /api/v1/files', () => {
 });
 
 describe('DELETE /api/v1/files/<id>', () => {
-  it('when the id is unknown, then it answers 404 {"error":"File not found"}', async () => {
+  test('when the id is unknown, then it answers 404 {"error":"File not found"}', async ({ alice }) => {
     for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'not..a..file', 'x'.repeat(100)]) {
       const res = await remove(alice, id);
       expect(res.status).toBe(404);
@@ -303,20 +309,27 @@ describe('DELETE /api/v1/files/<id>', () => {
     }
   });
 
-  it('when another user deletes the file, then it answers 403 {"error":"Forbidden"} and the file, its record and the owner\'s listing stay', async () => {
+  test('when another user deletes the file, then it answers 403 {"error":"Forbidden"} and the file, its record and the owner\'s listing stay', async ({
+    app,
+    alice,
+    bob,
+  }) => {
     const { file } = await uploadOk(alice, 'keep me', 'keep.txt');
 
     const res = await remove(bob, file.id);
 
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: 'Forbidden' });
-    expect(await storedText(file.storedName)).toBe('keep me');
+    expect(await storedText(app, file.storedName)).toBe('keep me');
     expect(await app.rows('select id from files where id = ?', [file.id])).toHaveLength(1);
     const listed = (await (await list(alice)).json()).files.map((f: { id: string }) => f.id);
     expect(listed).toContain(file.id);
   });
 
-  it('when the owner deletes the file, then it answers 200 {ok:true} and the record, the content and the share link are gone', async () => {
+  test('when the owner deletes the file, then it answers 200 {ok:true} and the record, the content and the share link are gone', async ({
+    app,
+    alice,
+  }) => {
     const { file } = await uploadOk(alice, 'bye', 'bye.txt');
     expect(await app.readStored(file.storedName)).not.toBeNull();
 
@@ -331,7 +344,7 @@ describe('DELETE /api/v1/files/<id>', () => {
     expect((await fetch(`${app.url}/f/${file.id}/raw`)).status).toBe(404);
   });
 
-  it('when the same file is deleted twice, then the second answer is 404', async () => {
+  test('when the same file is deleted twice, then the second answer is 404', async ({ alice }) => {
     const { file } = await uploadOk(alice, 'twice', 'twice.txt');
 
     expect((await remove(alice, file.id)).status).toBe(200);

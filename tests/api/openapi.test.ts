@@ -3,16 +3,9 @@
 // checked on every API call of the suite (tests/setup/validate-api-responses.ts); here, that the
 // check itself can fail.
 import type { Router } from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiV1Router } from '../../server/doors/rest/v1';
-import { startApp, type TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import { createApiResponseValidator } from '../helpers/openapi-validator';
-
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app.close());
 
 /** `METHOD /path` of every route the Express router really has, `:id` written `{id}`. */
 function routesOf(router: Router): string[] {
@@ -27,7 +20,9 @@ function routesOf(router: Router): string[] {
 }
 
 describe('the OpenAPI document', () => {
-  it('when it is fetched, then it is OpenAPI 3.1 JSON with the bearer token and the session cookie as security schemes, open to anyone', async () => {
+  test('when it is fetched, then it is OpenAPI 3.1 JSON with the bearer token and the session cookie as security schemes, open to anyone', async ({
+    app,
+  }) => {
     const res = await fetch(`${app.url}/api/v1/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -46,14 +41,16 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/auth/login'].post.security).toEqual([]);
   });
 
-  it('when the router’s routes are compared with the document, then every route is documented and every documented operation exists', () => {
+  test('when the router’s routes are compared with the document, then every route is documented and every documented operation exists', () => {
     const documented = createApiResponseValidator().operations.sort();
     const routes = routesOf(apiV1Router());
     expect(routes.length).toBeGreaterThanOrEqual(14);
     expect(documented).toEqual(routes);
   });
 
-  it('when the request schemas are read, then they are the ones the services validate with (limits and required fields included)', async () => {
+  test('when the request schemas are read, then they are the ones the services validate with (limits and required fields included)', async ({
+    app,
+  }) => {
     const document = await (await fetch(`${app.url}/api/v1/openapi.json`)).json();
     const tokenBody = document.paths['/tokens'].post.requestBody.content['application/json'].schema;
     expect(tokenBody).toMatchObject({
@@ -88,11 +85,11 @@ describe('the response check the whole suite runs', () => {
     hasPassword: false,
   };
 
-  it('when any test calls fetch, then it goes through the check (the suite’s own responses are validated)', () => {
+  test('when any test calls fetch, then it goes through the check (the suite’s own responses are validated)', () => {
     expect(globalThis.fetch.name).toBe('fetchCheckedAgainstOpenApi');
   });
 
-  it('when a response matches the document, then it passes', () => {
+  test('when a response matches the document, then it passes', () => {
     expect(
       validator.check(
         'GET',
@@ -113,7 +110,7 @@ describe('the response check the whole suite runs', () => {
     ).toEqual([]);
   });
 
-  it.each([
+  test.each([
     ['a field of the wrong type', 'GET', '/api/v1/files', 200, { files: [{ ...file, size: '3' }] }],
     ['a field the document does not name', 'GET', '/api/v1/files', 200, { files: [{ ...file, password: 'secret' }] }],
     ['a missing field', 'POST', '/api/v1/files', 201, { file }],
@@ -124,7 +121,7 @@ describe('the response check the whole suite runs', () => {
     expect(validator.check(method, path, status, 'application/json', JSON.stringify(body)).length).toBeGreaterThan(0);
   });
 
-  it('when a documented JSON route answers something else than JSON, then the check reports it', () => {
+  test('when a documented JSON route answers something else than JSON, then the check reports it', () => {
     expect(validator.check('GET', '/api/v1/files', 200, 'text/html', '<p>hi</p>')).toEqual([
       expect.stringContaining('expected JSON'),
     ]);

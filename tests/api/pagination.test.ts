@@ -1,41 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileForm, startApp, type TestApp } from '../helpers/app';
+import { fileForm, type TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 
-let app: TestApp;
-let alice: string;
-let bob: string;
 const uploadedIds: string[] = [];
 
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('alice');
-  await app.createUser('bob');
-  alice = await app.login('alice');
-  bob = await app.login('bob');
-  for (let i = 0; i < 7; i++) {
-    const res = await fetch(`${app.url}/api/v1/files`, {
-      method: 'POST',
-      headers: { cookie: alice },
-      body: fileForm(`file ${i}`, `f${i}.txt`, 'text/plain'),
-    });
-    uploadedIds.push((await res.json()).file.id);
-  }
-  await fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie: bob }, body: fileForm('b', 'b.txt') });
+test.beforeAll(async ({ alice, bob }) => {
+  for (let i = 0; i < 7; i++) uploadedIds.push((await alice.upload(`file ${i}`, `f${i}.txt`, 'text/plain')).file.id);
+  await bob.upload('b', 'b.txt');
 });
-afterAll(() => app.close());
 
-async function page(query: string, cookie = alice) {
+async function page(app: TestApp, query: string, cookie: string) {
   const res = await fetch(`${app.url}/api/v1/files?${query}`, { headers: { cookie } });
   return { status: res.status, body: await res.json() };
 }
 
 describe('GET /api/v1/files?limit=&cursor=', () => {
-  it('when pages are followed by their cursors, then together they hold every file of the caller exactly once, newest first', async () => {
+  test('when pages are followed by their cursors, then together they hold every file of the caller exactly once, newest first', async ({
+    app,
+    alice,
+  }) => {
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const { status, body } = await page(`limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const { status, body } = await page(app, `limit=3${cursor ? `&cursor=${cursor}` : ''}`, alice.cookie);
       expect(status).toBe(200);
       expect(body.files.length).toBeLessThanOrEqual(3);
       seen.push(...body.files.map((file: { id: string }) => file.id));
@@ -43,41 +30,47 @@ describe('GET /api/v1/files?limit=&cursor=', () => {
       pages += 1;
     } while (cursor);
     expect(pages).toBe(3);
-    const { body: whole } = await page('');
+    const { body: whole } = await page(app, '', alice.cookie);
     expect(seen).toEqual(whole.files.map((file: { id: string }) => file.id));
     expect([...seen].sort()).toEqual([...uploadedIds].sort());
   });
 
-  it('when the last page is reached, then nextCursor is null', async () => {
-    const { body } = await page('limit=100');
+  test('when the last page is reached, then nextCursor is null', async ({ app, alice }) => {
+    const { body } = await page(app, 'limit=100', alice.cookie);
     expect(body.files).toHaveLength(7);
     expect(body.nextCursor).toBeNull();
   });
 
-  it('when no limit is given, then the answer keeps the plain {files} shape', async () => {
-    const { body } = await page('');
+  test('when no limit is given, then the answer keeps the plain {files} shape', async ({ app, alice }) => {
+    const { body } = await page(app, '', alice.cookie);
     expect(Object.keys(body)).toEqual(['files']);
   });
 
-  it.each(['limit=0', 'limit=abc', 'limit=1001', 'limit=2&cursor=not-a-cursor', 'limit=1.5'])(
+  test.for(['limit=0', 'limit=abc', 'limit=1001', 'limit=2&cursor=not-a-cursor', 'limit=1.5'])(
     'when the query is %s, then it answers 400 with an error',
-    async (query) => {
-      const { status, body } = await page(query);
+    async (query, { app, alice }) => {
+      const { status, body } = await page(app, query, alice.cookie);
       expect(status).toBe(400);
       expect(body).toEqual({ error: expect.any(String) });
     },
   );
 
-  it("when another user follows alice's cursor, then they still only see their own files", async () => {
-    const { body: first } = await page('limit=1');
-    const { status, body } = await page(`limit=10&cursor=${first.nextCursor}`, bob);
+  test("when another user follows alice's cursor, then they still only see their own files", async ({
+    app,
+    alice,
+    bob,
+  }) => {
+    const { body: first } = await page(app, 'limit=1', alice.cookie);
+    const { status, body } = await page(app, `limit=10&cursor=${first.nextCursor}`, bob.cookie);
     expect(status).toBe(200);
     expect(body.files.every((file: { originalName: string }) => file.originalName === 'b.txt')).toBe(true);
   });
 });
 
 describe('the whole list and its pages describe files alike', () => {
-  it('when files with odd names and every share setting are listed whole, then each object equals the one its page and its upload gave', async () => {
+  test('when files with odd names and every share setting are listed whole, then each object equals the one its page and its upload gave', async ({
+    app,
+  }) => {
     await app.createUser('carol');
     const carol = await app.login('carol');
     const uploads: { name: string; type: string; fields: Record<string, string> }[] = [
@@ -104,8 +97,8 @@ describe('the whole list and its pages describe files alike', () => {
       expect(res.status).toBe(201);
       made.push((await res.json()).file);
     }
-    const whole = await page('', carol);
-    const paged = await page('limit=100', carol);
+    const whole = await page(app, '', carol);
+    const paged = await page(app, 'limit=100', carol);
     expect(whole.status).toBe(200);
     expect(whole.body.files).toEqual(paged.body.files);
     expect(whole.body.files).toEqual([...made].reverse());
@@ -117,8 +110,8 @@ describe('the whole list and its pages describe files alike', () => {
     ]);
   });
 
-  it('when a user has no files, then the whole list is an empty array', async () => {
+  test('when a user has no files, then the whole list is an empty array', async ({ app }) => {
     await app.createUser('dave');
-    expect(await page('', await app.login('dave'))).toEqual({ status: 200, body: { files: [] } });
+    expect(await page(app, '', await app.login('dave'))).toEqual({ status: 200, body: { files: [] } });
   });
 });

@@ -2,8 +2,7 @@
 // for a person, and — as on any page — the header of the user who is logged in, with "Go to my
 // files". (An action's error used to reach only the root's error boundary, which Remix renders
 // without running the root loader: the page then showed "Log in" to a logged-in user.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import {
   apiUpload,
   getPage,
@@ -15,23 +14,18 @@ import {
   visibleText,
 } from '../helpers/pages-fixtures';
 
-let app: TestApp;
-let alice: string;
-let bob: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('alice');
-  await app.createUser('bob');
-  alice = await app.login('alice');
-  bob = await app.login('bob');
-});
-afterAll(() => app?.close());
-
 describe('error pages after a form, logged in', () => {
-  it('when the owner-settings form of the share page is posted for someone else\'s file, then 403 "You can only change the link settings of your own files." under the logged-in header', async () => {
-    const file = await apiUpload(app, alice, { filename: 'alice-settings.txt', type: 'text/plain', content: 'x' });
-    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' }, { cookie: bob });
+  test('when the owner-settings form of the share page is posted for someone else\'s file, then 403 "You can only change the link settings of your own files." under the logged-in header', async ({
+    app,
+    alice,
+    bob,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, {
+      filename: 'alice-settings.txt',
+      type: 'text/plain',
+      content: 'x',
+    });
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' }, { cookie: bob.cookie });
     expect(res.status).toBe(403);
     const html = await res.text();
     const text = visibleText(html);
@@ -44,9 +38,12 @@ describe('error pages after a form, logged in', () => {
     expect(row.max_downloads).toBeNull();
   });
 
-  it('when the share page is posted with an unknown form, then 400 "Unknown form." under the logged-in header', async () => {
-    const file = await apiUpload(app, alice, { filename: 'alice-form.txt', type: 'text/plain', content: 'x' });
-    const res = await postForm(app, `/f/${file.id}`, { intent: 'make-me-owner' }, { cookie: alice });
+  test('when the share page is posted with an unknown form, then 400 "Unknown form." under the logged-in header', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'alice-form.txt', type: 'text/plain', content: 'x' });
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'make-me-owner' }, { cookie: alice.cookie });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(visibleText(html)).toContain('Unknown form.');
@@ -54,12 +51,15 @@ describe('error pages after a form, logged in', () => {
     expect(titlesOf(html)).toEqual(['Bad request · File sharing']);
   });
 
-  it('when the share page of a file that does not exist is posted, then 404 under the logged-in header', async () => {
+  test('when the share page of a file that does not exist is posted, then 404 under the logged-in header', async ({
+    app,
+    alice,
+  }) => {
     const res = await postForm(
       app,
       '/f/noSuchFile0000000000000',
       { intent: 'settings', maxDownloads: '1' },
-      { cookie: alice },
+      { cookie: alice.cookie },
     );
     expect(res.status).toBe(404);
     const html = await res.text();
@@ -68,8 +68,11 @@ describe('error pages after a form, logged in', () => {
     expect(titlesOf(html)).toEqual(['Not found · File sharing']);
   });
 
-  it('when a form is posted to an address that does not exist, then 404 under the logged-in header', async () => {
-    const res = await postForm(app, '/no/such/page', { anything: '1' }, { cookie: alice });
+  test('when a form is posted to an address that does not exist, then 404 under the logged-in header', async ({
+    app,
+    alice,
+  }) => {
+    const res = await postForm(app, '/no/such/page', { anything: '1' }, { cookie: alice.cookie });
     expect(res.status).toBe(404);
     const html = await res.text();
     expect(visibleText(html)).toContain('Page not found.');
@@ -84,13 +87,20 @@ describe('a page posted without its form', () => {
     ['a JSON body', { headers: { 'content-type': 'application/json' }, body: '{"username":"alice"}' }],
   ];
   for (const [what, init] of notAForm) {
-    it(`when /login, the share page and /settings are posted with ${what}, then each is a 400 page saying the form was missing, not a 500`, async () => {
-      const file = await apiUpload(app, alice, { filename: `no-form-${what}.txt`, type: 'text/plain', content: 'x' });
+    test(`when /login, the share page and /settings are posted with ${what}, then each is a 400 page saying the form was missing, not a 500`, async ({
+      app,
+      alice,
+    }) => {
+      const file = await apiUpload(app, alice.cookie, {
+        filename: `no-form-${what}.txt`,
+        type: 'text/plain',
+        content: 'x',
+      });
       for (const [path, cookie] of [
         ['/login', undefined],
         [`/f/${file.id}`, undefined],
-        [`/f/${file.id}`, alice],
-        ['/settings', alice],
+        [`/f/${file.id}`, alice.cookie],
+        ['/settings', alice.cookie],
       ] as const) {
         const res = await fetch(`${app.url}${path}`, {
           method: 'POST',
@@ -106,18 +116,21 @@ describe('a page posted without its form', () => {
     });
   }
 
-  it('when the ShareX download is posted without its form, then 400 and no file', async () => {
-    const res = await fetch(`${app.url}/settings/sharex`, { method: 'POST', headers: { cookie: alice } });
+  test('when the ShareX download is posted without its form, then 400 and no file', async ({ app, alice }) => {
+    const res = await fetch(`${app.url}/settings/sharex`, { method: 'POST', headers: { cookie: alice.cookie } });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-disposition')).toBeNull();
   });
 });
 
 describe('a request that a page does not take', () => {
-  it('when a form is posted to a page that has none (/, /files) or OPTIONS is sent to a page, then 405 with a page saying the request was the wrong kind, not that the server failed', async () => {
+  test('when a form is posted to a page that has none (/, /files) or OPTIONS is sent to a page, then 405 with a page saying the request was the wrong kind, not that the server failed', async ({
+    app,
+    alice,
+  }) => {
     const asked: Array<[string, string, string | undefined]> = [
       ['POST', '/', undefined],
-      ['POST', '/files', alice],
+      ['POST', '/files', alice.cookie],
       ['OPTIONS', '/', undefined],
     ];
     for (const [method, path, cookie] of asked) {
@@ -141,20 +154,25 @@ describe('a request that a page does not take', () => {
 });
 
 describe('error pages, the other cases unchanged', () => {
-  it('when a logged-in user opens an address that does not exist, then 404 under the logged-in header', async () => {
-    const html = await (await getPage(app, '/no/such/page', alice)).text();
+  test('when a logged-in user opens an address that does not exist, then 404 under the logged-in header', async ({
+    app,
+    alice,
+  }) => {
+    const html = await (await getPage(app, '/no/such/page', alice.cookie)).text();
     expect(menuOf(html)).toEqual(SIGNED_IN_MENU);
     expect(titlesOf(html)).toEqual(['Not found · File sharing']);
   });
 
-  it('when a visitor posts the share page of a file that does not exist, then 404 with "Log in" and no "Go to my files"', async () => {
+  test('when a visitor posts the share page of a file that does not exist, then 404 with "Log in" and no "Go to my files"', async ({
+    app,
+  }) => {
     const res = await postForm(app, '/f/noSuchFile0000000000000', { intent: 'unlock', password: 'x' });
     expect(res.status).toBe(404);
     expect(menuOf(await res.text())).toEqual(SIGNED_OUT_MENU);
   });
 
-  it('when a link has expired, then its page is 410 "Link gone" with that title', async () => {
-    const file = await apiUpload(app, alice, { filename: 'brief.txt', type: 'text/plain', content: 'x' });
+  test('when a link has expired, then its page is 410 "Link gone" with that title', async ({ app, alice }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'brief.txt', type: 'text/plain', content: 'x' });
     await app.rows('update files set expires_at = ? where id = ?', [Date.now() - 1000, file.id]);
     const res = await getPage(app, `/f/${file.id}`);
     expect(res.status).toBe(410);

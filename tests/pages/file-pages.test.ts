@@ -3,8 +3,9 @@
 // without JavaScript; the files on disk and the rows in SQLite are checked directly.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import {
   apiUpload,
   getPage,
@@ -19,36 +20,25 @@ import {
   visibleText,
 } from '../helpers/pages-fixtures';
 
-let app: TestApp;
-let alice: string;
-let bob: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('alice');
-  await app.createUser('bob');
-  alice = await app.login('alice');
-  bob = await app.login('bob');
-});
-afterAll(() => app?.close());
-
-async function fileRow(id: string) {
+async function fileRow(app: TestApp, id: string) {
   const [row] = await app.rows('select id, user_id, original_name, stored_name, size from files where id = ?', [id]);
   return row;
 }
 
 describe('protected pages without a session', () => {
-  it.each([
+  test.for([
     ['/upload', '/login?redirectTo=%2Fupload'],
     ['/files', '/login?redirectTo=%2Ffiles'],
     ['/files?sort=new', '/login?redirectTo=%2Ffiles%3Fsort%3Dnew'],
-  ])('when a visitor opens %s, then they are sent to %s', async (pathname, location) => {
+  ])('when a visitor opens %s, then they are sent to %s', async ([pathname, location], { app }) => {
     const res = await getPage(app, pathname);
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe(location);
   });
 
-  it('when a visitor posts an upload without a session, then nothing is stored and they are sent to log in', async () => {
+  test('when a visitor posts an upload without a session, then nothing is stored and they are sent to log in', async ({
+    app,
+  }) => {
     const before = await app.storedFiles();
     const res = await postUpload(app, '', { filename: 'sneaky.txt', content: 'no session' });
     expect([302, 303]).toContain(res.status);
@@ -56,20 +46,26 @@ describe('protected pages without a session', () => {
     expect(await app.storedFiles()).toEqual(before);
   });
 
-  it('when a visitor posts a delete without a session, then the file stays and they are sent to log in, then back to the list', async () => {
-    const file = await apiUpload(app, alice, { filename: 'keep-me.txt', type: 'text/plain', content: 'keep' });
+  test('when a visitor posts a delete without a session, then the file stays and they are sent to log in, then back to the list', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'keep-me.txt', type: 'text/plain', content: 'keep' });
     const res = await postForm(app, `/files/${file.id}/delete`, {});
     expect([302, 303]).toContain(res.status);
     // Back to the list, not to /files/<id>/delete: the form posted is not sent again after logging in.
     expect(res.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
-    expect(await fileRow(file.id)).toBeDefined();
+    expect(await fileRow(app, file.id)).toBeDefined();
     expect(await app.storedFiles()).toContain(file.storedName);
   });
 });
 
 describe('GET /upload and POST /upload', () => {
-  it('when a logged-in user opens /upload, then a multipart form posting a file field to /upload is shown', async () => {
-    const res = await getPage(app, '/upload', alice);
+  test('when a logged-in user opens /upload, then a multipart form posting a file field to /upload is shown', async ({
+    app,
+    alice,
+  }) => {
+    const res = await getPage(app, '/upload', alice.cookie);
     expect(res.status).toBe(200);
     const html = await res.text();
     const form = /<form[^>]*>/.exec(html.slice(html.indexOf('<main')))?.[0] ?? '';
@@ -80,29 +76,35 @@ describe('GET /upload and POST /upload', () => {
     expect(visibleText(html)).toContain('Upload a file');
   });
 
-  it('when the form is posted without JavaScript, then the user lands on /f/<id> and the bytes are on disk', async () => {
+  test('when the form is posted without JavaScript, then the user lands on /f/<id> and the bytes are on disk', async ({
+    app,
+    alice,
+  }) => {
     const content = 'Notes for the meeting\nline two\n';
-    const res = await postUpload(app, alice, { filename: 'notes.txt', type: 'text/plain', content });
+    const res = await postUpload(app, alice.cookie, { filename: 'notes.txt', type: 'text/plain', content });
     expect([302, 303]).toContain(res.status);
     const location = res.headers.get('location')!;
     const id = /^\/f\/([A-Za-z0-9_-]{22,})$/.exec(location)?.[1];
     expect(id).toBeDefined();
 
-    const row = await fileRow(id!);
+    const row = await fileRow(app, id!);
     expect(row).toMatchObject({ original_name: 'notes.txt', stored_name: `${id}.txt`, size: content.length });
     expect(fs.readFileSync(path.join(app.config.uploadDir, `${id}.txt`), 'utf8')).toBe(content);
 
     // And the page it lands on shows the file.
-    const page = await getPage(app, location, alice);
+    const page = await getPage(app, location, alice.cookie);
     expect(page.status).toBe(200);
     const text = visibleText(await page.text());
     expect(text).toContain('notes.txt');
     expect(text).toContain('Notes for the meeting');
   });
 
-  it('when the form is posted with the file input left empty, then the upload page comes back with 400 "No file uploaded"', async () => {
+  test('when the form is posted with the file input left empty, then the upload page comes back with 400 "No file uploaded"', async ({
+    app,
+    alice,
+  }) => {
     const before = await app.storedFiles();
-    const res = await postUpload(app, alice, { filename: '', content: '' });
+    const res = await postUpload(app, alice.cookie, { filename: '', content: '' });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(visibleText(html)).toContain('No file uploaded');
@@ -110,9 +112,12 @@ describe('GET /upload and POST /upload', () => {
     expect(await app.storedFiles()).toEqual(before);
   });
 
-  it('when the body is not multipart at all, then the upload page answers 400 and stores nothing', async () => {
+  test('when the body is not multipart at all, then the upload page answers 400 and stores nothing', async ({
+    app,
+    alice,
+  }) => {
     const before = await app.storedFiles();
-    const res = await postForm(app, '/upload', { file: 'not a file' }, { cookie: alice });
+    const res = await postForm(app, '/upload', { file: 'not a file' }, { cookie: alice.cookie });
     expect(res.status).toBe(400);
     expect(visibleText(await res.text())).toContain('Upload a file');
     expect(await app.storedFiles()).toEqual(before);
@@ -130,7 +135,7 @@ describe('POST /upload over the size limit', () => {
   });
   afterAll(() => small?.close());
 
-  it('when a file is larger than MAX_UPLOAD_BYTES, then the page answers 413 with a message that says the limit in human units, and nothing is stored', async () => {
+  test('when a file is larger than MAX_UPLOAD_BYTES, then the page answers 413 with a message that says the limit in human units, and nothing is stored', async () => {
     const res = await postUpload(small, carol, { filename: 'big.bin', content: Buffer.alloc(5000, 7) });
     expect(res.status).toBe(413);
     const html = await res.text();
@@ -143,18 +148,21 @@ describe('POST /upload over the size limit', () => {
     expect(await small.rows('select id from files')).toEqual([]);
   });
 
-  it('when the upload page is shown, then it says the largest file it takes before anything is sent', async () => {
+  test('when the upload page is shown, then it says the largest file it takes before anything is sent', async () => {
     const html = await (await getPage(small, '/upload', carol)).text();
     expect(visibleText(html)).toContain('Up to 1.5 KiB.');
   });
 
-  it('when the upload page is shown with the default limit of 1073741824 bytes, then it says "Up to 1 GiB.", the unit that is exact, not "1 GB"', async () => {
-    const text = visibleText(await (await getPage(app, '/upload', alice)).text());
+  test('when the upload page is shown with the default limit of 1073741824 bytes, then it says "Up to 1 GiB.", the unit that is exact, not "1 GB"', async ({
+    app,
+    alice,
+  }) => {
+    const text = visibleText(await (await getPage(app, '/upload', alice.cookie)).text());
     expect(text).toContain('Up to 1 GiB.');
     expect(text).not.toContain('GB');
   });
 
-  it('when a file is exactly MAX_UPLOAD_BYTES, then it is accepted', async () => {
+  test('when a file is exactly MAX_UPLOAD_BYTES, then it is accepted', async () => {
     const res = await postUpload(small, carol, { filename: 'exact.bin', content: Buffer.alloc(1536, 1) });
     expect([302, 303]).toContain(res.status);
     expect(await small.storedFiles()).toHaveLength(1);
@@ -162,7 +170,7 @@ describe('POST /upload over the size limit', () => {
 
   // Answered before the body is read, with the API's lingering close (ADR 0021): the connection
   // closes once the body is in (tests/hardening/page-refused-bodies.test.ts).
-  it('when the body declares a length far past the limit (refused before it is read), then the page says the limit too', async () => {
+  test('when the body declares a length far past the limit (refused before it is read), then the page says the limit too', async () => {
     const { body, contentType } = multipartBody({ filename: 'huge.bin', content: Buffer.alloc(1200 * 1024, 7) });
     const res = await fetch(`${small.url}/upload`, {
       method: 'POST',
@@ -176,17 +184,24 @@ describe('POST /upload over the size limit', () => {
 });
 
 describe('GET /files', () => {
-  it('when a user has files, then the list shows each name, human size, type, date and share link, newest first, and a delete form', async () => {
+  test('when a user has files, then the list shows each name, human size, type, date and share link, newest first, and a delete form', async ({
+    app,
+    bob,
+  }) => {
     const carolApp = app;
-    const older = await apiUpload(carolApp, bob, {
+    const older = await apiUpload(carolApp, bob.cookie, {
       filename: 'report.pdf',
       type: 'application/pdf',
       content: Buffer.alloc(1536, 1),
     });
     await new Promise((r) => setTimeout(r, 10));
-    const newer = await apiUpload(carolApp, bob, { filename: 'hello.txt', type: 'text/plain', content: 'hello world' });
+    const newer = await apiUpload(carolApp, bob.cookie, {
+      filename: 'hello.txt',
+      type: 'text/plain',
+      content: 'hello world',
+    });
 
-    const res = await getPage(app, '/files', bob);
+    const res = await getPage(app, '/files', bob.cookie);
     expect(res.status).toBe(200);
     const html = await res.text();
     const text = visibleText(html);
@@ -209,7 +224,7 @@ describe('GET /files', () => {
     expect(text).not.toContain('notes.txt');
   });
 
-  it('when a user has no files yet, then the list says so and links to the upload page', async () => {
+  test('when a user has no files yet, then the list says so and links to the upload page', async ({ app }) => {
     await app.createUser('dave');
     const dave = await app.login('dave');
     const res = await getPage(app, '/files', dave);
@@ -221,24 +236,35 @@ describe('GET /files', () => {
 });
 
 describe('POST /files/<id>/delete', () => {
-  it('when the owner deletes a file, then they are sent back to /files and the file is gone from disk, database and list', async () => {
-    const file = await apiUpload(app, alice, { filename: 'to-delete.txt', type: 'text/plain', content: 'bye' });
+  test('when the owner deletes a file, then they are sent back to /files and the file is gone from disk, database and list', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'to-delete.txt', type: 'text/plain', content: 'bye' });
     expect(await app.storedFiles()).toContain(file.storedName);
 
-    const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: alice });
+    const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: alice.cookie });
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/files');
     expect(await app.storedFiles()).not.toContain(file.storedName);
-    expect(await fileRow(file.id)).toBeUndefined();
+    expect(await fileRow(app, file.id)).toBeUndefined();
 
-    const list = visibleText(await (await getPage(app, '/files', alice)).text());
+    const list = visibleText(await (await getPage(app, '/files', alice.cookie)).text());
     expect(list).not.toContain('to-delete.txt');
     expect((await getPage(app, `/f/${file.id}`)).status).toBe(404);
   });
 
-  it('when another user tries to delete the file, then a 403 page says they can only delete their own files, they are still shown as logged in, and the file stays', async () => {
-    const file = await apiUpload(app, alice, { filename: 'alice-only.txt', type: 'text/plain', content: 'mine' });
-    const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: bob });
+  test('when another user tries to delete the file, then a 403 page says they can only delete their own files, they are still shown as logged in, and the file stays', async ({
+    app,
+    alice,
+    bob,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, {
+      filename: 'alice-only.txt',
+      type: 'text/plain',
+      content: 'mine',
+    });
+    const res = await postForm(app, `/files/${file.id}/delete`, {}, { cookie: bob.cookie });
     expect(res.status).toBe(403);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
@@ -249,11 +275,14 @@ describe('POST /files/<id>/delete', () => {
     expect(menuOf(html)).toEqual(SIGNED_IN_MENU);
     expect(titlesOf(html)).toEqual(['Not allowed · File sharing']);
     expect(await app.storedFiles()).toContain(file.storedName);
-    expect(await fileRow(file.id)).toBeDefined();
+    expect(await fileRow(app, file.id)).toBeDefined();
   });
 
-  it('when the file does not exist, then a 404 page says it may have been deleted already, and they are still shown as logged in', async () => {
-    const res = await postForm(app, '/files/noSuchFile0000000000000/delete', {}, { cookie: alice });
+  test('when the file does not exist, then a 404 page says it may have been deleted already, and they are still shown as logged in', async ({
+    app,
+    alice,
+  }) => {
+    const res = await postForm(app, '/files/noSuchFile0000000000000/delete', {}, { cookie: alice.cookie });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
@@ -263,32 +292,41 @@ describe('POST /files/<id>/delete', () => {
     expect(menuOf(html)).toEqual(SIGNED_IN_MENU);
   });
 
-  it('when another site posts the delete form, then it is refused with 403 and the file stays', async () => {
-    const file = await apiUpload(app, alice, { filename: 'csrf-target.txt', type: 'text/plain', content: 'x' });
+  test('when another site posts the delete form, then it is refused with 403 and the file stays', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'csrf-target.txt', type: 'text/plain', content: 'x' });
     const res = await postForm(
       app,
       `/files/${file.id}/delete`,
       {},
-      { cookie: alice, headers: { origin: 'https://evil.example' } },
+      { cookie: alice.cookie, headers: { origin: 'https://evil.example' } },
     );
     expect(res.status).toBe(403);
-    expect(await fileRow(file.id)).toBeDefined();
+    expect(await fileRow(app, file.id)).toBeDefined();
     expect(await app.storedFiles()).toContain(file.storedName);
   });
 
-  it('when the delete address is opened with GET, then it is the confirmation page and nothing is deleted', async () => {
-    const file = await apiUpload(app, alice, { filename: 'get-safe.txt', type: 'text/plain', content: 'x' });
-    const res = await getPage(app, `/files/${file.id}/delete`, alice);
+  test('when the delete address is opened with GET, then it is the confirmation page and nothing is deleted', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'get-safe.txt', type: 'text/plain', content: 'x' });
+    const res = await getPage(app, `/files/${file.id}/delete`, alice.cookie);
     expect(res.status).toBe(200);
     expect(visibleText(await res.text())).toContain('Delete “get-safe.txt”?');
-    expect(await fileRow(file.id)).toBeDefined();
+    expect(await fileRow(app, file.id)).toBeDefined();
   });
 });
 
 describe('GET /f/<id>', () => {
-  it('when anyone opens the share link of an image, then it shows name, size, type, date, an <img> preview and a download link', async () => {
+  test('when anyone opens the share link of an image, then it shows name, size, type, date, an <img> preview and a download link', async ({
+    app,
+    alice,
+  }) => {
     const png = makePng(32, 16);
-    const file = await apiUpload(app, alice, { filename: 'picture.png', type: 'image/png', content: png });
+    const file = await apiUpload(app, alice.cookie, { filename: 'picture.png', type: 'image/png', content: png });
     const res = await getPage(app, `/f/${file.id}`); // no session: share links are public
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -307,8 +345,15 @@ describe('GET /f/<id>', () => {
     expect(Buffer.from(await raw.arrayBuffer()).equals(png)).toBe(true);
   });
 
-  it('when anyone opens a file page, then its share link is there as text, without JavaScript: a read-only field with the full address', async () => {
-    const file = await apiUpload(app, alice, { filename: 'shared.txt', type: 'text/plain', content: 'share me' });
+  test('when anyone opens a file page, then its share link is there as text, without JavaScript: a read-only field with the full address', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, {
+      filename: 'shared.txt',
+      type: 'text/plain',
+      content: 'share me',
+    });
     const html = await (await getPage(app, `/f/${file.id}`)).text();
     const field = /<input[^>]*aria-label="Share link"[^>]*>/.exec(html)?.[0];
     expect(field).toBeDefined();
@@ -317,8 +362,11 @@ describe('GET /f/<id>', () => {
     expect(visibleText(html)).toContain('Share link');
   });
 
-  it('when the file is HTML, then the page offers no preview (it must not run on this origin) but a download', async () => {
-    const file = await apiUpload(app, alice, {
+  test('when the file is HTML, then the page offers no preview (it must not run on this origin) but a download', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, {
       filename: 'page.html',
       type: 'text/html',
       content: '<script>alert(1)</script>',
@@ -335,13 +383,16 @@ describe('GET /f/<id>', () => {
 describe('escaping of file names', () => {
   const hostile = '<img src=x onerror=alert(1)>.png';
 
-  it('when a file name is HTML, then /files and /f/<id> show it as text and never as markup', async () => {
-    const res = await postUpload(app, alice, { filename: hostile, type: 'image/png', content: makePng(4, 4) });
+  test('when a file name is HTML, then /files and /f/<id> show it as text and never as markup', async ({
+    app,
+    alice,
+  }) => {
+    const res = await postUpload(app, alice.cookie, { filename: hostile, type: 'image/png', content: makePng(4, 4) });
     expect([302, 303]).toContain(res.status);
     const location = res.headers.get('location')!;
 
     for (const [pathname, cookie] of [
-      ['/files', alice],
+      ['/files', alice.cookie],
       [location, undefined],
     ] as const) {
       const html = await (await getPage(app, pathname, cookie)).text();
@@ -351,8 +402,11 @@ describe('escaping of file names', () => {
     }
   });
 
-  it('when a file name closes a script tag, then the page data cannot break out of its script', async () => {
-    const file = await apiUpload(app, alice, {
+  test('when a file name closes a script tag, then the page data cannot break out of its script', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, {
       filename: '</script><script>alert(document.domain)</script>.txt',
       type: 'text/plain',
       content: 'x',
@@ -360,7 +414,7 @@ describe('escaping of file names', () => {
     const name = file.originalName; // as stored (the upload may keep only part of a path-like name)
     expect(name).toContain('<script>alert(document.domain)');
     for (const [pathname, cookie] of [
-      ['/files', alice],
+      ['/files', alice.cookie],
       [`/f/${file.id}`, undefined],
     ] as const) {
       const html = await (await getPage(app, pathname, cookie)).text();
@@ -371,15 +425,17 @@ describe('escaping of file names', () => {
 });
 
 describe('internal tRPC router', () => {
-  const deleteCall = (id: string, cookie?: string) =>
+  const deleteCall = (app: TestApp, id: string, cookie?: string) =>
     fetch(`${app.url}/trpc/files.delete`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       body: JSON.stringify({ id }),
     });
 
-  it('when files.delete is called without a session, then it answers an UNAUTHORIZED error in JSON', async () => {
-    const res = await deleteCall('noSuchFile0000000000000');
+  test('when files.delete is called without a session, then it answers an UNAUTHORIZED error in JSON', async ({
+    app,
+  }) => {
+    const res = await deleteCall(app, 'noSuchFile0000000000000');
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/json/);
     const body = await res.json();
@@ -387,47 +443,57 @@ describe('internal tRPC router', () => {
     expect(body.error?.message).toBe('Unauthorized');
   });
 
-  it('when a tRPC call fails, then the error JSON carries no stack trace or server path', async () => {
-    const body = await (await deleteCall('noSuchFile0000000000000')).json();
+  test('when a tRPC call fails, then the error JSON carries no stack trace or server path', async ({ app }) => {
+    const body = await (await deleteCall(app, 'noSuchFile0000000000000')).json();
     expect(body.error?.data?.stack).toBeUndefined();
     expect(JSON.stringify(body)).not.toMatch(/\.(ts|mjs|js):\d+/);
   });
 
-  it("when files.delete names another user's file, then it answers FORBIDDEN and the file stays", async () => {
-    const file = await apiUpload(app, alice, { filename: 'trpc-keep.txt', type: 'text/plain', content: 'keep' });
+  test("when files.delete names another user's file, then it answers FORBIDDEN and the file stays", async ({
+    app,
+    alice,
+    bob,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'trpc-keep.txt', type: 'text/plain', content: 'keep' });
     const res = await fetch(`${app.url}/trpc/files.delete`, {
       method: 'POST',
-      headers: { cookie: bob, 'content-type': 'application/json' },
+      headers: { cookie: bob.cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ id: file.id }),
     });
     expect(res.status).toBe(403);
     const body = await res.json();
     expect(body.error?.data?.code).toBe('FORBIDDEN');
-    expect(await fileRow(file.id)).toBeDefined();
+    expect(await fileRow(app, file.id)).toBeDefined();
     expect(await app.storedFiles()).toContain(file.storedName);
   });
 
-  it('when files.delete is called by the owner, then the file is gone from disk and database', async () => {
-    const file = await apiUpload(app, alice, { filename: 'trpc-go.txt', type: 'text/plain', content: 'go' });
+  test('when files.delete is called by the owner, then the file is gone from disk and database', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'trpc-go.txt', type: 'text/plain', content: 'go' });
     const res = await fetch(`${app.url}/trpc/files.delete`, {
       method: 'POST',
-      headers: { cookie: alice, 'content-type': 'application/json' },
+      headers: { cookie: alice.cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ id: file.id }),
     });
     expect(res.status).toBe(200);
     expect((await res.json()).result.data).toEqual({ ok: true });
-    expect(await fileRow(file.id)).toBeUndefined();
+    expect(await fileRow(app, file.id)).toBeUndefined();
     expect(await app.storedFiles()).not.toContain(file.storedName);
   });
 
-  it('when another site calls files.delete (Origin: https://evil.example), then it is refused and the file stays', async () => {
-    const file = await apiUpload(app, alice, { filename: 'trpc-csrf.txt', type: 'text/plain', content: 'x' });
+  test('when another site calls files.delete (Origin: https://evil.example), then it is refused and the file stays', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'trpc-csrf.txt', type: 'text/plain', content: 'x' });
     const res = await fetch(`${app.url}/trpc/files.delete`, {
       method: 'POST',
-      headers: { cookie: alice, 'content-type': 'application/json', origin: 'https://evil.example' },
+      headers: { cookie: alice.cookie, 'content-type': 'application/json', origin: 'https://evil.example' },
       body: JSON.stringify({ id: file.id }),
     });
     expect(res.status).toBe(403);
-    expect(await fileRow(file.id)).toBeDefined();
+    expect(await fileRow(app, file.id)).toBeDefined();
   });
 });
