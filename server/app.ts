@@ -9,6 +9,7 @@ import { healthCheck } from './http/health';
 import { lingerAfterEarlyAnswers } from './http/lingering-close';
 import { answeringOutagesOnPages } from './doors/pages/page-outages';
 import { remixPages } from './doors/pages/remix-pages';
+import { collectionArchive } from './doors/raw/collection-archive';
 import { rawFile } from './doors/raw/raw-file';
 import { withFastPaths } from './doors/fast-paths';
 import { requestContext } from './http/request-context';
@@ -56,6 +57,8 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.use('/trpc', trpcMiddleware());
   app.get('/f/:id/raw', rawFile());
   app.all('/f/:id/raw', onlyGetAndHead);
+  app.get('/c/:id/archive', collectionArchive());
+  app.all('/c/:id/archive', onlyGetAndHead);
 
   if (build) {
     const pages = answeringOutagesOnPages(build);

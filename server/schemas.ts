@@ -222,3 +222,38 @@ export const newApiTokenSchema = z
 export function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';
 }
+
+// ---------------------------------------------------------------------------- collections
+
+/** More than a folder of photos needs, few enough that one archive's plan stays small. */
+export const MAX_COLLECTION_FILES = 10_000;
+const MAX_TITLE_LENGTH = 200;
+
+export const collectionEntrySchema = z.object({
+  id: fileIdSchema,
+  path: z.string({ invalid_type_error: 'path must be a string' }).optional(),
+});
+
+const entriesSchema = z
+  .array(collectionEntrySchema, { invalid_type_error: 'files must be an array of { id, path? }' })
+  .max(MAX_COLLECTION_FILES, `A collection holds at most ${MAX_COLLECTION_FILES} files`);
+
+const titleSchema = z
+  .string({ invalid_type_error: 'title must be a string' })
+  .trim()
+  .min(1, 'title must not be empty')
+  .max(MAX_TITLE_LENGTH, `title must be at most ${MAX_TITLE_LENGTH} characters`);
+
+/** A new collection: the caller's files by id (each with an optional path), a title, and share settings. */
+export const newCollectionSchema = shareSettingsFields.partial().extend({
+  title: titleSchema.optional(),
+  files: entriesSchema.min(1, 'files must name at least one file'),
+});
+
+/** A change of a collection: only the keys sent; `files` replaces its files and their order. */
+export const collectionChangeSchema = shareSettingsFields.partial().extend({
+  title: titleSchema.optional(),
+  files: entriesSchema.optional(),
+});
+
+export const addToCollectionSchema = z.object({ files: entriesSchema.min(1, 'files must name at least one file') });

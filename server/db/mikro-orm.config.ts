@@ -3,6 +3,8 @@ import type { Options } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config';
 import { ApiTokenSchema } from './entities/api-token.entity';
+import { CollectionFileSchema } from './entities/collection-file.entity';
+import { CollectionSchema } from './entities/collection.entity';
 import { FileSchema } from './entities/file.entity';
 import { HealthProbeSchema } from './entities/health-probe.entity';
 import { LoginAttemptSchema } from './entities/login-attempt.entity';
@@ -14,7 +16,7 @@ import { libraryLogger } from '../library-logs';
 import { migrationsFor } from './migrations';
 
 /** Entities listed one by one: folder globs break once the code is bundled. */
-export const entities = [
+const entities = [
   UserSchema,
   FileSchema,
   SessionSchema,
@@ -23,6 +25,8 @@ export const entities = [
   HealthProbeSchema,
   UploadReservationSchema,
   ResumableUploadSchema,
+  CollectionSchema,
+  CollectionFileSchema,
 ];
 
 interface SqliteConnection {

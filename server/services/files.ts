@@ -131,10 +131,11 @@ async function storeAndRecord(
   const originalName = cleanFileName(upload.originalName);
 
   let size: number;
+  let crc32: number;
   try {
     // The content becomes visible only once its request is known to be good: a body broken after
     // the file part never leaves content behind (nor a put-then-delete on a bucket).
-    ({ size } = await ctx.store.write(storedName, upload.content, {
+    ({ size, crc32 } = await ctx.store.write(storedName, upload.content, {
       maxBytes: ctx.config.maxUploadBytes,
       beforeCommit: upload.bodyAccepted,
     }));
@@ -173,6 +174,7 @@ async function storeAndRecord(
       file.maxDownloads,
       file.downloads,
       file.passwordHash,
+      crc32,
     ]);
   } catch (error) {
     await ctx.store.delete(storedName);
@@ -184,7 +186,7 @@ async function storeAndRecord(
 
 const INSERT_FILE =
   'insert into "files" ("id", "user_id", "original_name", "mime_type", "size", "stored_name", "created_at", "expires_at", ' +
-  '"max_downloads", "downloads", "password_hash") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+  '"max_downloads", "downloads", "password_hash", "crc32") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 /**
  * The caller's files, newest first, as the JSON text of the API's `files` array, written by the

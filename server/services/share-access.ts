@@ -127,7 +127,8 @@ export async function unlockShare(
   return { grant, maxAgeSeconds: SHARE_GRANT_TTL_SECONDS };
 }
 
-async function checkSharePassword(
+/** Checks a password of a share (a file or a collection), throttled per share and address like logins. */
+export async function checkSharePassword(
   ctx: ServiceContext,
   fileId: string,
   passwordHash: string,

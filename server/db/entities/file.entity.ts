@@ -19,6 +19,8 @@ export interface StoredFile {
   downloads: number;
   /** bcrypt hash of the share password; null: no password. */
   passwordHash: string | null;
+  /** CRC-32 of the content (what a ZIP entry records, ADR 0036); null until computed. */
+  crc32?: number | null;
 }
 
 export const FileSchema = new EntitySchema<StoredFile>({
@@ -49,5 +51,7 @@ export const FileSchema = new EntitySchema<StoredFile>({
     maxDownloads: { type: 'integer', nullable: true, index: 'files_max_downloads_index' },
     downloads: { type: 'integer', default: 0 },
     passwordHash: { type: 'string', nullable: true },
+    // Null until known: files received before it was kept, or not yet computed.
+    crc32: { type: WholeNumberType, nullable: true },
   },
 });

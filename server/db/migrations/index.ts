@@ -9,6 +9,7 @@ import { Migration20261125000000SessionDetails as PostgresSessionDetails } from 
 import { Migration20261126000000AccountsAndQuotas as PostgresAccountsAndQuotas } from './postgresql/Migration20261126000000AccountsAndQuotas';
 import { Migration20261127000000ResumableUploads as PostgresResumableUploads } from './postgresql/Migration20261127000000ResumableUploads';
 import { Migration20261128120000UploadLiveness as PostgresUploadLiveness } from './postgresql/Migration20261128120000UploadLiveness';
+import { Migration20261129000000Collections as PostgresCollections } from './postgresql/Migration20261129000000Collections';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -18,6 +19,7 @@ import { Migration20261125000000SessionDetails } from './sqlite/Migration2026112
 import { Migration20261126000000AccountsAndQuotas } from './sqlite/Migration20261126000000AccountsAndQuotas';
 import { Migration20261127000000ResumableUploads } from './sqlite/Migration20261127000000ResumableUploads';
 import { Migration20261128120000UploadLiveness } from './sqlite/Migration20261128120000UploadLiveness';
+import { Migration20261129000000Collections } from './sqlite/Migration20261129000000Collections';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -30,6 +32,7 @@ const sqliteMigrations = [
   { name: 'Migration20261126000000AccountsAndQuotas', class: Migration20261126000000AccountsAndQuotas },
   { name: 'Migration20261127000000ResumableUploads', class: Migration20261127000000ResumableUploads },
   { name: 'Migration20261128120000UploadLiveness', class: Migration20261128120000UploadLiveness },
+  { name: 'Migration20261129000000Collections', class: Migration20261129000000Collections },
 ];
 
 const postgresqlMigrations = [
@@ -40,6 +43,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261126000000AccountsAndQuotas', class: PostgresAccountsAndQuotas },
   { name: 'Migration20261127000000ResumableUploads', class: PostgresResumableUploads },
   { name: 'Migration20261128120000UploadLiveness', class: PostgresUploadLiveness },
+  { name: 'Migration20261129000000Collections', class: PostgresCollections },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

@@ -5,7 +5,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
+  addToCollectionSchema,
   changePasswordSchema,
+  collectionChangeSchema,
+  newCollectionSchema,
   filePageSchema,
   loginSchema,
   MAX_DOWNLOADS_LIMIT,
@@ -117,9 +120,133 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: 'Too many failed attempts: see Retry-After',
 };
 
+const CollectionSummary = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    title: z.string().openapi({ example: 'Holiday photos' }),
+    url: z.string().url().openapi({ description: 'The public link, /c/<id>' }),
+    createdAt: isoDate,
+    expiresAt: isoDate.nullable().openapi({ description: 'When the link stops working; null: never.' }),
+    maxDownloads: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DOWNLOADS_LIMIT)
+      .nullable()
+      .openapi({ description: '"Download all" archives allowed in all; null: no limit.' }),
+    downloads: z.number().int().nonnegative().openapi({ description: 'Archives started by others than the owner.' }),
+    hasPassword: z.boolean(),
+    fileCount: z.number().int().nonnegative(),
+    totalSize: z.number().int().nonnegative().openapi({ description: 'The sum of its files’ sizes, in bytes.' }),
+  })
+  .strict();
+const Collection = CollectionSummary.extend({
+  files: z.array(
+    z
+      .object({
+        path: z.string().openapi({ description: 'Where the file sits in the collection and its archive.' }),
+        file: File,
+      })
+      .strict(),
+  ),
+})
+  .strict()
+  .openapi('Collection');
+
 /** Who may call a route: a session cookie, or also an API token. */
 const SESSION_ONLY: Record<string, string[]>[] = [{ cookieAuth: [] }];
 const SESSION_OR_TOKEN: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }];
+
+function describeCollections(registry: OpenAPIRegistry): void {
+  const one = json(z.object({ collection: Collection }));
+  registry.registerPath({
+    method: 'get',
+    path: '/collections',
+    tags: ['Collections'],
+    summary: 'Your collections, newest first (without their files)',
+    security: SESSION_OR_TOKEN,
+    responses: {
+      200: { description: 'Your collections', content: json(z.object({ collections: z.array(CollectionSummary) })) },
+      ...errors(401, 403),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/collections',
+    tags: ['Collections'],
+    summary: 'Make a collection of your files: one link for all of them, and "Download all" as one ZIP',
+    security: SESSION_OR_TOKEN,
+    request: { body: { content: json(newCollectionSchema) } },
+    responses: {
+      201: { description: 'Made; Location is its public link', content: one },
+      ...errors(400, 401, 403),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/collections/{id}',
+    tags: ['Collections'],
+    summary: 'One of your collections, with its files in order',
+    security: SESSION_OR_TOKEN,
+    request: { params: idParam('collection') },
+    responses: { 200: { description: 'The collection', content: one }, ...errors(401, 403, 404) },
+  });
+  registry.registerPath({
+    method: 'patch',
+    path: '/collections/{id}',
+    tags: ['Collections'],
+    summary:
+      'Change a collection: its title, its share settings (null clears one), and with `files` which files it holds, in that order',
+    security: SESSION_OR_TOKEN,
+    request: { params: idParam('collection'), body: { content: json(collectionChangeSchema) } },
+    responses: {
+      200: { description: 'The collection as it is now', content: one },
+      ...errors(400, 401, 403, 404, 410),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/collections/{id}',
+    tags: ['Collections'],
+    summary: 'Delete a collection; with deleteFiles=true its files too (otherwise they stay, with their own links)',
+    security: SESSION_OR_TOKEN,
+    request: {
+      params: idParam('collection'),
+      query: z.object({ deleteFiles: z.enum(['true', 'false']).optional() }),
+    },
+    responses: {
+      200: {
+        description: 'Deleted',
+        content: json(z.object({ ok: z.literal(true), filesDeleted: z.number().int().nonnegative() })),
+      },
+      ...errors(400, 401, 403, 404),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/collections/{id}/files',
+    tags: ['Collections'],
+    summary: 'Add files of yours at the end of a collection',
+    security: SESSION_OR_TOKEN,
+    request: { params: idParam('collection'), body: { content: json(addToCollectionSchema) } },
+    responses: {
+      200: { description: 'The collection as it is now', content: one },
+      ...errors(400, 401, 403, 404, 409),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/collections/{id}/files/{fileId}',
+    tags: ['Collections'],
+    summary: 'Take a file out of a collection (the file stays)',
+    security: SESSION_OR_TOKEN,
+    request: {
+      params: idParam('collection').extend({ fileId: z.string().openapi({ description: "The file's id" }) }),
+    },
+    responses: { 200: { description: 'The collection as it is now', content: one }, ...errors(401, 403, 404) },
+  });
+}
 
 function describeApi(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -209,6 +336,7 @@ function describeApi(registry: OpenAPIRegistry): void {
     request: { params: idParam('file') },
     responses: { 200: { description: 'Deleted', content: json(Ok) }, ...errors(401, 403, 404) },
   });
+  describeCollections(registry);
 
   registry.registerPath({
     method: 'get',

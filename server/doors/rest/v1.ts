@@ -6,6 +6,15 @@ import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../../ht
 import { receiveUpload } from '../../http/receive-upload';
 import { resumableUploads } from '../tus/resumable-uploads';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../services/api-tokens';
+import {
+  addToCollection,
+  createCollection,
+  deleteCollection,
+  getOwnCollection,
+  listCollections,
+  removeFromCollection,
+  updateCollection,
+} from '../../services/collections';
 import { deleteFile, listFilesJson, listFilesPage, updateShareSettings } from '../../services/files';
 import { myStorageReport } from '../../services/storage-usage';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../../services/sessions';
@@ -25,14 +34,29 @@ const requireSession: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** A small JSON body (PATCH of a file, a new token): anything but `Content-Type: application/json` is a 400. */
-const jsonObjectBody: RequestHandler[] = [
-  express.json({ limit: '16kb' }),
-  (req, res, next) => {
-    if (req.is('application/json')) return next();
-    sendJsonError(res, new AppError('BAD_REQUEST', 'Send a JSON object (Content-Type: application/json)'));
-  },
-];
+/** A JSON body of at most `limit`: anything but `Content-Type: application/json` is a 400. */
+function jsonBody(limit: string): RequestHandler[] {
+  return [
+    express.json({ limit }),
+    (req, res, next) => {
+      if (req.is('application/json')) return next();
+      sendJsonError(res, new AppError('BAD_REQUEST', 'Send a JSON object (Content-Type: application/json)'));
+    },
+  ];
+}
+
+/** A small JSON body: the PATCH of a file, a new token. */
+const jsonObjectBody = jsonBody('16kb');
+
+/** A collection's body may list thousands of files ({ id, path } each): room for ten thousand. */
+const collectionBody = jsonBody('2mb');
+
+/** `?name=true|false` (absent: false); anything else is a 400 naming the parameter. */
+function parseFlag(value: unknown, name: string): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new AppError('BAD_REQUEST', `${name} must be true or false`);
+}
 
 /**
  * A request with `Authorization: Bearer` is judged by its token alone (the session cookie was
@@ -124,6 +148,70 @@ export function apiV1Router(): Router {
     handler(async (req, res) => {
       await deleteFile(res.locals.ctx, req.params.id);
       res.status(200).json({ ok: true });
+    }),
+  );
+
+  // Collections: several of the caller's files behind one link (docs/api.md).
+  router.get(
+    '/collections',
+    requireSession,
+    handler(async (_req, res) => {
+      res.status(200).json({ collections: await listCollections(res.locals.ctx) });
+    }),
+  );
+
+  router.post(
+    '/collections',
+    requireSession,
+    ...collectionBody,
+    handler(async (req, res) => {
+      const collection = await createCollection(res.locals.ctx, req.body);
+      res.status(201).location(collection.url).json({ collection });
+    }),
+  );
+
+  router.get(
+    '/collections/:id',
+    requireSession,
+    handler(async (req, res) => {
+      res.status(200).json({ collection: await getOwnCollection(res.locals.ctx, req.params.id) });
+    }),
+  );
+
+  router.patch(
+    '/collections/:id',
+    requireSession,
+    ...collectionBody,
+    handler(async (req, res) => {
+      res.status(200).json({ collection: await updateCollection(res.locals.ctx, req.params.id, req.body) });
+    }),
+  );
+
+  router.delete(
+    '/collections/:id',
+    requireSession,
+    handler(async (req, res) => {
+      const deleteFiles = parseFlag(req.query.deleteFiles, 'deleteFiles');
+      const collection = await deleteCollection(res.locals.ctx, req.params.id, { deleteFiles });
+      res.status(200).json({ ok: true, filesDeleted: deleteFiles ? collection.fileCount : 0 });
+    }),
+  );
+
+  router.post(
+    '/collections/:id/files',
+    requireSession,
+    ...collectionBody,
+    handler(async (req, res) => {
+      res.status(200).json({ collection: await addToCollection(res.locals.ctx, req.params.id, req.body) });
+    }),
+  );
+
+  router.delete(
+    '/collections/:id/files/:fileId',
+    requireSession,
+    handler(async (req, res) => {
+      const collection = await removeFromCollection(res.locals.ctx, req.params.id, req.params.fileId);
+      res.status(200).json({ collection });
     }),
   );
 

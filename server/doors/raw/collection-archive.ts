@@ -1,0 +1,88 @@
+// "Download all" of a collection, `/c/<id>/archive`: one ZIP of its files, streamed as it is
+// read, with a Content-Length and byte ranges (ADR 0036), under the collection's share controls.
+import type { NextFunction, Request, Response } from 'express';
+import { readShareGrant } from '../../auth/cookie';
+import { isAppError } from '../../errors';
+import { evaluatePreconditions, ifRangeHolds, parseRange } from '../../http/conditional-requests';
+import { sendStatusPage } from '../../http/status-page';
+import {
+  claimCollectionDownload,
+  COLLECTION_PASSWORD_REQUIRED,
+  openCollectionShare,
+} from '../../services/collection-access';
+import { GONE_MESSAGES } from '../../services/share-settings';
+import { ContentNotFoundError, type ByteRange } from '../../storage/content-store';
+import { sendContent } from '../../storage/send-content';
+import { dispositionHeader, headerText } from './raw-file';
+
+/** An archive has no date of its own to compare (its files change): If-Range and the rest go by ETag. */
+const NO_DATE = Number.NaN;
+
+export function collectionArchive() {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const ctx = res.locals.ctx;
+    const collectionId = req.params.id;
+    try {
+      const access = await openCollectionShare(ctx, collectionId, {
+        password: headerText(req.get('x-share-password')),
+        grant: readShareGrant(req.headers.cookie, collectionId),
+      });
+      // Unknown id: the not-found page.
+      if (access.kind === 'missing') return next();
+      if (access.kind === 'gone') return sendStatusPage(res, 410, 'Link gone', access.message);
+      if (access.kind === 'locked')
+        return sendStatusPage(res, 401, 'Password required', COLLECTION_PASSWORD_REQUIRED, `/c/${collectionId}`);
+
+      const { collection } = access;
+      const archive = await access.archive();
+      const precondition = evaluatePreconditions(req, archive.etag, NO_DATE);
+      const range =
+        precondition === 'none' && ifRangeHolds(req, archive.etag, NO_DATE)
+          ? parseRange(req.headers.range, archive.size)
+          : null;
+
+      res.setHeader('ETag', archive.etag);
+      res.setHeader('Accept-Ranges', 'bytes');
+      res.setHeader(
+        'Cache-Control',
+        collection.maxDownloads !== null || collection.hasPassword ? 'private, no-store' : 'no-cache',
+      );
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Content-Security-Policy', 'sandbox');
+      if (precondition !== 'none') return void res.status(precondition === 'not-modified' ? 304 : 412).end();
+      if (range === 'unsatisfiable') {
+        res.setHeader('Content-Range', `bytes */${archive.size}`);
+        return sendStatusPage(res, 416, 'Range not satisfiable', 'The archive has no such byte range.');
+      }
+
+      // An archive started from its first byte is one download; a resumed range is the same one.
+      const startsDownload = req.method === 'GET' && (range === null || range.start === 0);
+      const gone = startsDownload && !access.isOwner ? await claimCollectionDownload(ctx, collection) : null;
+      if (gone) return sendStatusPage(res, 410, 'Link gone', GONE_MESSAGES[gone]);
+
+      const sent: ByteRange | null = range ?? (archive.size > 0 ? { start: 0, end: archive.size - 1 } : null);
+      res.status(range ? 206 : 200);
+      if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${archive.size}`);
+      res.setHeader('Content-Type', 'application/zip');
+      res.setHeader('Content-Disposition', dispositionHeader('attachment', `${collection.title}.zip`));
+      res.setHeader('Content-Length', String(sent ? sent.end - sent.start + 1 : 0));
+      if (req.method === 'HEAD' || !sent) return void res.end();
+      await sendContent(archive.stream(sent), res);
+    } catch (error) {
+      if (error instanceof ContentNotFoundError && !res.headersSent) return next();
+      if (isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE' && !res.headersSent) {
+        // A wrong X-Share-Password (401), or too many of them (429).
+        if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        return sendStatusPage(
+          res,
+          error.status,
+          error.status === 429 ? 'Too many attempts' : 'Password required',
+          error.message,
+          `/c/${collectionId}`,
+        );
+      }
+      if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,135 @@
+// Who may open a collection's link, and its "Download all" archive (ADR 0036): the rules of a
+// file's link (ADR 0014) applied to the collection as a whole. One password opens the whole
+// collection; an archive started from its first byte counts once against its download limit.
+import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { contentCrc32 } from '../archive/content-crc32';
+import { distinctArchiveNames } from '../archive/archive-paths';
+import { planZip, zipStream, type ZipByteRange, type ZipPlan } from '../archive/zip-plan';
+import { verifyShareGrant } from '../auth/share-grant';
+import type { ServiceContext } from '../context';
+import { CollectionSchema } from '../db/entities/collection.entity';
+import { FileSchema, type StoredFile } from '../db/entities/file.entity';
+import { fileIdSchema } from '../schemas';
+import { entriesOf, toCollectionDto, type CollectionDto } from './collections';
+import { checkSharePassword, type ShareProof } from './share-access';
+import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
+
+export const COLLECTION_PASSWORD_REQUIRED = 'This collection is password-protected.';
+
+export type CollectionAccess =
+  | { kind: 'missing' }
+  | { kind: 'gone'; reason: GoneReason; message: string }
+  | { kind: 'locked'; collectionId: string }
+  | OpenCollection;
+
+export interface OpenCollection {
+  kind: 'open';
+  /** What the visitor sees: the files whose own links are still live, in order. */
+  collection: CollectionDto;
+  /** The logged-in owner: never asked for the password, their downloads never count. */
+  isOwner: boolean;
+  /** The "Download all" archive, laid out in full (its length and ETag known before a byte is sent). */
+  archive(): Promise<CollectionArchive>;
+}
+
+export interface CollectionArchive {
+  size: number;
+  /** Strong: changes with any file, path or order, so If-Range never joins two different archives. */
+  etag: string;
+  /** The archive's bytes, all or one range. */
+  stream(range: ZipByteRange | null): Readable;
+}
+
+/**
+ * What a visitor gets at a collection's link. A wrong password (in `proof.password`) is a 401
+ * AppError, and too many of them a 429, counted per collection and address.
+ */
+export async function openCollectionShare(
+  ctx: ServiceContext,
+  collectionId: string,
+  proof: ShareProof = {},
+): Promise<CollectionAccess> {
+  const collection = fileIdSchema.safeParse(collectionId).success
+    ? await ctx.em.findOne(CollectionSchema, { id: collectionId }, { disableIdentityMap: true })
+    : null;
+  if (!collection) return { kind: 'missing' };
+  const now = ctx.clock.now();
+  const gone = goneReason(collection, now);
+  if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
+  const isOwner = ctx.user?.id === collection.userId;
+  if (collection.passwordHash && !isOwner) {
+    const granted = proof.grant
+      ? await verifyShareGrant(
+          proof.grant,
+          collection.id,
+          collection.passwordHash,
+          ctx.config.sessionSecret,
+          Math.floor(now / 1000),
+        )
+      : false;
+    if (!granted) {
+      if (!proof.password) return { kind: 'locked', collectionId: collection.id };
+      await checkSharePassword(ctx, collection.id, collection.passwordHash, proof.password);
+    }
+  }
+  // A file whose own link has expired or run out is on its way out (the sweep removes it).
+  const entries = (await entriesOf(ctx, collection.id)).filter(({ file }) => goneReason(file, now) === null);
+  return {
+    kind: 'open',
+    collection: toCollectionDto(ctx, collection, entries),
+    isOwner,
+    archive: () => layOutArchive(ctx, entries),
+  };
+}
+
+async function layOutArchive(
+  ctx: ServiceContext,
+  entries: Array<{ file: StoredFile; path: string }>,
+): Promise<CollectionArchive> {
+  const names = distinctArchiveNames(entries.map((entry) => entry.path));
+  const files = await Promise.all(entries.map(({ file }) => withCrc32(ctx, file)));
+  const plan: ZipPlan = planZip(
+    files.map((file, i) => ({ name: names[i], size: file.size, crc32: file.crc32, modifiedAt: file.createdAt })),
+  );
+  const identity = createHash('sha256');
+  for (const [i, file] of files.entries()) identity.update(`${file.id}\0${names[i]}\0${file.size}\0${file.crc32}\n`);
+  return {
+    size: plan.size,
+    etag: `"c-${identity.digest('base64url').slice(0, 27)}"`,
+    stream: (range) =>
+      zipStream(plan, range, async (index, start, end) => {
+        const opened = await ctx.store.open(files[index].storedName, { start, end });
+        return opened.stream;
+      }),
+  };
+}
+
+/**
+ * The file with its CRC-32: recorded at upload; for a file recorded before that (or finished as a
+ * resumable upload), computed once from its content and kept.
+ */
+async function withCrc32(ctx: ServiceContext, file: StoredFile): Promise<StoredFile & { crc32: number }> {
+  if (file.crc32 !== null && file.crc32 !== undefined) return { ...file, crc32: Number(file.crc32) };
+  const { crc32 } = await contentCrc32((await ctx.store.open(file.storedName)).stream);
+  await ctx.em.nativeUpdate(FileSchema, { id: file.id }, { crc32 });
+  return { ...file, crc32 };
+}
+
+const COUNT_ARCHIVE_DOWNLOAD =
+  'update "collections" set "downloads" = "downloads" + 1 where "id" = ? ' +
+  'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)';
+
+/**
+ * Counts one "Download all" of a collection, atomically (as a file's download is counted): null
+ * when the collection still had one to give, or why it has none any more.
+ */
+export async function claimCollectionDownload(
+  ctx: ServiceContext,
+  collection: Pick<CollectionDto, 'id' | 'expiresAt'>,
+): Promise<GoneReason | null> {
+  const now = ctx.clock.now();
+  const counted = await ctx.sql.change(COUNT_ARCHIVE_DOWNLOAD, [collection.id, new Date(now)]);
+  if (counted === 1) return null;
+  return collection.expiresAt !== null && Date.parse(collection.expiresAt) <= now ? 'expired' : 'used-up';
+}
