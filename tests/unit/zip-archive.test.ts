@@ -2,15 +2,15 @@
 // range, opened by yauzl and by Info-ZIP's unzip, each entry byte-identical to its file.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { contentCrc32 } from '../../server/archive/content-crc32';
+import { checkWithUnzip, collect, readWithYauzl, sha256 } from '../helpers/zip-archives';
 import {
   type OpenZipEntry,
   planZip,
@@ -38,10 +38,6 @@ function contentOf(seed: number, size: number): Buffer {
   return bytes;
 }
 
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
 function planOf(files: readonly TestFile[]): ZipPlan {
   return planZip(
     files.map((file) => ({
@@ -64,42 +60,9 @@ function openerOf(files: readonly TestFile[], calls: Array<[number, number, numb
   };
 }
 
-async function collect(stream: Readable): Promise<Buffer> {
-  return Buffer.concat(await stream.toArray());
-}
-
 async function archiveOf(files: readonly TestFile[]): Promise<{ plan: ZipPlan; bytes: Buffer }> {
   const plan = planOf(files);
   return { plan, bytes: await collect(zipStream(plan, null, openerOf(files))) };
-}
-
-interface ReadEntry {
-  name: string;
-  sha256: string;
-  flags: number;
-  size: number;
-  crc32: number;
-  modifiedAt: Date;
-  dosModifiedAt: Date;
-}
-
-/** Every entry as yauzl reads it (sizes checked by yauzl against the central directory). */
-async function readWithYauzl(bytes: Buffer): Promise<ReadEntry[]> {
-  const zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true, strictFileNames: true });
-  const entries: ReadEntry[] = [];
-  for await (const entry of zip.eachEntry()) {
-    const content = await collect(await zip.openReadStreamPromise(entry));
-    entries.push({
-      name: entry.fileName,
-      sha256: sha256(content),
-      flags: entry.generalPurposeBitFlag,
-      size: entry.uncompressedSize,
-      crc32: entry.crc32,
-      modifiedAt: entry.getLastModDate(),
-      dosModifiedAt: entry.getLastModDate({ forceDosFormat: true, timezone: 'UTC' }),
-    });
-  }
-  return entries;
 }
 
 let folder: string;
@@ -109,21 +72,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
 });
-
-/** `unzip -t` on the archive, then every entry extracted by unzip: its SHA-256 by name. */
-async function checkWithUnzip(bytes: Buffer): Promise<Map<string, string>> {
-  const file = join(folder, 'archive.zip');
-  await writeFile(file, bytes);
-  const tested = await run('unzip', ['-t', file], { maxBuffer: 64 * 1024 * 1024 });
-  expect(tested.stdout).toContain('No errors detected in compressed data');
-  const listed = await run('unzip', ['-Z1', file], { maxBuffer: 64 * 1024 * 1024 });
-  const names = listed.stdout.split('\n').filter((line) => line !== '');
-  const into = join(folder, 'out');
-  await run('unzip', ['-qq', file, '-d', into], { maxBuffer: 64 * 1024 * 1024 });
-  const extracted = new Map<string, string>();
-  for (const name of names) extracted.set(name, sha256(await readFile(join(into, name))));
-  return extracted;
-}
 
 const UPLOADED = new Date('2026-03-14T15:09:26.535Z');
 
@@ -157,7 +105,7 @@ describe('a streamed archive', () => {
 
   it('when unzip tests and extracts it, then there is no error and every file is byte-identical, UTF-8 names included', async () => {
     const { bytes } = await archiveOf(FILES);
-    const extracted = await checkWithUnzip(bytes);
+    const extracted = await checkWithUnzip(bytes, folder);
     expect([...extracted.keys()]).toEqual(FILES.map((file) => file.name));
     for (const file of FILES) expect(extracted.get(file.name)).toBe(sha256(file.content));
   });
@@ -193,7 +141,7 @@ describe('a streamed archive', () => {
       expect(entry.name).toBe(files[i].name);
       expect(entry.sha256).toBe(sha256(files[i].content));
     }
-    const extracted = await checkWithUnzip(bytes);
+    const extracted = await checkWithUnzip(bytes, folder);
     expect(extracted.size).toBe(1000);
     for (const file of files) expect(extracted.get(file.name)).toBe(sha256(file.content));
   });
