@@ -21,7 +21,7 @@ export type DatabaseConfig =
   | { readonly dialect: 'postgresql'; readonly url: string };
 
 /** Where file content lives: a local folder (the embedded default) or an S3-compatible bucket. */
-export type StorageConfig =
+type StorageConfig =
   | { readonly kind: 'disk'; readonly dir: string }
   | {
       readonly kind: 's3';

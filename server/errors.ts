@@ -1,5 +1,5 @@
 // One error type for every rule a service enforces; each door maps the code once.
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,

@@ -22,7 +22,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
  * holds (and `headers.authorization`): the paths pino's `redact` had. The object itself when
  * there is nothing to hide, copied only where there is.
  */
-export function withoutSecrets(object: Record<string, unknown>): Record<string, unknown> {
+function withoutSecrets(object: Record<string, unknown>): Record<string, unknown> {
   let safe = object;
   for (const key in object) {
     const value = object[key];

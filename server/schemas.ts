@@ -79,8 +79,8 @@ export const filePageSchema = z.object({
 /** The most downloads a link may allow (a 32-bit column on PostgreSQL). */
 export const MAX_DOWNLOADS_LIMIT = 1_000_000_000;
 /** The furthest ahead an expiry may be set: 100 years. */
-export const MAX_EXPIRES_IN_SECONDS = 100 * 365 * 24 * 3600;
-export const MIN_SHARE_PASSWORD_LENGTH = 4;
+const MAX_EXPIRES_IN_SECONDS = 100 * 365 * 24 * 3600;
+const MIN_SHARE_PASSWORD_LENGTH = 4;
 
 /** Reports a bad setting (one line naming it) and stops its parsing. */
 function refuseSetting(ctx: z.RefinementCtx, message: string): never {
@@ -100,7 +100,7 @@ function readWholeNumber(value: unknown, name: string, min: number, max: number,
 
 const isoDateTime = z.string().datetime({ offset: true });
 
-export const sharePasswordSchema = z
+const sharePasswordSchema = z
   .string({ invalid_type_error: 'password must be a string or null' })
   .min(MIN_SHARE_PASSWORD_LENGTH, `password must be at least ${MIN_SHARE_PASSWORD_LENGTH} characters long`)
   .refine((password) => countCharacters(password) >= MIN_SHARE_PASSWORD_LENGTH, {
@@ -186,7 +186,6 @@ export const shareSettingsSchema = shareSettingsFields.refine(
   'Send expiresAt or expiresIn, not both',
 );
 
-export type ShareSettingsInput = z.input<typeof shareSettingsSchema>;
 export type ShareSettings = z.output<typeof shareSettingsSchema>;
 
 /** The share settings' names: the multipart fields an upload reads before its file part. */

@@ -4,7 +4,7 @@
 // choosing the same file again after a reload carries on where it stopped.
 import { defaultOptions, Upload, type DetailedError, type PreviousUpload, type UrlStorage } from 'tus-js-client';
 
-export const UPLOADS_ENDPOINT = '/api/v1/uploads';
+const UPLOADS_ENDPOINT = '/api/v1/uploads';
 /** Pieces of this size: each is a request, so a proxy's body limit never stops a large file. */
 const CHUNK_BYTES = 50 * 1024 * 1024;
 /** Waits between retries after a network failure: quick at first, then every half minute for a while. */

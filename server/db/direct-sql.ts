@@ -15,8 +15,8 @@ import type { DatabaseConfig } from '../config';
 import type { Orm } from './orm';
 
 /** SQL with `?` placeholders and double-quoted names: the same text runs on both databases. */
-export type PortableSql = string;
-export type SqlParam = string | number | Date | null;
+type PortableSql = string;
+type SqlParam = string | number | Date | null;
 
 export interface DirectSql {
   /** The rows a SELECT returns; only committed data. */

@@ -13,7 +13,7 @@ export function carriesBearer(req: IncomingMessage): boolean {
 }
 
 /** The token of a well-formed `Bearer <token>` header; null for anything else. */
-export function bearerToken(req: IncomingMessage): string | null {
+function bearerToken(req: IncomingMessage): string | null {
   return /^bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(req.headers.authorization ?? '')?.[1] ?? null;
 }
 

@@ -50,7 +50,7 @@ function isCrossSite(req: IncomingMessage, ownOrigins: string[]): boolean {
  * (a bad token is a 401 there), and nothing on the API reads the cookie once the header is seen.
  * Routing ignores case and trailing slashes, so this does too.
  */
-export function isJudgedByToken(req: IncomingMessage, path: string): boolean {
+function isJudgedByToken(req: IncomingMessage, path: string): boolean {
   if (!carriesBearer(req)) return false;
   const route = path.toLowerCase().replace(/\/+$/, '');
   return route.startsWith(API_PREFIX) && !LOGOUT_PATHS.includes(route);

@@ -23,7 +23,7 @@ export type CollectionAccess =
   | { kind: 'locked'; collectionId: string }
   | OpenCollection;
 
-export interface OpenCollection {
+interface OpenCollection {
   kind: 'open';
   /** What the visitor sees: the files whose own links are still live, in order. */
   collection: CollectionDto;
@@ -33,7 +33,7 @@ export interface OpenCollection {
   archive(): Promise<CollectionArchive>;
 }
 
-export interface CollectionArchive {
+interface CollectionArchive {
   size: number;
   /** Strong: changes with any file, path or order, so If-Range never joins two different archives. */
   etag: string;

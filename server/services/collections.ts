@@ -20,7 +20,7 @@ import { deleteFile, newFileId, toFileDto, type FileDto } from './files';
 import { requireUser } from './guards';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
 
-export interface CollectionEntryDto {
+interface CollectionEntryDto {
   /** Where the file sits in the collection and in its archive, e.g. `photos/2026/beach.jpg`. */
   path: string;
   file: FileDto;
@@ -59,7 +59,7 @@ function shareSettingsOf(input: Record<string, unknown>): Record<string, unknown
   return settings;
 }
 
-export function collectionUrl(ctx: Pick<ServiceContext, 'config'>, collectionId: string): string {
+function collectionUrl(ctx: Pick<ServiceContext, 'config'>, collectionId: string): string {
   return `${ctx.config.baseUrl}/c/${collectionId}`;
 }
 

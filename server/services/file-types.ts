@@ -6,7 +6,7 @@ const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-
 const UNKNOWN_TYPE = 'application/octet-stream';
 
 /** The declared type when it is a well-formed type/subtype; octet-stream otherwise. */
-export function cleanMimeType(mimeType: string): string {
+function cleanMimeType(mimeType: string): string {
   const bare = mimeType.split(';')[0].trim().toLowerCase();
   return MIME_TYPE.test(bare) ? bare : UNKNOWN_TYPE;
 }

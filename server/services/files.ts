@@ -285,7 +285,10 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt: new Date(Number(match[1])), id: match[2] };
 }
 
-/** The caller's own file, as the delete confirmation shows it: 404 unknown, 403 someone else's. */
+/**
+ * The caller's own file, as the delete confirmation shows it: 404 unknown, 403 someone else's.
+ * @public The pages call it through the load context (server/remix-context.ts), which knip does not follow.
+ */
 export async function getOwnFile(ctx: ServiceContext, fileId: string): Promise<FileDto> {
   return toFileDto(await requireOwnFile(ctx, fileId));
 }
@@ -419,6 +422,3 @@ export function cleanFileName(name: string): string {
       .trimEnd() + extension.join('') || 'file'
   );
 }
-
-// Types are decided in one place for every kind of upload.
-export { cleanMimeType } from './file-types';

@@ -18,13 +18,13 @@ import { AppError } from '../errors';
 
 const WINDOW_MS = 15 * 60 * 1000;
 /** Failed logins for one username from one address before that pair is refused. */
-export const MAX_FAILURES_PER_PAIR = 5;
+const MAX_FAILURES_PER_PAIR = 5;
 /** The same once the username is under attack. */
-export const MAX_FAILURES_PER_PAIR_UNDER_ATTACK = 2;
+const MAX_FAILURES_PER_PAIR_UNDER_ATTACK = 2;
 /** Failed logins from one address, any usernames, before the address is refused. */
-export const MAX_FAILURES_PER_ADDRESS = 30;
+const MAX_FAILURES_PER_ADDRESS = 30;
 /** Failures for one username, from all addresses, that put it under attack. */
-export const USERNAME_UNDER_ATTACK_AFTER = 20;
+const USERNAME_UNDER_ATTACK_AFTER = 20;
 /** The wait before each password check of a username under attack. */
 const UNDER_ATTACK_DELAY_MS = 1000;
 /** From this many failures of a pair on, each further failure is answered a little later. */
@@ -38,7 +38,7 @@ const ADDRESS_SLOW_DOWN_STEP_MS = 50;
 const MAX_QUEUE_MS = 10_000;
 const QUEUE_POLL_MS = 50;
 
-export const TOO_MANY_ATTEMPTS = 'Too many failed login attempts. Please wait and try again later.';
+const TOO_MANY_ATTEMPTS = 'Too many failed login attempts. Please wait and try again later.';
 
 /** A login attempt holding its pending places until it is known to have failed or succeeded. */
 export interface LoginAttemptTicket {
@@ -143,8 +143,8 @@ function tooManyAttempts(retryAfterMs: number, message = TOO_MANY_ATTEMPTS): App
 }
 
 /** Wrong share passwords for one file from one address before that pair is refused (ADR 0014). */
-export const MAX_SHARE_PASSWORD_FAILURES = 5;
-export const TOO_MANY_SHARE_PASSWORDS = 'Too many wrong passwords for this file. Please wait and try again later.';
+const MAX_SHARE_PASSWORD_FAILURES = 5;
+const TOO_MANY_SHARE_PASSWORDS = 'Too many wrong passwords for this file. Please wait and try again later.';
 
 /**
  * Lets a share-password attempt through to the check, or throws TOO_MANY_REQUESTS once the

@@ -23,7 +23,7 @@ import { liveUploadKeys, removeAllReservations, removeStaleReservations, STALE_R
 import { removeExpiredResumableUploads, unfinishedUploadKeys } from './resumable-uploads';
 
 /** How old content without a record must be before a round removes it (another instance may be between content and record). */
-export const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
+const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
 /** Stored names looked up per query. */
 const LOOKUP_BATCH = 500;
 
@@ -109,7 +109,7 @@ export async function removeExpiredFiles(deps: { em: EntityManager; store: Conte
 }
 
 /** Expired links are removed within a minute. */
-export const EXPIRY_SWEEP_EVERY_MS = 60 * 1000;
+const EXPIRY_SWEEP_EVERY_MS = 60 * 1000;
 
 const MAINTENANCE_EVERY_MS = 60 * 60 * 1000;
 

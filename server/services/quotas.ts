@@ -51,7 +51,7 @@ export async function usageOf(ctx: ServiceContext, userId: string): Promise<Usag
 }
 
 /** Thrown inside the upload stream when the next bytes would pass the quota. */
-export class QuotaExceededError extends Error {
+class QuotaExceededError extends Error {
   constructor() {
     super(QUOTA_EXCEEDED);
   }

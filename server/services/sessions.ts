@@ -18,8 +18,8 @@ const LAST_SEEN_PRECISION_MS = 60_000;
 /** User-Agent headers can be long; what is kept is for telling sessions apart. */
 const MAX_USER_AGENT_LENGTH = 512;
 
-export const INVALID_CREDENTIALS = 'Invalid username or password';
-export const ACCOUNT_DISABLED = 'This account has been disabled. Ask an administrator.';
+const INVALID_CREDENTIALS = 'Invalid username or password';
+const ACCOUNT_DISABLED = 'This account has been disabled. Ask an administrator.';
 
 export interface IssuedSession {
   user: AuthUser;

@@ -13,7 +13,7 @@ import { admitSharePasswordAttempt, checkedUnderThrottle } from './login-throttl
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 
 export const PASSWORD_REQUIRED = 'This file is password-protected.';
-export const WRONG_PASSWORD = 'Wrong password.';
+const WRONG_PASSWORD = 'Wrong password.';
 
 export type ShareAccess =
   /** No such file (or its content is gone): 404. */
@@ -24,7 +24,7 @@ export type ShareAccess =
   | { kind: 'locked'; fileId: string }
   | OpenShare;
 
-export interface OpenShare {
+interface OpenShare {
   kind: 'open';
   file: FileDto;
   /** The logged-in owner: never asked for the password, their downloads never count. */
@@ -110,6 +110,7 @@ export async function openShare(
 /**
  * Checks a share password typed on the share page; resolves with the proof to keep in a
  * cookie. Throws UNAUTHORIZED for a wrong one, TOO_MANY_REQUESTS, GONE or NOT_FOUND.
+ * @public The pages call it through the load context (server/remix-context.ts), which knip does not follow.
  */
 export async function unlockShare(
   ctx: ServiceContext,
@@ -167,9 +168,12 @@ function nowSeconds(ctx: Pick<ServiceContext, 'clock'>): number {
   return Math.floor(ctx.clock.now() / 1000);
 }
 
-export const TEXT_PREVIEW_BYTES = 64 * 1024;
+const TEXT_PREVIEW_BYTES = 64 * 1024;
 
-/** The start of an open text file for the share page, capped; null once its content is gone. */
+/**
+ * The start of an open text file for the share page, capped; null once its content is gone.
+ * @public The pages call it through the load context (server/remix-context.ts), which knip does not follow.
+ */
 export async function readTextPreview(
   share: OpenShare,
   maxBytes = TEXT_PREVIEW_BYTES,

@@ -94,7 +94,7 @@ function checkWithinMaximum(ctx: Pick<ServiceContext, 'config' | 'clock'>, expir
 }
 
 /** 2592000 → "30 days", 5400 → "90 minutes". */
-export function describeSeconds(seconds: number): string {
+function describeSeconds(seconds: number): string {
   const units: Array<[number, string]> = [
     [86400, 'day'],
     [3600, 'hour'],

@@ -41,7 +41,7 @@ function tableOf(em: EntityManager, name: string) {
 }
 
 /** What a user's unfinished uploads hold right now. */
-export async function heldBytesOf(em: EntityManager, userId: string): Promise<HeldBytes> {
+async function heldBytesOf(em: EntityManager, userId: string): Promise<HeldBytes> {
   // A multipart upload's row holds nothing without a quota (it is then only its sign of life).
   const reserved: Row = await tableOf(em, 'upload_reservations')
     .where({ user_id: userId })

@@ -1,7 +1,7 @@
 // Turns a User-Agent header into the few words people recognise a device by.
 import Bowser from 'bowser';
 
-export const UNKNOWN_BROWSER = 'Unknown browser';
+const UNKNOWN_BROWSER = 'Unknown browser';
 
 /** e.g. "Firefox 133 on Linux", "Chrome 131 on Android", "curl 8.5.0"; "Unknown browser" when there is nothing to read. */
 export function describeUserAgent(userAgent: string | null): string {

@@ -45,7 +45,7 @@ export async function findUserByUsername(ctx: ServiceContext, username: string) 
   return ctx.em.findOne(UserSchema, { usernameKey: username.toLowerCase() });
 }
 
-export const WRONG_CURRENT_PASSWORD = 'The current password is wrong';
+const WRONG_CURRENT_PASSWORD = 'The current password is wrong';
 
 /**
  * The signed-in user changes their password: the current one is checked (and throttled like a

@@ -11,7 +11,7 @@ import { asStorageError } from './disk-errors';
 import { receivedChunks } from './received-chunks';
 import { isSafeKey, type AppendOptions, type PartialContentStore, type PartialProgress } from './content-store';
 
-export const RESUMABLE_DIR = '.resumable';
+const RESUMABLE_DIR = '.resumable';
 /** Chunks are gathered into writes of this size (the request hands them over in 16–64 KiB). */
 const WRITE_BYTES = 1024 * 1024;
 /** Durable progress is recorded every this many bytes, so a crash loses at most this much. */

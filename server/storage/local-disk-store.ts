@@ -288,7 +288,7 @@ const MAX_SPARE_BUFFERS = 4;
  * process of this size every ~30 MB of fresh buffers costs a full garbage collection
  * (docs/performance.md). A consumer that never releases simply gets fresh buffers.
  */
-export class FileChunkStream extends Readable {
+class FileChunkStream extends Readable {
   private fd: number | null = null;
   private position: number;
   private reading = false;

@@ -35,7 +35,7 @@ import { receivedChunks } from './received-chunks';
 const MIN_PART_BYTES = 5 * 1024 * 1024;
 const MAX_PARTS = 10_000;
 /** Tails live under this prefix, which is never a stored name (the orphan sweep ignores it). */
-export const TAIL_PREFIX = '.resumable/';
+const TAIL_PREFIX = '.resumable/';
 
 interface PartRecord {
   /** Part number (1-based) and the ETag S3 gave it: what completing the upload needs. */

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { ByteRange } from './content-store';
 
 /** Reads on the loop slower than this on average (disk accesses, not the page cache) send the next ones to the pool. */
-export const LOOP_READ_BUDGET_MS = 1;
+const LOOP_READ_BUDGET_MS = 1;
 /**
  * The weight of the latest read in the average. On a busy 2-core machine a few reads a second
  * from the page cache took 1-5 ms (the scheduler paused the loop in them), among thousands under
@@ -24,7 +24,7 @@ export const LOOP_READ_BUDGET_MS = 1;
  */
 const LATEST_READ_WEIGHT = 1 / 32;
 /** How long reads stay on the pool after a slow one, before the loop tries again. */
-export const POOL_AFTER_SLOW_READ_MS = 10_000;
+const POOL_AFTER_SLOW_READ_MS = 10_000;
 
 export interface SmallContentReadsOptions {
   log?: Logger;

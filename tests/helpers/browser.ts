@@ -15,7 +15,7 @@ const decision = decideBrowserTests({
 });
 if (decision.outcome === 'fail') throw new Error(decision.message);
 export const hasChromium = decision.outcome === 'run';
-export const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'screenshots');
+const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'screenshots');
 
 export async function launchBrowser(): Promise<Browser> {
   // playwright gives every launch a fresh temporary profile (so no --user-data-dir is needed).

@@ -1,7 +1,7 @@
 // The multipart fuzz generator (tests/hardening/multipart-fuzz.test.ts): one valid upload
 // body, mutated by a seeded PRNG, so any case can be rebuilt from the seed and its index.
 
-export const FUZZ_BOUNDARY = 'fuzz-boundary-Xq3v9';
+const FUZZ_BOUNDARY = 'fuzz-boundary-Xq3v9';
 const BOUNDARY = FUZZ_BOUNDARY;
 
 export type Random = () => number;

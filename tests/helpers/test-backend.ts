@@ -20,9 +20,9 @@ import { bucketKeys, clientFor, freshBucketEnv } from './buckets';
 import { freshDatabaseUrl } from './databases';
 import { readCommittedRows, type Row } from './outside-reader';
 
-export type BackendName = 'sqlite-disk' | 'postgres-s3';
+type BackendName = 'sqlite-disk' | 'postgres-s3';
 
-export const TEST_BACKEND: BackendName = process.env.TEST_BACKEND === 'postgres-s3' ? 'postgres-s3' : 'sqlite-disk';
+const TEST_BACKEND: BackendName = process.env.TEST_BACKEND === 'postgres-s3' ? 'postgres-s3' : 'sqlite-disk';
 export const onPostgresS3 = TEST_BACKEND === 'postgres-s3';
 
 /** The environment of a fresh PostgreSQL database and a fresh bucket, on the run's servers. */

@@ -59,7 +59,7 @@ export interface ParsedSetCookie {
   attributes: Record<string, string>;
 }
 
-export function parseSetCookie(header: string): ParsedSetCookie {
+function parseSetCookie(header: string): ParsedSetCookie {
   const [pair, ...rest] = header.split(';').map((part) => part.trim());
   const eq = pair.indexOf('=');
   const attributes: Record<string, string> = {};

@@ -74,7 +74,7 @@ export function delay(ms: number): Promise<void> {
  * MODE, DEV… into process.env, and `npm test` adds npm_config_local_prefix & co., which would
  * point a child npm back at the project.
  */
-export function baseEnv(): NodeJS.ProcessEnv {
+function baseEnv(): NodeJS.ProcessEnv {
   // Production, as in the container (NODE_ENV=production in the Dockerfile).
   const env: NodeJS.ProcessEnv = { NODE_ENV: 'production', PATH: process.env.PATH ?? '/usr/bin:/bin' };
   if (process.env.HOME) env.HOME = process.env.HOME;

@@ -246,7 +246,7 @@ function encodeExtValue(text: string): string {
  * An ASCII rendering of the name for the `filename=` fallback: accents stripped, anything
  * else non-ASCII, quotes, backslashes, percent signs and controls replaced (RFC 6266).
  */
-export function asciiFallback(name: string): string {
+function asciiFallback(name: string): string {
   const ascii = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

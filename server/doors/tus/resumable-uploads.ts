@@ -27,7 +27,7 @@ import { DirectBodyRequest } from './direct-tus-body';
 import { sendJson } from '../../http/json-response';
 import { closeAfterDiscardingBody } from '../../http/lingering-close';
 
-export const UPLOADS_PATH = '/api/v1/uploads';
+const UPLOADS_PATH = '/api/v1/uploads';
 
 /** Handles every tus request under /api/v1/uploads; the caller is already known (401 before this otherwise). */
 export function resumableUploads(): RequestHandler {
