@@ -2,6 +2,7 @@
 // with the path it has there (and in the archive), and the share controls a file has.
 import type { z } from 'zod';
 import { normaliseArchivePath } from '../archive/archive-paths';
+import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
 import { CollectionFileSchema, type CollectionFile } from '../db/entities/collection-file.entity';
 import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
@@ -91,6 +92,54 @@ async function ownEntries(ctx: ServiceContext, ownerId: string, entries: EntryIn
 
 function rowsOf(collectionId: string, entries: Array<{ file: StoredFile; path: string }>): CollectionFile[] {
   return entries.map(({ file, path }, position) => ({ collectionId, fileId: file.id, position, path }));
+}
+
+/**
+ * Where an upload's file will join one of the caller's collections: the collection's id and the
+ * normalised path (the file's name when none is given). A 400 names what is wrong.
+ */
+export async function collectionTarget(
+  ctx: ServiceContext,
+  collectionId: string,
+  path: string,
+): Promise<{ collectionId: string; path: string }> {
+  await requireOwnCollection(ctx, collectionId).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'NOT_FOUND')
+      throw new AppError('BAD_REQUEST', 'You have no collection with that id');
+    throw error;
+  });
+  const normalised = normaliseArchivePath(path);
+  if (!normalised.ok) throw new AppError('BAD_REQUEST', `${path}: ${normalised.message}`);
+  return { collectionId, path: normalised.path };
+}
+
+/**
+ * Puts a file just made at the end of a collection, in the transaction that records the file;
+ * nothing when the collection has gone meanwhile (or was never the owner's).
+ */
+export async function joinCollection(
+  em: EntityManager,
+  ownerId: string,
+  target: { collectionId: string; path: string },
+  fileId: string,
+): Promise<void> {
+  const collection = await em.findOne(
+    CollectionSchema,
+    { id: target.collectionId, userId: ownerId },
+    { fields: ['id'] },
+  );
+  if (!collection) return;
+  const last = await em.findOne(
+    CollectionFileSchema,
+    { collectionId: collection.id },
+    { orderBy: { position: 'desc' }, fields: ['position'] },
+  );
+  await em.insert(CollectionFileSchema, {
+    collectionId: collection.id,
+    fileId,
+    position: (last?.position ?? -1) + 1,
+    path: target.path,
+  });
 }
 
 /** Makes a collection of the caller's files (named by id, each with an optional path). */

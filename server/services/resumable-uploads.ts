@@ -13,6 +13,7 @@ import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resu
 import { AppError } from '../errors';
 import { SHARE_SETTING_FIELDS } from '../schemas';
 import { PARTIAL_CONTENT_LIFETIME_MS, type ContentStore, type PartialProgress } from '../storage/content-store';
+import { collectionTarget, joinCollection } from './collections';
 import { cleanFileName, newFileId, storedExtension, toFileDto, type FileDto } from './files';
 import { quotaOfUser, withAvailableBytes } from './quotas';
 import { fileTypeFor } from './file-types';
@@ -62,6 +63,9 @@ export async function createResumableUpload(
   if (input.length > ctx.config.maxUploadBytes) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
   const share = await chosenShareSettings(ctx, input.metadata);
   const originalName = cleanFileName(input.metadata.filename ?? '');
+  const joins = input.metadata.collection
+    ? await collectionTarget(ctx, input.metadata.collection, input.metadata.path ?? originalName)
+    : null;
   const fileId = newFileId();
   const now = ctx.clock.now();
   const row: ResumableUpload = {
@@ -81,6 +85,8 @@ export async function createResumableUpload(
     lockToken: claimToken,
     lockExpiresAt: claimToken ? new Date(now + CLAIM_LEASE_MS) : null,
     releaseRequested: false,
+    collectionId: joins?.collectionId ?? null,
+    collectionPath: joins?.path ?? null,
   };
   row.contentState = await storageStep(() => ctx.store.partial.begin(row.storedName));
   try {
@@ -242,6 +248,13 @@ async function finish(
       );
       if (ended === 0) throw new AppError('LOCKED', 'Another request took over this upload');
       await em.insert(FileSchema, file);
+      if (upload.collectionId && upload.collectionPath)
+        await joinCollection(
+          em,
+          upload.userId,
+          { collectionId: upload.collectionId, path: upload.collectionPath },
+          file.id,
+        );
     });
   } catch (error) {
     // No row points to the content: it goes, and the upload (its partial content gone) with it.

@@ -1,5 +1,6 @@
 // Collections over /api/v1/collections (docs/api.md): several of one user's files behind one link.
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
+import { tusClient } from '../helpers/tus';
 
 interface CollectionBody {
   collection: {
@@ -249,5 +250,41 @@ describe('collections', () => {
       200,
     );
     expect((await send(alice, 'DELETE', `/api/v1/collections/${collection.id}`, undefined, bearer)).status).toBe(200);
+  });
+
+  test('when a resumable upload names a collection, then its file joins it at the end under its path once finished, and a collection that is not yours is refused at creation', async ({
+    app,
+    alice,
+    bob,
+  }) => {
+    const first = await alice.upload('first', 'first.txt', 'text/plain');
+    const collection = await makeCollection(alice, { files: [{ id: first.file.id }] });
+    const tus = tusClient(app.url, alice.cookie);
+    const content = new TextEncoder().encode('resumed into the set');
+    const created = await tus.create(content.length, {
+      filename: 'later.txt',
+      collection: collection.id,
+      path: 'notes/later.txt',
+    });
+    expect(created.status).toBe(201);
+    const location = new URL(created.headers.get('location') ?? '', app.url).toString();
+    // Not in the collection until the file exists.
+    const before = ((await (await send(alice, 'GET', `/api/v1/collections/${collection.id}`)).json()) as CollectionBody)
+      .collection;
+    expect(before.fileCount).toBe(1);
+    const finished = await tus.patch(location, 0, content);
+    expect(finished.status).toBe(200);
+    const { file } = (await finished.json()) as { file: { id: string } };
+    const after = ((await (await send(alice, 'GET', `/api/v1/collections/${collection.id}`)).json()) as CollectionBody)
+      .collection;
+    expect(after.files.map((entry) => [entry.path, entry.file.id])).toEqual([
+      ['first.txt', first.file.id],
+      ['notes/later.txt', file.id],
+    ]);
+
+    const refused = await tusClient(app.url, bob.cookie).create(3, { filename: 'x.txt', collection: collection.id });
+    expect(refused.status).toBe(400);
+    const unsafe = await tus.create(3, { filename: 'x.txt', collection: collection.id, path: '../x.txt' });
+    expect(unsafe.status).toBe(400);
   });
 });

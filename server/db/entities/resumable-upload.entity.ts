@@ -32,6 +32,9 @@ export interface ResumableUpload {
   lockExpiresAt: Date | null;
   /** Another request asked the holder to let go (a client resuming after a lost connection). */
   releaseRequested: boolean;
+  /** The collection the file joins when it is made (Upload-Metadata `collection`), at `collectionPath`. */
+  collectionId: string | null;
+  collectionPath: string | null;
 }
 
 export const ResumableUploadSchema = new EntitySchema<ResumableUpload>({
@@ -62,5 +65,7 @@ export const ResumableUploadSchema = new EntitySchema<ResumableUpload>({
     lockToken: { type: 'string', nullable: true },
     lockExpiresAt: { type: 'Date', nullable: true },
     releaseRequested: { type: 'boolean', default: false },
+    collectionId: { type: 'string', nullable: true },
+    collectionPath: { type: 'text', nullable: true },
   },
 });

@@ -10,6 +10,7 @@ import { Migration20261126000000AccountsAndQuotas as PostgresAccountsAndQuotas }
 import { Migration20261127000000ResumableUploads as PostgresResumableUploads } from './postgresql/Migration20261127000000ResumableUploads';
 import { Migration20261128120000UploadLiveness as PostgresUploadLiveness } from './postgresql/Migration20261128120000UploadLiveness';
 import { Migration20261129000000Collections as PostgresCollections } from './postgresql/Migration20261129000000Collections';
+import { Migration20261129100000UploadsJoinCollections as PostgresUploadsJoinCollections } from './postgresql/Migration20261129100000UploadsJoinCollections';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -20,6 +21,7 @@ import { Migration20261126000000AccountsAndQuotas } from './sqlite/Migration2026
 import { Migration20261127000000ResumableUploads } from './sqlite/Migration20261127000000ResumableUploads';
 import { Migration20261128120000UploadLiveness } from './sqlite/Migration20261128120000UploadLiveness';
 import { Migration20261129000000Collections } from './sqlite/Migration20261129000000Collections';
+import { Migration20261129100000UploadsJoinCollections } from './sqlite/Migration20261129100000UploadsJoinCollections';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -33,6 +35,7 @@ const sqliteMigrations = [
   { name: 'Migration20261127000000ResumableUploads', class: Migration20261127000000ResumableUploads },
   { name: 'Migration20261128120000UploadLiveness', class: Migration20261128120000UploadLiveness },
   { name: 'Migration20261129000000Collections', class: Migration20261129000000Collections },
+  { name: 'Migration20261129100000UploadsJoinCollections', class: Migration20261129100000UploadsJoinCollections },
 ];
 
 const postgresqlMigrations = [
@@ -44,6 +47,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261127000000ResumableUploads', class: PostgresResumableUploads },
   { name: 'Migration20261128120000UploadLiveness', class: PostgresUploadLiveness },
   { name: 'Migration20261129000000Collections', class: PostgresCollections },
+  { name: 'Migration20261129100000UploadsJoinCollections', class: PostgresUploadsJoinCollections },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
