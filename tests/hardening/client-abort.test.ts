@@ -1,7 +1,7 @@
 // Clients that go away mid-upload, many times over (an aborted upload leaves no
 // file and no record): nothing half-written is left, no file descriptor leaks, memory stays flat.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import { poll } from '../helpers/multipart';
 import {
   abortedUpload,
@@ -19,18 +19,8 @@ const FD_SLACK = 10;
 const RSS_SLACK_BYTES = 50 * 1024 * 1024;
 const HEAP_SLACK_BYTES = 20 * 1024 * 1024;
 
-let app: TestApp;
-let cookie: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('aborter');
-  cookie = await app.login('aborter');
-});
-afterAll(() => app.close());
-
 /** `count` uploads cut off at varying points, `CONCURRENCY` at a time. */
-async function abortMany(count: number): Promise<void> {
+async function abortMany(app: TestApp, cookie: string, count: number): Promise<void> {
   let started = 0;
   const worker = async () => {
     while (started < count) {
@@ -51,7 +41,7 @@ async function abortMany(count: number): Promise<void> {
  * (in-process) server works through them afterwards. Resolves once the fd count has settled
  * (same value for a second) with no temporary file left; returns the highest count seen.
  */
-async function serverCaughtUp(timeoutMs: number): Promise<{ settled: boolean; peak: number }> {
+async function serverCaughtUp(app: TestApp, timeoutMs: number): Promise<{ settled: boolean; peak: number }> {
   let peak = openFdCount();
   let last = -1;
   let stableSince = Date.now();
@@ -69,22 +59,22 @@ async function serverCaughtUp(timeoutMs: number): Promise<{ settled: boolean; pe
 }
 
 describe('client aborts mid-upload', () => {
-  it(`when ${ABORTS} uploads in a row are cut off mid-body, then no temporary file, no row, no fd leak and flat memory`, {
+  test(`when ${ABORTS} uploads in a row are cut off mid-body, then no temporary file, no row, no fd leak and flat memory`, {
     timeout: 150_000,
-  }, async () => {
+  }, async ({ app, alice }) => {
     // Warm up every code path (an upload, a round of aborts) so that lazy allocations and the
     // allocator's first growth are not counted as leaks.
-    expect((await uploadSmall(app.url, cookie)).status).toBe(201);
-    await abortMany(50);
-    expect((await serverCaughtUp(30_000)).settled).toBe(true);
+    expect((await uploadSmall(app.url, alice.cookie)).status).toBe(201);
+    await abortMany(app, alice.cookie, 50);
+    expect((await serverCaughtUp(app, 30_000)).settled).toBe(true);
     collectGarbage();
 
     const before = await snapshot(app);
     const fdBefore = openFdCount();
     const memoryBefore = process.memoryUsage();
 
-    await abortMany(ABORTS);
-    const { settled, peak } = await serverCaughtUp(60_000);
+    await abortMany(app, alice.cookie, ABORTS);
+    const { settled, peak } = await serverCaughtUp(app, 60_000);
     expect(
       settled,
       `still busy: ${openFdCount()} fds (before: ${fdBefore}), ${(await app.incompleteFiles()).length} temporary files`,
@@ -104,6 +94,6 @@ describe('client aborts mid-upload', () => {
     expect(memoryAfter.rss - memoryBefore.rss).toBeLessThan(RSS_SLACK_BYTES);
     expect(memoryAfter.heapUsed - memoryBefore.heapUsed).toBeLessThan(HEAP_SLACK_BYTES);
     await expectServerAnswers(app.url);
-    expect((await uploadSmall(app.url, cookie, 'still works', 'after.txt')).status).toBe(201);
+    expect((await uploadSmall(app.url, alice.cookie, 'still works', 'after.txt')).status).toBe(201);
   });
 });

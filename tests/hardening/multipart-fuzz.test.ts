@@ -4,8 +4,7 @@
 // to POST /api/v1/files with a valid session, 4 at a time. Never a 500, never a
 // crash; afterwards nothing half-written, every row has its content and every content its row.
 // Reproducible: FUZZ_SEED (default below) and FUZZ_BODIES (default 2,000) from the environment.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import { fuzzCase } from '../helpers/hardening-fuzz';
 import {
   expectRowsMatchDisk,
@@ -19,20 +18,10 @@ const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_f00d) >>> 0;
 const BODIES = Number(process.env.FUZZ_BODIES ?? 2_000);
 const CONCURRENCY = 4;
 
-let app: TestApp;
-let cookie: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('fuzzer');
-  cookie = await app.login('fuzzer');
-});
-afterAll(() => app.close());
-
 describe('multipart fuzzing', () => {
-  it(`when ${BODIES} mutated multipart bodies are posted (seed ${SEED}), then never a 500 nor a crash, and rows match the content on disk`, {
+  test(`when ${BODIES} mutated multipart bodies are posted (seed ${SEED}), then never a 500 nor a crash, and rows match the content on disk`, {
     timeout: 180_000,
-  }, async () => {
+  }, async ({ app, alice }) => {
     const random = mulberry32(SEED);
     // Built up front, in order: the cases depend on the seed alone, not on request timing.
     const cases = Array.from({ length: BODIES }, () => fuzzCase(random));
@@ -51,7 +40,7 @@ describe('multipart fuzzing', () => {
           res = await rawRequest(app.url, {
             method: 'POST',
             path: '/api/v1/files',
-            headers: { cookie, 'content-type': contentType },
+            headers: { cookie: alice.cookie, 'content-type': contentType },
             body,
             splitAt,
           });

@@ -2,22 +2,19 @@
 // nothing is closed after REQUEST_IDLE_TIMEOUT_MS (1 s here, 60 s by default), and an upload
 // cut that way leaves nothing behind; a slow upload that keeps moving is never cut.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import { expectServerAnswers, snapshot, expectUnchanged } from '../helpers/hardening-http';
 
-let app: TestApp;
-let cookie: string;
-
-beforeAll(async () => {
-  app = await startApp({ REQUEST_IDLE_TIMEOUT_MS: '1000' });
-  await app.createUser('slowpoke');
-  cookie = await app.login('slowpoke');
+test.override('appEnv', { REQUEST_IDLE_TIMEOUT_MS: '1000' });
+// Logged in before the first stall: later, fetch could send the login on a kept-alive connection
+// just as the server drops it for the 1 s idle timeout.
+test.beforeAll(async ({ alice }) => {
+  expect(alice.cookie).toMatch(/^token=/);
 });
-afterAll(() => app.close());
 
 /** Opens a raw connection, sends `head` and keeps it open; resolves with when the server closed it. */
-function stallAfter(head: string): { closed: Promise<number>; socket: net.Socket } {
+function stallAfter(app: TestApp, head: string): { closed: Promise<number>; socket: net.Socket } {
   const url = new URL(app.url);
   const socket = net.connect(Number(url.port), url.hostname);
   socket.on('error', () => {});
@@ -31,7 +28,7 @@ const BOUNDARY = 'stall-boundary';
 const fileHead = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
 const fileTail = `\r\n--${BOUNDARY}--\r\n`;
 
-function uploadHeaders(contentLength: number): string {
+function uploadHeaders(app: TestApp, cookie: string, contentLength: number): string {
   return (
     `POST /api/v1/files HTTP/1.1\r\nHost: ${new URL(app.url).host}\r\nCookie: ${cookie}\r\n` +
     `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${contentLength}\r\n\r\n`
@@ -39,12 +36,13 @@ function uploadHeaders(contentLength: number): string {
 }
 
 describe('stalled request bodies', () => {
-  it('when 100 connections send headers and part of a login body and then stall, then every one is closed within seconds', {
+  test('when 100 connections send headers and part of a login body and then stall, then every one is closed within seconds', {
     timeout: 30_000,
-  }, async () => {
+  }, async ({ app }) => {
     const body = JSON.stringify({ username: 'slowpoke', password: 'correct horse battery' });
     const stalled = Array.from({ length: 100 }, () =>
       stallAfter(
+        app,
         `POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
       ),
     );
@@ -53,12 +51,15 @@ describe('stalled request bodies', () => {
     await expectServerAnswers(app.url);
   });
 
-  it('when an upload stalls half-way, then its connection is closed and no content, temporary file or row is left', {
+  test('when an upload stalls half-way, then its connection is closed and no content, temporary file or row is left', {
     timeout: 30_000,
-  }, async () => {
+  }, async ({ app, alice }) => {
     const before = await snapshot(app);
     const size = 256 * 1024;
-    const { closed, socket } = stallAfter(uploadHeaders(fileHead.length + size + fileTail.length) + fileHead);
+    const { closed, socket } = stallAfter(
+      app,
+      uploadHeaders(app, alice.cookie, fileHead.length + size + fileTail.length) + fileHead,
+    );
     socket.write(Buffer.alloc(size / 2, 0x61));
     await closed;
     // The failed upload cleans up after itself: give it a moment to remove its temporary file.
@@ -66,13 +67,16 @@ describe('stalled request bodies', () => {
     await expectUnchanged(app, before);
   });
 
-  it('when an upload is slow but keeps moving for longer than the idle timeout, then it is stored whole', {
+  test('when an upload is slow but keeps moving for longer than the idle timeout, then it is stored whole', {
     timeout: 30_000,
-  }, async () => {
+  }, async ({ app, alice }) => {
     const chunks = 10;
     const chunk = Buffer.alloc(4096, 0x62);
     const size = chunks * chunk.length;
-    const { socket } = stallAfter(uploadHeaders(fileHead.length + size + fileTail.length) + fileHead);
+    const { socket } = stallAfter(
+      app,
+      uploadHeaders(app, alice.cookie, fileHead.length + size + fileTail.length) + fileHead,
+    );
     let answer = '';
     socket.on('data', (data: Buffer) => (answer += data.toString()));
     for (let i = 0; i < chunks; i++) {
