@@ -176,4 +176,32 @@ describe('a collection archive', () => {
     expect((await visitor(app, `/c/${id}/archive`)).status).toBe(410);
     expect((await fetch(`${app.url}/c/${id}/archive`, { method: 'POST' })).status).toBe(405);
   });
+
+  test('when a collection holds 1,000 files, then its archive opens with yauzl and unzip -t, every file byte-identical', {
+    timeout: 180_000,
+  }, async ({ app, alice }) => {
+    const contents = Array.from({ length: 1_000 }, (_, i) => Buffer.from(`file ${i}\n`.repeat((i % 7) + 1)));
+    const files: Array<{ id: string; path: string }> = [];
+    // A few at a time, as a client uploading a folder would.
+    for (let start = 0; start < contents.length; start += 8) {
+      const batch = contents.slice(start, start + 8);
+      const uploaded = await Promise.all(batch.map((content, i) => alice.upload(content, `f${start + i}.txt`)));
+      uploaded.forEach(({ file }, i) =>
+        files.push({ id: file.id, path: `folder${(start + i) % 10}/f${start + i}.txt` }),
+      );
+    }
+    const res = await alice.fetch('/api/v1/collections', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ files }),
+    });
+    expect(res.status).toBe(201);
+    const { collection } = (await res.json()) as { collection: { id: string; fileCount: number } };
+    expect(collection.fileCount).toBe(1_000);
+    const archive = Buffer.from(await (await visitor(app, `/c/${collection.id}/archive`)).arrayBuffer());
+    const expected = new Map(files.map((file, i) => [file.path, sha256(contents[i])]));
+    const read = await readWithYauzl(archive);
+    expect(new Map(read.map((entry) => [entry.name, entry.sha256]))).toEqual(expected);
+    expect(await checkWithUnzip(archive, await mkdtemp(join(tmpdir(), 'archive-')))).toEqual(expected);
+  });
 });

@@ -1,0 +1,70 @@
+// Collections with two instances on one PostgreSQL database and one bucket: made on one,
+// downloaded and resumed on the other, with the download limit counted once across both.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileForm, startApp, tempDir, type TestApp } from '../helpers/app';
+import { postgresS3Env } from '../helpers/test-backend';
+import { readWithYauzl, sha256 } from '../helpers/zip-archives';
+
+let a: TestApp;
+let b: TestApp;
+let cookie: string;
+
+beforeAll(async () => {
+  const shared = await postgresS3Env();
+  a = await startApp({ ...shared, DATA_DIR: tempDir() });
+  b = await startApp({ ...shared, DATA_DIR: tempDir() });
+  await a.createUser('curator');
+  cookie = await a.login('curator');
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+});
+
+async function uploadTo(app: TestApp, content: Buffer, name: string): Promise<string> {
+  const res = await fetch(`${app.url}/api/v1/files`, {
+    method: 'POST',
+    headers: { cookie },
+    body: fileForm(content, name),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { file: { id: string } }).file.id;
+}
+
+describe('a collection across two instances', () => {
+  it('when it is made on one instance from files uploaded to both, then the other serves its archive, resumes it with If-Range, and counts each download once across both', async () => {
+    const contents = [Buffer.alloc(300_000, 7), Buffer.from('second file\n'), Buffer.alloc(1_000_000, 9)];
+    const ids = [
+      await uploadTo(a, contents[0], 'one.bin'),
+      await uploadTo(b, contents[1], 'two.txt'),
+      await uploadTo(a, contents[2], 'three.bin'),
+    ];
+    const made = await fetch(`${a.url}/api/v1/collections`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ files: ids.map((id, i) => ({ id, path: `set/${i}.bin` })), maxDownloads: 2 }),
+    });
+    expect(made.status).toBe(201);
+    const { collection } = (await made.json()) as { collection: { id: string } };
+
+    const first = await fetch(`${b.url}/c/${collection.id}/archive`, { headers: { range: 'bytes=0-99999' } });
+    expect(first.status).toBe(206);
+    const etag = first.headers.get('etag') ?? '';
+    const rest = await fetch(`${a.url}/c/${collection.id}/archive`, {
+      headers: { range: 'bytes=100000-', 'if-range': etag },
+    });
+    expect(rest.status).toBe(206);
+    const archive = Buffer.concat([Buffer.from(await first.arrayBuffer()), Buffer.from(await rest.arrayBuffer())]);
+    const entries = await readWithYauzl(archive);
+    expect(entries.map((entry) => [entry.name, entry.sha256])).toEqual(
+      contents.map((content, i) => [`set/${i}.bin`, sha256(content)]),
+    );
+
+    // The resumed range counted nothing: one more download is left, on either instance.
+    const second = await fetch(`${a.url}/c/${collection.id}/archive`);
+    expect(second.status).toBe(200);
+    expect(Buffer.from(await second.arrayBuffer()).equals(archive)).toBe(true);
+    expect((await fetch(`${a.url}/c/${collection.id}/archive`)).status).toBe(410);
+    expect((await fetch(`${b.url}/c/${collection.id}/archive`)).status).toBe(410);
+  });
+});
