@@ -71,11 +71,12 @@ async function sendFromDisk({ port, path, method, headers, file, start, end, pre
 }
 
 /**
- * Uploads a file from disk as multipart/form-data with a Content-Length, streaming it.
+ * Uploads a file from disk as multipart/form-data with a Content-Length, streaming it: the whole
+ * file, or its bytes [start, end) (one file of a generated set cut from one input).
  * Resolves with { status, body (parsed JSON when possible), ms, waitMs (as sendFromDisk) }.
  */
-export async function uploadFromDisk({ port, path, file, filename, cookie }) {
-  const size = fs.statSync(file).size;
+export async function uploadFromDisk({ port, path, file, filename, cookie, start = 0, end, agent = false }) {
+  const until = end ?? fs.statSync(file).size;
   const { contentType, prefix, suffix } = multipartFraming(filename);
   const headers = { 'content-type': contentType, ...(cookie ? { cookie } : {}) };
   const { status, body, ms, waitMs } = await sendFromDisk({
@@ -84,10 +85,11 @@ export async function uploadFromDisk({ port, path, file, filename, cookie }) {
     method: 'POST',
     headers,
     file,
-    start: 0,
-    end: size,
+    start,
+    end: until,
     prefix,
     suffix,
+    agent,
   });
   return { status, body, ms, waitMs };
 }
@@ -215,7 +217,7 @@ export function uploadBuffer({ port, path, data, filename, cookie, agent }) {
   });
 }
 
-/** GETs a path and counts the body's bytes without keeping them. */
+/** GETs a path and counts the body's bytes without keeping them; resolves with status, headers, bytes and ms. */
 export function download({ port, path, agent = false, cookie }) {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
@@ -225,7 +227,12 @@ export function download({ port, path, agent = false, cookie }) {
         bytes += chunk.length;
       });
       res.on('end', () =>
-        resolve({ status: res.statusCode, bytes, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          bytes,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        }),
       );
       res.on('error', reject);
     });
@@ -249,6 +256,34 @@ export function fetchText({ port, path, agent = false, cookie }) {
         reject,
       ),
     );
+    req.on('error', reject);
+  });
+}
+
+/**
+ * GETs a page on a connection of its own, as a first visit does, and keeps its text. Resolves
+ * with status, headers, text, bytes, ttfbMs (from the request to its status line and headers,
+ * what curl calls time_starttransfer) and ms (to the last byte).
+ */
+export function timeToFirstByte({ port, path, cookie }) {
+  const started = process.hrtime.bigint();
+  const since = () => Number(process.hrtime.bigint() - started) / 1e6;
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: HOST, port, path, agent: false, headers: cookie ? { cookie } : {} }, (res) => {
+      const ttfbMs = since();
+      collect(res).then(
+        (raw) =>
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            text: raw.toString('utf8'),
+            bytes: raw.length,
+            ttfbMs,
+            ms: since(),
+          }),
+        reject,
+      );
+    });
     req.on('error', reject);
   });
 }
