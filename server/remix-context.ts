@@ -2,11 +2,19 @@
 // than importing them, so the Remix bundle never carries a second copy of the server
 // (entities, errors) and the UI stays a thin door over the same functions as the API.
 import type { Response } from 'express';
-import { clearedSessionCookie, readShareGrant, sessionCookie, shareGrantCookie } from './auth/cookie';
+import {
+  clearedSessionCookie,
+  collectionGrantCookie,
+  readShareGrant,
+  sessionCookie,
+  shareGrantCookie,
+} from './auth/cookie';
 import { isAppError } from './errors';
 import { withFirstUploadedFile } from './http/multipart';
 import { previewKind } from './services/content-policy';
 import * as apiTokens from './services/api-tokens';
+import { openCollectionShare, unlockCollection } from './services/collection-access';
+import { listCollections } from './services/collections';
 import * as files from './services/files';
 import * as shares from './services/share-access';
 import { expiryChoices } from './services/share-settings';
@@ -27,6 +35,7 @@ export function loadContextFor(res: Response) {
       files,
       sessions,
       shares,
+      collections: { openCollectionShare, unlockCollection, listCollections },
       apiTokens,
       sharexConfigFor,
       shareSettings: { expiryChoices },
@@ -39,6 +48,7 @@ export function loadContextFor(res: Response) {
       sessionCookie,
       clearedSessionCookie,
       shareGrantCookie,
+      collectionGrantCookie,
       readShareGrant,
       withFirstUploadedFile,
       isAppError,

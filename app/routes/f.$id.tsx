@@ -6,11 +6,14 @@ import { ErrorPage, errorMeta } from '~/components/error-page';
 import { ShareLink } from '~/components/share-link';
 import { LocalTime } from '~/components/local-time';
 import { ShareSettingsFields } from '~/components/share-settings-fields';
-import { pageErrorFrom } from '~/utils/errors.server';
+import { LinkLimits } from '~/components/link-limits';
+import { UnlockForm } from '~/components/unlock-form';
+import { pageErrorFrom, unlockRefusal } from '~/utils/errors.server';
 import { inFormWords, sentShareSettings, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
-import { counted, formatBytes, formatDownloads, formatExpiry, formatExpiryDate } from '~/utils/format';
+import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
+import { sharePageHeaders } from '~/utils/share-page';
 import { FILE_NOT_FOUND } from '~/utils/share-messages';
 
 /** The share page shows at most this much of a text file (the loader reads no more). */
@@ -77,15 +80,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   );
 }
 
-// A document render takes its headers from here: pass the action's Retry-After on (429).
-export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
-  const headers = new Headers();
-  const retryAfter = actionHeaders.get('Retry-After') ?? loaderHeaders.get('Retry-After');
-  if (retryAfter) headers.set('Retry-After', retryAfter);
-  const cacheControl = loaderHeaders.get('Cache-Control');
-  if (cacheControl) headers.set('Cache-Control', cacheControl);
-  return headers;
-};
+// A document render takes its headers from here: the action's Retry-After (429), the loader's Cache-Control.
+export const headers: HeadersFunction = sharePageHeaders;
 
 /** The share page's two forms: a visitor's password, and the owner's settings. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -103,11 +99,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         headers: { 'Set-Cookie': http.shareGrantCookie(ctx.config, id, grant, maxAgeSeconds) },
       });
     } catch (error) {
-      const { status, message } = pageErrorFrom(context, error);
-      if (status === 404 || status === 410) throw data({ message }, { status });
-      const headers: HeadersInit = {};
-      if (http.isAppError(error) && error.retryAfterSeconds !== undefined)
-        headers['Retry-After'] = String(error.retryAfterSeconds);
+      const { status, message, headers } = unlockRefusal(context, error);
       return data({ unlockError: message, settingsError: null, settingsSaved: false, sent: null }, { status, headers });
     }
   }
@@ -203,7 +195,7 @@ export default function FileView() {
   // is drawn anew and the password (never sent back) must be typed again.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  if (data.locked) return <UnlockForm error={actionData?.unlockError ?? null} />;
+  if (data.locked) return <UnlockForm heading="Password-protected file" error={actionData?.unlockError ?? null} />;
   const { file, preview, previewOff, textPreview, shareUrl, rawPath, settings, downloadsLeft, expiresAt, now } = data;
   return (
     <main>
@@ -242,17 +234,8 @@ export default function FileView() {
           </>
         ) : null}
       </dl>
-      {!settings && (expiresAt !== null || downloadsLeft !== null) ? (
-        // What a recipient needs to know to fetch the file in time; the owner has the settings below.
-        <p className="link-limits">
-          {[
-            expiresAt === null ? null : formatExpiryDate(expiresAt),
-            downloadsLeft === null ? null : `${counted(downloadsLeft, 'download')} left`,
-          ]
-            .filter(Boolean)
-            .join(' · ')}
-        </p>
-      ) : null}
+      {/* What a recipient needs to know to fetch the file in time; the owner has the settings below. */}
+      {settings ? null : <LinkLimits expiresAt={expiresAt} downloadsLeft={downloadsLeft} />}
       <p className="share-row">
         <span className="muted">Share link</span>
         <ShareLink url={shareUrl} label="Share link" />
@@ -340,35 +323,6 @@ export default function FileView() {
           <button type="submit">Save settings</button>
         </Form>
       ) : null}
-    </main>
-  );
-}
-
-/** A protected file's page: the password form, and nothing about the file. */
-function UnlockForm({ error }: { error: string | null }) {
-  return (
-    <main className="narrow">
-      <h1>Password-protected file</h1>
-      <Form method="post" className="card stack">
-        <input type="hidden" name="intent" value="unlock" />
-        {error ? (
-          <p className="alert" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <label>
-          <span>Password</span>
-          <input
-            type="password"
-            name="password"
-            required
-            autoComplete="off"
-            // biome-ignore lint/a11y/noAutofocus: after a wrong password, the field to type it again is the one task left
-            autoFocus={Boolean(error)}
-          />
-        </label>
-        <button type="submit">Open</button>
-      </Form>
     </main>
   );
 }

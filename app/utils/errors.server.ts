@@ -25,3 +25,20 @@ export function throwPageError(
   const { status, message } = pageErrorFrom(context, error);
   throw data({ message: inWords[status] ?? message }, { status });
 }
+
+/**
+ * A refused share password (a file's or a collection's) as the page answers it: a link that is not
+ * there or gone is thrown as its error page; a wrong password (401) or too many (429, with its
+ * Retry-After) comes back to the form with the status and the message.
+ */
+export function unlockRefusal(
+  context: AppLoadContext,
+  error: unknown,
+): { status: number; message: string; headers: Record<string, string> } {
+  const { status, message } = pageErrorFrom(context, error);
+  if (status === 404 || status === 410) throw data({ message }, { status });
+  const headers: Record<string, string> = {};
+  if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined)
+    headers['Retry-After'] = String(error.retryAfterSeconds);
+  return { status, message, headers };
+}

@@ -31,6 +31,25 @@ export function shareGrantCookie(config: CookieConfig, fileId: string, token: st
   });
 }
 
+/**
+ * A collection's share-password proof: sent back only to its page and its archive (`/c/<id>` and
+ * below). The same name as a file's: ids are drawn from one space, and the path keeps them apart.
+ */
+export function collectionGrantCookie(
+  config: CookieConfig,
+  collectionId: string,
+  token: string,
+  maxAgeSeconds: number,
+): string {
+  return serialize(shareGrantCookieName(collectionId), token, {
+    httpOnly: true,
+    path: `/c/${collectionId}`,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    maxAge: maxAgeSeconds,
+  });
+}
+
 /** File ids are URL-safe letters, digits, `_` and `-`: valid in a cookie name as they are. */
 function shareGrantCookieName(fileId: string): string {
   return `share_${fileId}`;

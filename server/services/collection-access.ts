@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import { contentCrc32 } from '../archive/content-crc32';
 import { distinctArchiveNames } from '../archive/archive-paths';
 import { planZip, zipStream, type ZipByteRange, type ZipPlan } from '../archive/zip-plan';
-import { verifyShareGrant } from '../auth/share-grant';
+import { SHARE_GRANT_TTL_SECONDS, signShareGrant, verifyShareGrant } from '../auth/share-grant';
 import type { ServiceContext } from '../context';
+import { AppError } from '../errors';
 import { CollectionSchema } from '../db/entities/collection.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { fileIdSchema } from '../schemas';
@@ -81,6 +82,35 @@ export async function openCollectionShare(
     isOwner,
     archive: () => layOutArchive(ctx, entries),
   };
+}
+
+/**
+ * Checks a collection's password typed on its page; resolves with the proof to keep in a cookie
+ * (scoped to `/c/<id>`, so it opens the page and its archive). Throws UNAUTHORIZED for a wrong
+ * one, TOO_MANY_REQUESTS (the file password's throttle, counted per collection), GONE or NOT_FOUND.
+ */
+export async function unlockCollection(
+  ctx: ServiceContext,
+  collectionId: string,
+  password: unknown,
+): Promise<{ grant: string; maxAgeSeconds: number }> {
+  const collection = fileIdSchema.safeParse(collectionId).success
+    ? await ctx.em.findOne(CollectionSchema, { id: collectionId }, { disableIdentityMap: true })
+    : null;
+  if (!collection) throw new AppError('NOT_FOUND', 'Collection not found');
+  const now = ctx.clock.now();
+  const gone = goneReason(collection, now);
+  if (gone) throw new AppError('GONE', GONE_MESSAGES[gone]);
+  if (!collection.passwordHash) throw new AppError('BAD_REQUEST', 'This collection has no password');
+  if (typeof password !== 'string' || password === '') throw new AppError('UNAUTHORIZED', 'Enter the password.');
+  await checkSharePassword(ctx, collection.id, collection.passwordHash, password);
+  const grant = await signShareGrant(
+    collection.id,
+    collection.passwordHash,
+    ctx.config.sessionSecret,
+    Math.floor(now / 1000),
+  );
+  return { grant, maxAgeSeconds: SHARE_GRANT_TTL_SECONDS };
 }
 
 async function layOutArchive(
