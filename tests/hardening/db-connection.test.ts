@@ -2,21 +2,12 @@
 // transaction keeps answering reads while none of its writes commit, so /healthz probes with a
 // real write, answers 503, and the pool opens a fresh connection. What is committed is checked
 // through a second, read-only connection, as another process would see it.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import { vi } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import { uploadSmall } from '../helpers/hardening-http';
 import { queryPostgres, readCommittedRows } from '../helpers/outside-reader';
 import { onPostgresS3 } from '../helpers/test-backend';
-
-let app: TestApp;
-let cookie: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('keeper');
-  cookie = await app.login('keeper');
-});
-afterAll(() => app.close());
 
 interface RawConnection {
   open: boolean;
@@ -25,7 +16,7 @@ interface RawConnection {
 }
 
 /** Does something to the app's one pooled SQLite connection, as a fault would. */
-async function withPooledConnection(action: (connection: RawConnection) => Promise<void>): Promise<void> {
+async function withPooledConnection(app: TestApp, action: (connection: RawConnection) => Promise<void>): Promise<void> {
   const client = app.orm.em.getConnection().getKnex().client as unknown as {
     acquireConnection(): Promise<RawConnection>;
     releaseConnection(connection: RawConnection): Promise<unknown>;
@@ -51,21 +42,25 @@ function consoleOutput(): { stop(): string[] } {
 }
 
 /** File ids committed to the database, read by a separate read-only connection. */
-async function committedFileIds(): Promise<string[]> {
+async function committedFileIds(app: TestApp): Promise<string[]> {
   return (await readCommittedRows(app.config.database, 'select id from files')).map((row) => row.id as string);
 }
 
 // SQLite runs on one pooled connection, so a fault in it is met by every request: these two
 // are SQLite's own failure modes. PostgreSQL's (a backend killed under the pool) is below.
 describe.skipIf(onPostgresS3)('a broken SQLite connection', () => {
-  it('when the connection is stuck inside an open transaction, then /healthz answers 503 once, the connection is replaced, and later uploads are committed', async () => {
+  test('when the connection is stuck inside an open transaction, then /healthz answers 503 once, the connection is replaced, and later uploads are committed', async ({
+    app,
+    alice,
+  }) => {
     await withPooledConnection(
+      app,
       (connection) => new Promise((resolve, reject) => connection.run('BEGIN', (e) => (e ? reject(e) : resolve()))),
     );
 
-    const lost = await uploadSmall(app.url, cookie, 'written into the stray transaction', 'lost.txt');
+    const lost = await uploadSmall(app.url, alice.cookie, 'written into the stray transaction', 'lost.txt');
     expect(lost.status).toBe(201);
-    expect(await committedFileIds()).not.toContain(lost.json.file!.id);
+    expect(await committedFileIds(app)).not.toContain(lost.json.file!.id);
 
     const printed = consoleOutput();
     const broken = await fetch(`${app.url}/healthz`);
@@ -74,27 +69,34 @@ describe.skipIf(onPostgresS3)('a broken SQLite connection', () => {
 
     const healthy = await fetch(`${app.url}/healthz`);
     expect(healthy.status).toBe(200);
-    const kept = await uploadSmall(app.url, cookie, 'committed for real', 'kept.txt');
+    const kept = await uploadSmall(app.url, alice.cookie, 'committed for real', 'kept.txt');
     expect(kept.status).toBe(201);
     expect(printed.stop(), 'printed on the console, outside the JSON log').toEqual([]);
-    expect(await committedFileIds()).toContain(kept.json.file!.id);
+    expect(await committedFileIds(app)).toContain(kept.json.file!.id);
   });
 
-  it('when the connection was closed under the app, then the next requests get a fresh one', async () => {
+  test('when the connection was closed under the app, then the next requests get a fresh one', async ({
+    app,
+    alice,
+  }) => {
     await withPooledConnection(
+      app,
       (connection) => new Promise((resolve, reject) => connection.close((e) => (e ? reject(e) : resolve()))),
     );
 
-    const uploaded = await uploadSmall(app.url, cookie, 'after a closed connection', 'fresh.txt');
+    const uploaded = await uploadSmall(app.url, alice.cookie, 'after a closed connection', 'fresh.txt');
     expect(uploaded.status).toBe(201);
-    expect(await committedFileIds()).toContain(uploaded.json.file!.id);
+    expect(await committedFileIds(app)).toContain(uploaded.json.file!.id);
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
 });
 
 describe.runIf(onPostgresS3)('broken PostgreSQL connections', () => {
-  it('when the server terminates every connection of the app, then the next requests get fresh ones and their writes are committed', async () => {
-    expect((await uploadSmall(app.url, cookie, 'before', 'before.txt')).status).toBe(201);
+  test('when the server terminates every connection of the app, then the next requests get fresh ones and their writes are committed', async ({
+    app,
+    alice,
+  }) => {
+    expect((await uploadSmall(app.url, alice.cookie, 'before', 'before.txt')).status).toBe(201);
     const { database } = app.config;
     if (database.dialect !== 'postgresql') throw new Error('a PostgreSQL test');
 
@@ -106,16 +108,18 @@ describe.runIf(onPostgresS3)('broken PostgreSQL connections', () => {
     expect(terminated.length).toBeGreaterThan(0);
 
     const printed = consoleOutput();
-    const uploaded = await uploadSmall(app.url, cookie, 'after the connections were killed', 'fresh.txt');
+    const uploaded = await uploadSmall(app.url, alice.cookie, 'after the connections were killed', 'fresh.txt');
     expect(printed.stop(), 'printed on the console, outside the JSON log').toEqual([]);
     expect(uploaded.status).toBe(201);
-    expect(await committedFileIds()).toContain(uploaded.json.file!.id);
+    expect(await committedFileIds(app)).toContain(uploaded.json.file!.id);
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
 });
 
 describe('the health probe', () => {
-  it('when /healthz answers 200, then its write was committed (the probe row is visible to another reader)', async () => {
+  test('when /healthz answers 200, then its write was committed (the probe row is visible to another reader)', async ({
+    app,
+  }) => {
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
     const rows = await app.rows('select id, checked_at from health_probe');
     expect(rows).toEqual([{ id: 1, checked_at: expect.any(Number) }]);

@@ -1,7 +1,7 @@
 // The database fails for real while an upload is being recorded (a trigger aborts the insert):
 // the answer is a bare 500 JSON error, and the content already written is removed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import {
   expectRowsMatchDisk,
   expectServerAnswers,
@@ -11,18 +11,8 @@ import {
 } from '../helpers/hardening-http';
 import { allowErrorLogs } from '../setup/expected-errors';
 
-let app: TestApp;
-let cookie: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('recorder');
-  cookie = await app.login('recorder');
-});
-afterAll(() => app.close());
-
 /** From now on every insert into files fails in the database itself, with the message "boom". */
-async function breakFileInserts(): Promise<void> {
+async function breakFileInserts(app: TestApp): Promise<void> {
   if (app.config.database.dialect === 'sqlite') {
     await app.rows("create trigger hardening_boom before insert on files begin select raise(abort, 'boom'); end");
     return;
@@ -33,7 +23,7 @@ async function breakFileInserts(): Promise<void> {
   await app.rows('create trigger hardening_boom before insert on files for each row execute function hardening_boom()');
 }
 
-async function repairFileInserts(): Promise<void> {
+async function repairFileInserts(app: TestApp): Promise<void> {
   await app.rows(
     app.config.database.dialect === 'sqlite'
       ? 'drop trigger if exists hardening_boom'
@@ -42,16 +32,19 @@ async function repairFileInserts(): Promise<void> {
 }
 
 describe('a database error while recording an upload', () => {
-  it('when the insert of the record fails, then 500 {"error":"Internal server error"} without a stack, no orphan content, and uploads work once the fault is gone', async () => {
+  test('when the insert of the record fails, then 500 {"error":"Internal server error"} without a stack, no orphan content, and uploads work once the fault is gone', async ({
+    app,
+    alice,
+  }) => {
     allowErrorLogs(); // the failed insert is logged
-    expect((await uploadSmall(app.url, cookie, 'before the fault', 'before.txt')).status).toBe(201);
+    expect((await uploadSmall(app.url, alice.cookie, 'before the fault', 'before.txt')).status).toBe(201);
     const before = await snapshot(app);
 
-    await breakFileInserts();
+    await breakFileInserts(app);
     try {
       const res = await fetch(`${app.url}/api/v1/files`, {
         method: 'POST',
-        headers: { cookie },
+        headers: { cookie: alice.cookie },
         body: (() => {
           const form = new FormData();
           form.append('file', new Blob([new Uint8Array(256 * 1024).fill(7)]), 'doomed.bin');
@@ -66,25 +59,28 @@ describe('a database error while recording an upload', () => {
       await expectUnchanged(app, before);
       await expectServerAnswers(app.url);
     } finally {
-      await repairFileInserts();
+      await repairFileInserts(app);
     }
 
-    const after = await uploadSmall(app.url, cookie, 'after the fault', 'after.txt');
+    const after = await uploadSmall(app.url, alice.cookie, 'after the fault', 'after.txt');
     expect(after.status).toBe(201);
     expect(await app.storedFiles()).toEqual([...before.stored, after.json.file!.storedName].sort());
     await expectRowsMatchDisk(app);
   });
 
-  it('when the insert fails for an upload from the page, then a 500 page and no orphan content either', async () => {
+  test('when the insert fails for an upload from the page, then a 500 page and no orphan content either', async ({
+    app,
+    alice,
+  }) => {
     allowErrorLogs(); // the failed insert is logged
     const before = await snapshot(app);
-    await breakFileInserts();
+    await breakFileInserts(app);
     try {
       const form = new FormData();
       form.append('file', new Blob(['page upload']), 'page.txt');
       const res = await fetch(`${app.url}/upload`, {
         method: 'POST',
-        headers: { cookie },
+        headers: { cookie: alice.cookie },
         body: form,
         redirect: 'manual',
       });
@@ -94,7 +90,7 @@ describe('a database error while recording an upload', () => {
       await expectUnchanged(app, before);
       await expectServerAnswers(app.url);
     } finally {
-      await repairFileInserts();
+      await repairFileInserts(app);
     }
   });
 });

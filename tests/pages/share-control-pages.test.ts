@@ -1,21 +1,9 @@
 // The share controls on the pages without JavaScript (ADR 0014): the upload form's link options,
 // the list's expiry, downloads and lock, and the owner's settings form on the file's page.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { startApp, TestClock, type TestApp } from '../helpers/app';
+import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 import { alertsOf, getPage, postForm, visibleText } from '../helpers/pages-fixtures';
-
-let app: TestApp;
-let alice: string;
-let bob: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('alice');
-  await app.createUser('bob');
-  alice = await app.login('alice');
-  bob = await app.login('bob');
-});
-afterAll(() => app?.close());
 
 /** The upload form's body as a browser sends it: its fields in page order, the file last. */
 function uploadForm(fields: Record<string, string>, content = 'page upload', filename = 'page.txt') {
@@ -25,7 +13,7 @@ function uploadForm(fields: Record<string, string>, content = 'page upload', fil
   return form;
 }
 
-async function row(id: string) {
+async function row(app: TestApp, id: string) {
   const [found] = await app.rows('select expires_at, max_downloads, downloads, password_hash from files where id = ?', [
     id,
   ]);
@@ -48,8 +36,11 @@ function optionsOf(html: string, name: string): string[] {
 }
 
 describe('the upload page', () => {
-  it('when the upload page is shown, then the link options (expiry presets, maximum downloads, password) come before the file input', async () => {
-    const html = await (await getPage(app, '/upload', alice)).text();
+  test('when the upload page is shown, then the link options (expiry presets, maximum downloads, password) come before the file input', async ({
+    app,
+    alice,
+  }) => {
+    const html = await (await getPage(app, '/upload', alice.cookie)).text();
     expect(optionsOf(html, 'expiresIn')).toEqual(['1 hour', '1 day', '7 days', '30 days', 'Never']);
     expect(html).toMatch(/<option value="never" selected="">Never<\/option>/);
     const fileInput = html.indexOf('name="file"');
@@ -59,16 +50,19 @@ describe('the upload page', () => {
     }
   });
 
-  it('when the form is posted with link options, then the file is stored with them and the browser goes to its page', async () => {
+  test('when the form is posted with link options, then the file is stored with them and the browser goes to its page', async ({
+    app,
+    alice,
+  }) => {
     const res = await fetch(`${app.url}/upload`, {
       method: 'POST',
-      headers: { cookie: alice },
+      headers: { cookie: alice.cookie },
       body: uploadForm({ expiresIn: '86400', maxDownloads: '5', password: 'page secret' }),
       redirect: 'manual',
     });
     expect(res.status).toBe(302);
     const id = res.headers.get('location')!.replace('/f/', '');
-    const stored = await row(id);
+    const stored = await row(app, id);
     expect(Number(stored.expires_at) || Date.parse(String(stored.expires_at))).toBeGreaterThan(
       Date.now() + 86400_000 - 60_000,
     );
@@ -76,11 +70,14 @@ describe('the upload page', () => {
     expect(String(stored.password_hash)).toMatch(/^\$2/);
   });
 
-  it('when the form is posted with a bad option, then the page says what is wrong with status 400 and nothing is stored', async () => {
+  test('when the form is posted with a bad option, then the page says what is wrong with status 400 and nothing is stored', async ({
+    app,
+    alice,
+  }) => {
     const before = await app.storedFiles();
     const res = await fetch(`${app.url}/upload`, {
       method: 'POST',
-      headers: { cookie: alice },
+      headers: { cookie: alice.cookie },
       body: uploadForm({ expiresIn: 'never', maxDownloads: '0', password: '' }),
       redirect: 'manual',
     });
@@ -89,7 +86,10 @@ describe('the upload page', () => {
     expect(await app.storedFiles()).toEqual(before);
   });
 
-  it('when the form is refused for a field, then the message names it by its label, never by its internal name', async () => {
+  test('when the form is refused for a field, then the message names it by its label, never by its internal name', async ({
+    app,
+    alice,
+  }) => {
     const refusals: Array<[Record<string, string>, string]> = [
       [{ maxDownloads: '2000000000' }, 'Maximum downloads must be at most 1000000000'],
       [{ maxDownloads: '2.5' }, 'Maximum downloads must be a whole number'],
@@ -98,7 +98,7 @@ describe('the upload page', () => {
     for (const [fields, message] of refusals) {
       const res = await fetch(`${app.url}/upload`, {
         method: 'POST',
-        headers: { cookie: alice },
+        headers: { cookie: alice.cookie },
         body: uploadForm(fields),
         redirect: 'manual',
       });
@@ -109,13 +109,16 @@ describe('the upload page', () => {
     }
   });
 
-  it('when a link option comes after the file part, then the message names the field by its label', async () => {
+  test('when a link option comes after the file part, then the message names the field by its label', async ({
+    app,
+    alice,
+  }) => {
     const form = new FormData();
     form.append('file', new Blob(['late'], { type: 'text/plain' }), 'late.txt');
     form.append('password', 'too late');
     const res = await fetch(`${app.url}/upload`, {
       method: 'POST',
-      headers: { cookie: alice },
+      headers: { cookie: alice.cookie },
       body: form,
       redirect: 'manual',
     });
@@ -123,10 +126,13 @@ describe('the upload page', () => {
     expect(alertsOf(await res.text())).toEqual(['The “Password” field must come before the file part']);
   });
 
-  it('when the form is refused without JavaScript, then it comes back with the link options as typed, and the password is never sent back', async () => {
+  test('when the form is refused without JavaScript, then it comes back with the link options as typed, and the password is never sent back', async ({
+    app,
+    alice,
+  }) => {
     const res = await fetch(`${app.url}/upload`, {
       method: 'POST',
-      headers: { cookie: alice },
+      headers: { cookie: alice.cookie },
       body: uploadForm({ expiresIn: '3600', maxDownloads: '0', password: 'typed secret' }),
       redirect: 'manual',
     });
@@ -141,10 +147,13 @@ describe('the upload page', () => {
     );
   });
 
-  it('when a refused form had markup in a field, then it comes back as text, never as markup', async () => {
+  test('when a refused form had markup in a field, then it comes back as text, never as markup', async ({
+    app,
+    alice,
+  }) => {
     const res = await fetch(`${app.url}/upload`, {
       method: 'POST',
-      headers: { cookie: alice },
+      headers: { cookie: alice.cookie },
       body: uploadForm({ maxDownloads: '"><script>alert(1)</script>' }),
       redirect: 'manual',
     });
@@ -154,7 +163,7 @@ describe('the upload page', () => {
     expect(fieldValue(html, 'maxDownloads')).toBe('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
-  it('when the server forces an expiry, then the upload page offers only the allowed presets, with the default chosen', async () => {
+  test('when the server forces an expiry, then the upload page offers only the allowed presets, with the default chosen', async () => {
     const forced = await startApp({ MAX_EXPIRY: '7d', DEFAULT_EXPIRY: '2d' });
     try {
       await forced.createUser('carol');
@@ -168,10 +177,13 @@ describe('the upload page', () => {
 });
 
 describe('the files list', () => {
-  it('when files have an expiry, a limit and a password, then the list shows "expires in …", "downloads / limit" and a lock', async () => {
+  test('when files have an expiry, a limit and a password, then the list shows "expires in …", "downloads / limit" and a lock', async ({
+    app,
+    bob,
+  }) => {
     const res = await fetch(`${app.url}/upload`, {
       method: 'POST',
-      headers: { cookie: bob },
+      headers: { cookie: bob.cookie },
       body: uploadForm(
         { expiresIn: String(3 * 86400 + 3600), maxDownloads: '5', password: 'bob secret' },
         'x',
@@ -182,7 +194,7 @@ describe('the files list', () => {
     const id = res.headers.get('location')!.replace('/f/', '');
     await fetch(`${app.url}/f/${id}/raw`, { headers: { 'x-share-password': 'bob secret' } });
     await fetch(`${app.url}/f/${id}/raw`, { headers: { 'x-share-password': 'bob secret' } });
-    const html = await (await getPage(app, '/files', bob)).text();
+    const html = await (await getPage(app, '/files', bob.cookie)).text();
     const rowHtml = new RegExp(`<tr[^>]*data-file-id="${id}"[\\s\\S]*?</tr>`).exec(html)![0];
     expect(visibleText(rowHtml)).toContain('expires in 3 days');
     expect(visibleText(rowHtml)).toContain('2 / 5');
@@ -225,7 +237,7 @@ describe('the time a link has left', () => {
     };
   }
 
-  it('when a file was just uploaded with a 1-day expiry, then the list, its page and the "keep" choice say "in 1 day", not "in 23 hours"', async () => {
+  test('when a file was just uploaded with a 1-day expiry, then the list, its page and the "keep" choice say "in 1 day", not "in 23 hours"', async () => {
     const id = await uploadExpiring('86400', 'one-day.txt');
     clock.advance(5_000);
     expect(await expiryShown(id)).toEqual({
@@ -235,7 +247,7 @@ describe('the time a link has left', () => {
     });
   });
 
-  it('when a file was just uploaded with a 1-hour or a 7-day expiry, then it reads "in 1 hour" and "in 7 days"', async () => {
+  test('when a file was just uploaded with a 1-hour or a 7-day expiry, then it reads "in 1 hour" and "in 7 days"', async () => {
     const hour = await uploadExpiring('3600', 'one-hour.txt');
     const week = await uploadExpiring(String(7 * 86400), 'one-week.txt');
     clock.advance(5_000);
@@ -243,7 +255,7 @@ describe('the time a link has left', () => {
     expect((await expiryShown(week)).list).toBe('expires in 7 days');
   });
 
-  it('when time passes, then the time left is rounded to the nearest unit: 12 h 40 min reads "13 hours", 50 s "1 minute", 20 s "less than a minute"', async () => {
+  test('when time passes, then the time left is rounded to the nearest unit: 12 h 40 min reads "13 hours", 50 s "1 minute", 20 s "less than a minute"', async () => {
     const id = await uploadExpiring('86400', 'rounding.txt');
     clock.advance(11 * 3600_000 + 20 * 60_000);
     expect((await expiryShown(id)).list).toBe('expires in 13 hours');
@@ -255,36 +267,41 @@ describe('the time a link has left', () => {
 });
 
 describe("the owner's view of a file", () => {
-  async function aliceFile(fields: Record<string, string> = {}) {
-    const res = await fetch(`${app.url}/api/v1/files`, {
+  async function aliceFile(alice: TestUser, fields: Record<string, string> = {}) {
+    const res = await alice.fetch('/api/v1/files', {
       method: 'POST',
-      headers: { cookie: alice },
       body: uploadForm(fields),
     });
     return (await res.json()).file as { id: string };
   }
 
-  it('when the owner opens the file, then its settings are shown with a form; a visitor sees neither', async () => {
-    const file = await aliceFile({ maxDownloads: '4' });
-    const html = await (await getPage(app, `/f/${file.id}`, alice)).text();
+  test('when the owner opens the file, then its settings are shown with a form; a visitor sees neither', async ({
+    app,
+    alice,
+  }) => {
+    const file = await aliceFile(alice, { maxDownloads: '4' });
+    const html = await (await getPage(app, `/f/${file.id}`, alice.cookie)).text();
     expect(visibleText(html)).toContain('0 / 4');
     expect(html).toContain('name="intent" value="settings"');
     const visitor = await (await getPage(app, `/f/${file.id}`)).text();
     expect(visitor).not.toContain('value="settings"');
   });
 
-  it('when the owner posts the settings form, then they change and the page says so; a blank expiry and password are kept', async () => {
-    const file = await aliceFile({ expiresIn: '3600', password: 'first one' });
-    const before = await row(file.id);
+  test('when the owner posts the settings form, then they change and the page says so; a blank expiry and password are kept', async ({
+    app,
+    alice,
+  }) => {
+    const file = await aliceFile(alice, { expiresIn: '3600', password: 'first one' });
+    const before = await row(app, file.id);
     const res = await postForm(
       app,
       `/f/${file.id}`,
       { intent: 'settings', expiresIn: '', maxDownloads: '9', password: '' },
-      { cookie: alice },
+      { cookie: alice.cookie },
     );
     expect(res.status).toBe(200);
     expect(visibleText(await res.text())).toContain('Settings saved.');
-    const after = await row(file.id);
+    const after = await row(app, file.id);
     expect(after).toMatchObject({
       max_downloads: 9,
       expires_at: before.expires_at,
@@ -295,26 +312,32 @@ describe("the owner's view of a file", () => {
       app,
       `/f/${file.id}`,
       { intent: 'settings', expiresIn: 'never', maxDownloads: '', removePassword: '1' },
-      { cookie: alice },
+      { cookie: alice.cookie },
     );
-    expect(await row(file.id)).toMatchObject({ expires_at: null, max_downloads: null, password_hash: null });
+    expect(await row(app, file.id)).toMatchObject({ expires_at: null, max_downloads: null, password_hash: null });
   });
 
-  it('when the owner posts a bad value, then the page says what is wrong with status 400 and nothing changes', async () => {
-    const file = await aliceFile();
+  test('when the owner posts a bad value, then the page says what is wrong with status 400 and nothing changes', async ({
+    app,
+    alice,
+  }) => {
+    const file = await aliceFile(alice);
     const res = await postForm(
       app,
       `/f/${file.id}`,
       { intent: 'settings', maxDownloads: '-1', password: 'ab' },
-      { cookie: alice },
+      { cookie: alice.cookie },
     );
     expect(res.status).toBe(400);
     expect(alertsOf(await res.text())).toEqual(['Maximum downloads must be at least 1']);
-    expect(await row(file.id)).toMatchObject({ max_downloads: null, password_hash: null });
+    expect(await row(app, file.id)).toMatchObject({ max_downloads: null, password_hash: null });
   });
 
-  it('when the settings form is refused without JavaScript, then it comes back with what was typed, the password aside', async () => {
-    const file = await aliceFile({ password: 'first one' });
+  test('when the settings form is refused without JavaScript, then it comes back with what was typed, the password aside', async ({
+    app,
+    alice,
+  }) => {
+    const file = await aliceFile(alice, { password: 'first one' });
     const fields = {
       intent: 'settings',
       expiresIn: '86400',
@@ -322,7 +345,7 @@ describe("the owner's view of a file", () => {
       password: 'typed secret',
       removePassword: '1',
     };
-    const res = await postForm(app, `/f/${file.id}`, fields, { cookie: alice });
+    const res = await postForm(app, `/f/${file.id}`, fields, { cookie: alice.cookie });
     expect(res.status).toBe(400);
     const html = await res.text();
     const form = /<form[^>]*aria-label="Link settings"[\s\S]*?<\/form>/.exec(html)![0];
@@ -334,12 +357,12 @@ describe("the owner's view of a file", () => {
     expect(visibleText(form)).toContain('Type the new password again: it is never sent back to the page.');
 
     // A limit emptied on purpose comes back empty, not as the current one.
-    await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '7' }, { cookie: alice });
+    await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '7' }, { cookie: alice.cookie });
     const emptied = await postForm(
       app,
       `/f/${file.id}`,
       { intent: 'settings', expiresIn: 'soon', maxDownloads: '' },
-      { cookie: alice },
+      { cookie: alice.cookie },
     );
     expect(emptied.status).toBe(400);
     const again = await emptied.text();
@@ -347,36 +370,56 @@ describe("the owner's view of a file", () => {
     expect(visibleText(again)).not.toContain('Type the new password again');
   });
 
-  it('when the owner sets a limit not above the downloads so far, then the message names the field by its label and counts in the right number', async () => {
-    const file = await aliceFile();
+  test('when the owner sets a limit not above the downloads so far, then the message names the field by its label and counts in the right number', async ({
+    app,
+    alice,
+  }) => {
+    const file = await aliceFile(alice);
     await (await fetch(`${app.url}/f/${file.id}/raw`)).arrayBuffer();
-    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' }, { cookie: alice });
+    const res = await postForm(
+      app,
+      `/f/${file.id}`,
+      { intent: 'settings', maxDownloads: '1' },
+      { cookie: alice.cookie },
+    );
     expect(res.status).toBe(400);
     expect(alertsOf(await res.text())).toEqual(['Maximum downloads must be more than the 1 download so far']);
     await (await fetch(`${app.url}/f/${file.id}/raw`)).arrayBuffer();
-    const twice = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '2' }, { cookie: alice });
+    const twice = await postForm(
+      app,
+      `/f/${file.id}`,
+      { intent: 'settings', maxDownloads: '2' },
+      { cookie: alice.cookie },
+    );
     expect(alertsOf(await twice.text())).toEqual(['Maximum downloads must be more than the 2 downloads so far']);
   });
 
-  it('when the owner sets a password too long, then the message names the password field, not "password"', async () => {
-    const file = await aliceFile();
+  test('when the owner sets a password too long, then the message names the password field, not "password"', async ({
+    app,
+    alice,
+  }) => {
+    const file = await aliceFile(alice);
     const res = await postForm(
       app,
       `/f/${file.id}`,
       { intent: 'settings', maxDownloads: '', password: 'x'.repeat(73) },
-      { cookie: alice },
+      { cookie: alice.cookie },
     );
     expect(res.status).toBe(400);
     expect(alertsOf(await res.text())).toEqual(['Password must be at most 72 bytes of UTF-8']);
   });
 
-  it('when another user posts the settings form, then 403 and nothing changes; without a session it asks to log in', async () => {
-    const file = await aliceFile();
-    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' }, { cookie: bob });
+  test('when another user posts the settings form, then 403 and nothing changes; without a session it asks to log in', async ({
+    app,
+    alice,
+    bob,
+  }) => {
+    const file = await aliceFile(alice);
+    const res = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' }, { cookie: bob.cookie });
     expect(res.status).toBe(403);
     const anonymous = await postForm(app, `/f/${file.id}`, { intent: 'settings', maxDownloads: '1' });
     expect([302, 303]).toContain(anonymous.status);
     expect(anonymous.headers.get('location')).toBe(`/login?redirectTo=${encodeURIComponent(`/f/${file.id}`)}`);
-    expect((await row(file.id)).max_downloads).toBeNull();
+    expect((await row(app, file.id)).max_downloads).toBeNull();
   });
 });
