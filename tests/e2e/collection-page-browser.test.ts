@@ -1,0 +1,124 @@
+// A collection's page (ADR 0038) in a real browser (Debian's Chromium through playwright-core),
+// with JavaScript on and off: the tree of folders, a thumbnail that loads, a password-protected
+// collection opened with its password, and "Download all" saving a ZIP. Every visitor is a fresh
+// context with no cookies at all.
+import fs from 'node:fs';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, hasChromium, launchBrowser, screenshotPath } from '../helpers/browser';
+import { waitForHydration } from '../helpers/pages-browser';
+import { makePng } from '../helpers/pages-fixtures';
+import { startSharingApp, type SharingApp } from '../sharing/support';
+
+const SKIP_REASON = `skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+if (!hasChromium) console.warn(`tests/e2e/collection-page-browser.test.ts ${SKIP_REASON}`);
+
+let app: SharingApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  [app, browser] = await Promise.all([startSharingApp(), launchBrowser()]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+/** A visitor's context: no cookies; no page of it may throw or log an error beyond an expected 401. */
+async function withVisitor<T>(js: boolean, body: (context: BrowserContext) => Promise<T>): Promise<T> {
+  const context = await browser.newContext({ javaScriptEnabled: js, acceptDownloads: true });
+  context.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  context.on('page', (page) => {
+    page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() !== 'error' || /status of 401\b/.test(message.text())) return;
+      errors.push(`console: ${message.text()}`);
+    });
+  });
+  try {
+    return await body(context);
+  } finally {
+    await context.close();
+    expect(errors).toEqual([]);
+  }
+}
+
+async function makeCollection(body: Record<string, unknown>): Promise<{ id: string; url: string }> {
+  const res = await fetch(`${app.url}/api/v1/collections`, {
+    method: 'POST',
+    headers: { cookie: app.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`collection not made: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { collection: { id: string; url: string } }).collection;
+}
+
+describe('the collection page in a browser', () => {
+  for (const js of [false, true]) {
+    const mode = js ? 'with JavaScript' : 'without JavaScript';
+    it.skipIf(!hasChromium)(
+      `when a visitor opens a password-protected collection and types its password (${mode}), then the tree of folders shows, a thumbnail loads, and "Download all" saves a ZIP`,
+      async () => {
+        const beach = await app.upload(makePng(), 'beach.png', 'image/png');
+        const notes = await app.upload('remember the hats', 'notes.txt', 'text/plain');
+        const collection = await makeCollection({
+          title: 'Holiday <2026>',
+          password: 'open sesame',
+          files: [
+            { id: beach.file.id, path: 'photos/2026/beach.png' },
+            { id: notes.file.id, path: 'notes.txt' },
+          ],
+        });
+        await withVisitor(js, async (context) => {
+          const page = await context.newPage();
+          const locked = await page.goto(collection.url);
+          expect(locked?.status()).toBe(401);
+          expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Password-protected collection');
+          if (js) await waitForHydration(page, 'main form');
+
+          await page.getByLabel('Password').fill('wrong guess');
+          await page.getByRole('button', { name: 'Open' }).click();
+          await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong password.');
+
+          await page.getByLabel('Password').fill('open sesame');
+          await Promise.all([
+            page.waitForURL(collection.url),
+            page.getByRole('heading', { level: 1, name: 'Holiday <2026>' }).waitFor(),
+            page.getByRole('button', { name: 'Open' }).click(),
+          ]);
+          expect(await page.locator('.collection-summary').textContent()).toMatch(/^2 files, /);
+
+          // The tree: photos › 2026 › beach.png, and notes.txt beside photos.
+          const photos = page.locator('details', { has: page.locator('summary', { hasText: 'photos' }) }).first();
+          expect(await photos.getAttribute('open')).toBe('');
+          const year = photos.locator('details', { has: page.locator('summary', { hasText: '2026' }) });
+          expect(await year.getByRole('link', { name: 'beach.png' }).getAttribute('href')).toBe(`/f/${beach.file.id}`);
+          expect(await page.getByRole('link', { name: 'notes.txt' }).getAttribute('href')).toBe(`/f/${notes.file.id}`);
+          // The thumbnail loads (the file's own link asks nothing).
+          const thumbnail = year.locator('img.thumbnail');
+          await thumbnail.scrollIntoViewIfNeeded();
+          await expect
+            .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+            .toBe(64);
+          // Folders fold (a click on the summary), without any script of ours.
+          await photos.locator('summary').first().click();
+          expect(await photos.getAttribute('open')).toBeNull();
+          await page.screenshot({ path: screenshotPath(`collection-page-${js ? 'js' : 'nojs'}`), fullPage: true });
+
+          const downloading = page.waitForEvent('download');
+          await page.getByRole('link', { name: 'Download all' }).click();
+          const download = await downloading;
+          expect(download.suggestedFilename()).toBe('Holiday <2026>.zip'.replace(/[<>]/g, '_'));
+          const zip = fs.readFileSync((await download.path())!);
+          expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
+          expect(zip.includes(Buffer.from('photos/2026/beach.png'))).toBe(true);
+          expect(zip.includes(Buffer.from('remember the hats'))).toBe(true);
+        });
+      },
+      60_000,
+    );
+  }
+});
