@@ -8,6 +8,7 @@ import {
   useRouteError,
 } from '@remix-run/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { CollectionList } from '~/components/collection-list';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
@@ -45,6 +46,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The count of files comes with the space used (one query either way): no count of its own.
   const { usage, quota } = await services.storage.myStorageReport(ctx);
   const unfinished = await services.resumableUploads.listMyUnfinishedUploads(ctx);
+  // On the first page only: the collections are a short list above the files, not paged with them.
+  const collections =
+    cursor === undefined
+      ? (await services.collections.listCollections(ctx)).map(({ id, title, fileCount, totalSize, hasPassword }) => ({
+          id,
+          title,
+          fileCount,
+          totalSize,
+          hasPassword,
+        }))
+      : [];
   return {
     files: page.files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })),
     nextCursor: page.nextCursor,
@@ -54,11 +66,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     usage,
     quota,
     unfinished,
+    collections,
   };
 }
 
 export default function Files() {
-  const { files, nextCursor, olderPage, now, usage, quota, unfinished } = useLoaderData<typeof loader>();
+  const { files, nextCursor, olderPage, now, usage, quota, unfinished, collections } = useLoaderData<typeof loader>();
   const [error, setError] = useState<string | null>(null);
   // Back from the delete confirmation (without JavaScript): it names the file it deleted.
   const deletedName = new URLSearchParams(useLocation().search).get('deleted');
@@ -143,6 +156,7 @@ export default function Files() {
       </div>
       <StorageUsage {...usage} quota={quota} />
       <UnfinishedUploads uploads={unfinished} />
+      <CollectionList collections={collections} />
       {error ? (
         <p className="alert" role="alert">
           {error}

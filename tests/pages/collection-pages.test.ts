@@ -242,3 +242,26 @@ describe('a password-protected collection', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('the files page', () => {
+  test('when a user has collections, then her files page lists them (title, count, size, link), and no one else sees them', async ({
+    app,
+    alice,
+    bob,
+  }) => {
+    const file = await alice.upload('listed', 'listed.txt', 'text/plain');
+    const collection = await makeCollection(alice, {
+      title: 'Listed <b>here</b>',
+      password: 'listed pass',
+      files: [{ id: file.file.id }],
+    });
+    const html = await (await getPage(app, '/files', alice.cookie)).text();
+    const section = /<section[^>]*class="collections"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+    expect(section).toContain(`href="/c/${collection.id}"`);
+    expect(visibleText(section)).toContain('Listed <b>here</b>');
+    expect(visibleText(section)).toContain('1 file, 6 bytes');
+    expect(section).toContain('aria-label="Password-protected"');
+    const bobs = await (await getPage(app, '/files', bob.cookie)).text();
+    expect(bobs).not.toContain(collection.id);
+  });
+});

@@ -1,0 +1,33 @@
+import { Link } from '@remix-run/react';
+import { counted, formatBytes } from '~/utils/format';
+
+interface ListedCollection {
+  id: string;
+  title: string;
+  fileCount: number;
+  totalSize: number;
+  hasPassword: boolean;
+}
+
+/** The owner's collections on their files page: each title linking to its page, with its count and size. */
+export function CollectionList({ collections }: { collections: ListedCollection[] }) {
+  if (collections.length === 0) return null;
+  return (
+    <section className="collections" aria-labelledby="collections-heading">
+      <h2 id="collections-heading">Collections</h2>
+      <ul className="collection-list">
+        {collections.map((collection) => (
+          <li key={collection.id}>
+            <Link to={`/c/${collection.id}`}>{collection.title}</Link>
+            {collection.hasPassword ? (
+              <span className="lock" role="img" aria-label="Password-protected" title="Password-protected">
+                🔒
+              </span>
+            ) : null}
+            <span className="muted">{`${counted(collection.fileCount, 'file')}, ${formatBytes(collection.totalSize)}`}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
