@@ -1,25 +1,15 @@
 // Errors of the JSON API: always JSON {"error": …}, the right status, never a stack (docs/api.md).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import { allowErrorLogs } from '../setup/expected-errors';
 
-let app: TestApp;
-let cookie: string;
 let fileId: string;
 let storedName: string;
 
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('owner');
-  cookie = await app.login('owner');
-  const res = await fetch(`${app.url}/api/v1/files`, {
-    method: 'POST',
-    headers: { cookie },
-    body: fileForm('mine', 'mine.txt'),
-  });
-  ({ id: fileId, storedName } = (await res.json()).file);
+test.beforeAll(async ({ alice }) => {
+  ({ id: fileId, storedName } = (await alice.upload('mine', 'mine.txt')).file);
 });
-afterAll(() => app.close());
 
 /** A JSON error answer: this status, exactly one `error` string field, no trace of the code. */
 async function expectJsonError(res: Response, status: number, error?: string) {
@@ -35,7 +25,7 @@ async function expectJsonError(res: Response, status: number, error?: string) {
 }
 
 describe('unknown API routes', () => {
-  it.each([
+  test.for([
     ['GET', '/api/v1/nope'],
     ['POST', '/api/v1/nope'],
     ['GET', '/api/v1'],
@@ -45,8 +35,8 @@ describe('unknown API routes', () => {
     ['PUT', '/api/v1/files/abc'],
     ['GET', '/api/v1/auth/login'],
     ['GET', '/api/v1/files/abc/extra'],
-  ])('when %s %s is requested, then it answers 404 {"error":"Not found"}', async (method, url) => {
-    for (const headers of [{ cookie }, {}] as Record<string, string>[]) {
+  ])('when %s %s is requested, then it answers 404 {"error":"Not found"}', async ([method, url], { app, alice }) => {
+    for (const headers of [{ cookie: alice.cookie }, {}] as Record<string, string>[]) {
       await expectJsonError(await fetch(`${app.url}${url}`, { method, headers }), 404, 'Not found');
     }
   });
@@ -59,18 +49,18 @@ describe('protected routes without a session', () => {
     ['DELETE', '/api/v1/files/{id}', () => undefined],
   ];
 
-  it.each(routes)(
+  test.for(routes)(
     'when %s %s comes without a cookie, then it answers 401 {"error":"Unauthorized"}',
-    async (method, url, body) => {
+    async ([method, url, body], { app }) => {
       const res = await fetch(`${app.url}${url.replace('{id}', fileId)}`, { method, body: body() });
 
       await expectJsonError(res, 401, 'Unauthorized');
     },
   );
 
-  it.each(routes)(
+  test.for(routes)(
     'when %s %s comes with an invalid token, then it answers 401 {"error":"Unauthorized"}',
-    async (method, url, body) => {
+    async ([method, url, body], { app }) => {
       const res = await fetch(`${app.url}${url.replace('{id}', fileId)}`, {
         method,
         body: body(),
@@ -81,7 +71,9 @@ describe('protected routes without a session', () => {
     },
   );
 
-  it('when refused requests came without a session, then the file is untouched and nothing was uploaded', async () => {
+  test('when refused requests came without a session, then the file is untouched and nothing was uploaded', async ({
+    app,
+  }) => {
     for (const method of ['DELETE', 'POST']) {
       await fetch(`${app.url}/api/v1/files${method === 'DELETE' ? `/${fileId}` : ''}`, {
         method,
@@ -95,14 +87,17 @@ describe('protected routes without a session', () => {
 });
 
 describe('malformed requests', () => {
-  it('when a file id in the path is a malformed %-escape, then it answers 400 with a JSON error, not a 500', async () => {
+  test('when a file id in the path is a malformed %-escape, then it answers 400 with a JSON error, not a 500', async ({
+    app,
+    alice,
+  }) => {
     await expectJsonError(
-      await fetch(`${app.url}/api/v1/files/%E0%A4%A`, { method: 'DELETE', headers: { cookie } }),
+      await fetch(`${app.url}/api/v1/files/%E0%A4%A`, { method: 'DELETE', headers: { cookie: alice.cookie } }),
       400,
     );
   });
 
-  it('when the login body is larger than any login, then it answers 413 with a JSON error', async () => {
+  test('when the login body is larger than any login, then it answers 413 with a JSON error', async ({ app }) => {
     const res = await fetch(`${app.url}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -112,7 +107,10 @@ describe('malformed requests', () => {
     await expectJsonError(res, 413);
   });
 
-  it('when a JSON or form body is announced as gzip or deflate but is not (or is cut short), then 400 with a JSON error, not a 500', async () => {
+  test('when a JSON or form body is announced as gzip or deflate but is not (or is cut short), then 400 with a JSON error, not a 500', async ({
+    app,
+    alice,
+  }) => {
     const { gzipSync } = await import('node:zlib');
     const cutGzip = gzipSync(JSON.stringify({ username: 'owner', password: 'a long passphrase' })).subarray(0, 12);
     const attempts: Array<[string, string, string | Blob, Record<string, string>]> = [
@@ -133,7 +131,7 @@ describe('malformed requests', () => {
         `/api/v1/files/${fileId}`,
         'PATCH',
         'garbage',
-        { 'content-type': 'application/json', 'content-encoding': 'gzip', cookie },
+        { 'content-type': 'application/json', 'content-encoding': 'gzip', cookie: alice.cookie },
       ],
     ];
     for (const [path, method, body, headers] of attempts) {
@@ -149,7 +147,7 @@ describe('malformed requests', () => {
     expect((await app.rows('select id from files where id = ?', [fileId])).length).toBe(1);
   });
 
-  it('when the login body is broken JSON, then the 400 carries no parser details or stack', async () => {
+  test('when the login body is broken JSON, then the 400 carries no parser details or stack', async ({ app }) => {
     const res = await fetch(`${app.url}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -171,7 +169,7 @@ describe('server faults', () => {
   });
   afterAll(() => broken.close().catch(() => {}));
 
-  it('when the storage cannot take the file, then it answers 503 with a clear JSON error and records nothing', async () => {
+  test('when the storage cannot take the file, then it answers 503 with a clear JSON error and records nothing', async () => {
     allowErrorLogs(); // the failed write is logged
     const repair = await broken.breakStorageWrites();
     try {
@@ -190,7 +188,7 @@ describe('server faults', () => {
     expect(await broken.rows('select id from files')).toEqual([]);
   });
 
-  it('when the database is gone, then the API still answers JSON {"error":"Internal server error"} on every route', async () => {
+  test('when the database is gone, then the API still answers JSON {"error":"Internal server error"} on every route', async () => {
     allowErrorLogs(); // each request the database fails is logged
     await broken.closeDatabase();
 
