@@ -260,3 +260,142 @@ function clientWentAway(reason: unknown, body: Readable): boolean {
   const reset = code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
   return reset && body.destroyed && (body as Readable & { complete?: boolean }).complete === false;
 }
+
+/** The most file parts one request may carry into a collection (each a file of its own). */
+const MAX_FILES_PER_REQUEST = 1_000;
+
+/** One file part of a body with several: the upload, and the `path` field sent just before it. */
+export interface UploadPart {
+  upload: NewUpload;
+  /** The `path` field that came right before this file part, if any. */
+  path: string | undefined;
+}
+
+/**
+ * Parses `body` and calls `handle` for each part that carries a named file, in order, as each
+ * arrives (streamed, never whole in memory). Text fields named in `fieldsBeforeFile` must come
+ * before the first file; a `path` field applies to the file part after it. Resolves with what
+ * each `handle` returned, in order, once the whole body was read and every file handled.
+ *
+ * All or nothing: when the body turns out bad (malformed, past a limit, the client gone), or one
+ * handler refuses its file (too large, over the quota), every file handled so far is handed to
+ * `undo` and the whole request is refused with that reason; no file part (400) is refused too.
+ */
+export async function withEachUploadedFile<T>(
+  headers: IncomingHttpHeaders,
+  body: Readable,
+  options: MultipartOptions,
+  handle: (part: UploadPart) => Promise<T>,
+  undo: (handled: T) => Promise<void>,
+): Promise<{ results: T[]; settings: Record<string, string> }> {
+  const encoding = String(headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  if (encoding !== 'identity' && encoding !== '')
+    throw new AppError(
+      'BAD_REQUEST',
+      `Content-Encoding "${encoding.slice(0, 40)}" is not supported: send the files uncompressed`,
+    );
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers,
+      defParamCharset: 'utf8',
+      preservePath: true,
+      limits: {
+        fileSize: options.maxFileBytes + 1,
+        files: MAX_FILES_PER_REQUEST,
+        fields: MAX_FIELDS + MAX_FILES_PER_REQUEST,
+        fieldSize: 64 * 1024,
+        parts: MAX_FIELDS + 2 * MAX_FILES_PER_REQUEST,
+        headerPairs: 50,
+      },
+    });
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
+  }
+  const settings: Record<string, string> = {};
+  const handling: Array<Promise<T>> = [];
+  let nextPath: string | undefined;
+  let refusal: AppError | null = null;
+  const refuse = (error: AppError) => {
+    refusal ??= error;
+  };
+  parser.on('fieldsLimit', () => refuse(new AppError('BAD_REQUEST', 'Too many form fields')));
+  parser.on('filesLimit', () =>
+    refuse(new AppError('BAD_REQUEST', `Too many files: at most ${MAX_FILES_PER_REQUEST} in one request`)),
+  );
+  parser.on('error', () => undefined);
+  parser.on('field', (name, value) => {
+    if (name === 'path') nextPath = value === '' ? undefined : value;
+    else if (options.fieldsBeforeFile?.includes(name)) {
+      if (handling.length > 0) refuse(new AppError('BAD_REQUEST', `The ${name} field must come before the files`));
+      else if (value !== '') settings[name] = value;
+    }
+  });
+  parser.on('file', (_field, fileStream, info) => {
+    fileStream.on('error', () => {});
+    const path = nextPath;
+    nextPath = undefined;
+    if (refusal || parser.destroyed || !info.filename) {
+      fileStream.resume();
+      return;
+    }
+    const content = new PassThrough({ highWaterMark: 1024 * 1024 });
+    content.on('error', () => {});
+    fileStream.on('error', (error) => content.destroy(error));
+    content.on('close', () => {
+      if (!fileStream.readableEnded) {
+        fileStream.unpipe(content);
+        fileStream.resume();
+      }
+    });
+    // This part is good once it ended whole (not cut by the size limit, not broken off).
+    const partEnded = new Promise<void>((resolve, reject) => {
+      fileStream.on('end', () =>
+        (fileStream as Readable & { truncated?: boolean }).truncated
+          ? reject(new AppError('PAYLOAD_TOO_LARGE', 'File too large'))
+          : resolve(),
+      );
+      fileStream.on('error', () => reject(new AppError('BAD_REQUEST', 'Malformed multipart body')));
+    });
+    partEnded.catch(() => undefined);
+    fileStream.pipe(content);
+    const handled = handle({
+      upload: {
+        originalName: info.filename,
+        mimeType: info.mimeType,
+        content,
+        settings: { ...settings },
+        bodyAccepted: () => partEnded,
+      },
+      path,
+    });
+    handled.catch((error: unknown) => {
+      content.destroy();
+      if (error instanceof AppError) refuse(error);
+    });
+    handling.push(handled);
+  });
+
+  const [parsed] = await Promise.allSettled([feed(body, parser)]);
+  const outcomes = await Promise.allSettled(handling);
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  const problem: unknown =
+    refusal ??
+    (parsed.status === 'rejected'
+      ? new AppError(
+          'BAD_REQUEST',
+          clientWentAway(parsed.reason, body) ? 'Upload aborted by the client' : 'Malformed multipart body',
+        )
+      : failed?.status === 'rejected'
+        ? failed.reason
+        : handling.length === 0
+          ? new AppError('BAD_REQUEST', 'No file uploaded')
+          : null);
+  if (problem) {
+    for (const outcome of outcomes) if (outcome.status === 'fulfilled') await undo(outcome.value);
+    throw problem;
+  }
+  return { results: outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value), settings };
+}

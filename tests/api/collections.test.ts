@@ -1,5 +1,6 @@
 // Collections over /api/v1/collections (docs/api.md): several of one user's files behind one link.
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
+import { MULTIPART_TYPE, multipartBody } from '../helpers/multipart';
 import { tusClient } from '../helpers/tus';
 
 interface CollectionBody {
@@ -286,5 +287,69 @@ describe('collections', () => {
     expect(refused.status).toBe(400);
     const unsafe = await tus.create(3, { filename: 'x.txt', collection: collection.id, path: '../x.txt' });
     expect(unsafe.status).toBe(400);
+  });
+
+  test('when several files come in one multipart body, then each is stored and one collection holds them in order under their paths, with its title and settings', async ({
+    app,
+    alice,
+  }) => {
+    const form = new FormData();
+    form.append('title', 'Sent at once');
+    form.append('maxDownloads', '4');
+    form.append('expiresIn', '3600');
+    form.append('path', 'docs/a.txt');
+    form.append('file', new Blob(['first file']), 'a.txt');
+    form.append('file', new Blob(['second']), 'b.txt');
+    form.append('path', 'pics/c.bin');
+    form.append('file', new Blob([new Uint8Array(70_000).fill(3)]), 'c.bin');
+    const res = await alice.fetch('/api/v1/collections', { method: 'POST', body: form });
+    expect(res.status).toBe(201);
+    const { collection } = (await res.json()) as CollectionBody;
+    expect(collection).toMatchObject({
+      title: 'Sent at once',
+      maxDownloads: 4,
+      fileCount: 3,
+      totalSize: 10 + 6 + 70_000,
+    });
+    expect(collection.files.map((entry) => [entry.path, entry.file.originalName])).toEqual([
+      ['docs/a.txt', 'a.txt'],
+      ['b.txt', 'b.txt'],
+      ['pics/c.bin', 'c.bin'],
+    ]);
+    // The files share the collection's expiry, not its download limit or password.
+    const [row] = await app.rows('select expires_at, max_downloads from files where id = ?', [
+      collection.files[0].file.id,
+    ]);
+    expect(row.max_downloads).toBeNull();
+    expect(new Date(row.expires_at as string | number).getTime()).toBeGreaterThan(Date.now() + 3500_000);
+    expect(Buffer.from(await (await alice.fetch(`/f/${collection.files[2].file.id}/raw`)).arrayBuffer())).toEqual(
+      Buffer.alloc(70_000, 3),
+    );
+  });
+
+  test('when a multipart body for a collection is broken, has an unsafe path or no file, then 400 and none of its files is kept', async ({
+    app,
+    alice,
+  }) => {
+    const before = await app.rows('select count(*) as n from files where user_id = ?', [alice.id]);
+    const post = (body: Buffer) =>
+      alice.fetch('/api/v1/collections', { method: 'POST', headers: { 'content-type': MULTIPART_TYPE }, body });
+    const whole = multipartBody([
+      { name: 'file', filename: 'one.txt', content: 'one' },
+      { name: 'file', filename: 'two.txt', content: 'two two two' },
+    ]);
+    // Cut inside the second file: the first was whole, and still goes.
+    expect((await post(whole.subarray(0, whole.length - 30))).status).toBe(400);
+    const unsafe = multipartBody([
+      { name: 'file', filename: 'one.txt', content: 'one' },
+      { name: 'path', content: '../../etc/passwd' },
+      { name: 'file', filename: 'two.txt', content: 'two' },
+    ]);
+    expect((await post(unsafe)).status).toBe(400);
+    expect((await post(multipartBody([{ name: 'title', content: 'Nothing' }]))).status).toBe(400);
+    expect(await app.rows('select count(*) as n from files where user_id = ?', [alice.id])).toEqual(before);
+    expect(await app.rows('select id from collections where user_id = ? and title = ?', [alice.id, 'Nothing'])).toEqual(
+      [],
+    );
   });
 });

@@ -91,6 +91,19 @@ const upload = shareSettingsFields
   .partial({ expiresAt: true, expiresIn: true, maxDownloads: true, password: true })
   .openapi({ required: ['file'] });
 
+const collectionUpload = shareSettingsFields
+  .extend({
+    title: z.string().openapi({ description: 'The collection’s title; "N files" when left out.' }),
+    path: z.string().openapi({
+      description: 'Sent just before a file part: that file’s path in the collection (its name when left out).',
+    }),
+    file: z.array(z.string().openapi({ format: 'binary' })).openapi({
+      description:
+        'The files, in order (any field name): every file part is stored, with the collection’s expiry. The title and share settings come before the first.',
+    }),
+  })
+  .partial({ expiresAt: true, expiresIn: true, maxDownloads: true, password: true, title: true, path: true })
+  .openapi({ required: ['file'] });
 type Responses = RouteConfig['responses'];
 const errors = (...statuses: number[]): Responses =>
   Object.fromEntries([
@@ -175,9 +188,16 @@ function describeCollections(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/collections',
     tags: ['Collections'],
-    summary: 'Make a collection of your files: one link for all of them, and "Download all" as one ZIP',
+    summary: 'Make a collection: of files you have uploaded (JSON), or of the files of a multipart body, each stored',
     security: SESSION_OR_TOKEN,
-    request: { body: { content: json(newCollectionSchema) } },
+    request: {
+      body: {
+        content: {
+          ...json(newCollectionSchema),
+          'multipart/form-data': { schema: collectionUpload },
+        },
+      },
+    },
     responses: {
       201: { description: 'Made; Location is its public link', content: one },
       ...errors(400, 401, 403),

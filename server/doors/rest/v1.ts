@@ -3,7 +3,7 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import { clearedSessionCookie, sessionCookie } from '../../auth/cookie';
 import { AppError } from '../../errors';
 import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../../http/bearer';
-import { receiveUpload } from '../../http/receive-upload';
+import { receiveCollectionUpload, receiveUpload } from '../../http/receive-upload';
 import { resumableUploads } from '../tus/resumable-uploads';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../services/api-tokens';
 import {
@@ -160,6 +160,16 @@ export function apiV1Router(): Router {
     }),
   );
 
+  // Several files in one multipart body, each stored, then one collection of them.
+  router.post(
+    '/collections',
+    requireSession,
+    (req, _res, next) => (req.is('multipart/form-data') ? next() : next('route')),
+    handler(async (req, res) => {
+      const collection = await receiveCollectionUpload(res.locals.ctx, req);
+      res.status(201).location(collection.url).json({ collection });
+    }),
+  );
   router.post(
     '/collections',
     requireSession,
