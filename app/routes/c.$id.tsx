@@ -74,7 +74,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       headers: { 'Set-Cookie': http.collectionGrantCookie(ctx.config, id, grant, maxAgeSeconds) },
     });
   } catch (error) {
-    const { status, message, headers } = unlockRefusal(context, error);
+    const { status, message, headers } = unlockRefusal(context, error, COLLECTION_NOT_FOUND);
     return data({ unlockError: message }, { status, headers });
   }
 }

@@ -28,15 +28,17 @@ export function throwPageError(
 
 /**
  * A refused share password (a file's or a collection's) as the page answers it: a link that is not
- * there or gone is thrown as its error page; a wrong password (401) or too many (429, with its
- * Retry-After) comes back to the form with the status and the message.
+ * there (said as `notFound`, when given) or gone is thrown as its error page; a wrong password
+ * (401) or too many (429, with its Retry-After) comes back to the form with the status and the message.
  */
 export function unlockRefusal(
   context: AppLoadContext,
   error: unknown,
+  notFound?: string,
 ): { status: number; message: string; headers: Record<string, string> } {
   const { status, message } = pageErrorFrom(context, error);
-  if (status === 404 || status === 410) throw data({ message }, { status });
+  if (status === 404) throw data({ message: notFound ?? message }, { status });
+  if (status === 410) throw data({ message }, { status });
   const headers: Record<string, string> = {};
   if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined)
     headers['Retry-After'] = String(error.retryAfterSeconds);

@@ -9,8 +9,9 @@ import { planZip, zipStream, type ZipByteRange, type ZipPlan } from '../archive/
 import { SHARE_GRANT_TTL_SECONDS, signShareGrant, verifyShareGrant } from '../auth/share-grant';
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
-import { CollectionSchema } from '../db/entities/collection.entity';
+import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
+import { UserSchema } from '../db/entities/user.entity';
 import { fileIdSchema } from '../schemas';
 import { entriesOf, toCollectionDto, type CollectionDto } from './collections';
 import { checkSharePassword, type ShareProof } from './share-access';
@@ -51,9 +52,7 @@ export async function openCollectionShare(
   collectionId: string,
   proof: ShareProof = {},
 ): Promise<CollectionAccess> {
-  const collection = fileIdSchema.safeParse(collectionId).success
-    ? await ctx.em.findOne(CollectionSchema, { id: collectionId }, { disableIdentityMap: true })
-    : null;
+  const collection = await findSharedCollection(ctx, collectionId);
   if (!collection) return { kind: 'missing' };
   const now = ctx.clock.now();
   const gone = goneReason(collection, now);
@@ -84,6 +83,19 @@ export async function openCollectionShare(
   };
 }
 
+/** The collection behind a link: null when there is none or its owner is disabled (their links are off, ADR 0018). */
+async function findSharedCollection(ctx: ServiceContext, collectionId: string): Promise<StoredCollection | null> {
+  if (!fileIdSchema.safeParse(collectionId).success) return null;
+  const collection = await ctx.em.findOne(CollectionSchema, { id: collectionId }, { disableIdentityMap: true });
+  if (!collection) return null;
+  const owner = await ctx.em.findOne(
+    UserSchema,
+    { id: collection.userId, disabledAt: null },
+    { fields: ['id'], disableIdentityMap: true },
+  );
+  return owner ? collection : null;
+}
+
 /**
  * Checks a collection's password typed on its page; resolves with the proof to keep in a cookie
  * (scoped to `/c/<id>`, so it opens the page and its archive). Throws UNAUTHORIZED for a wrong
@@ -94,9 +106,7 @@ export async function unlockCollection(
   collectionId: string,
   password: unknown,
 ): Promise<{ grant: string; maxAgeSeconds: number }> {
-  const collection = fileIdSchema.safeParse(collectionId).success
-    ? await ctx.em.findOne(CollectionSchema, { id: collectionId }, { disableIdentityMap: true })
-    : null;
+  const collection = await findSharedCollection(ctx, collectionId);
   if (!collection) throw new AppError('NOT_FOUND', 'Collection not found');
   const now = ctx.clock.now();
   const gone = goneReason(collection, now);

@@ -1,7 +1,7 @@
 // A collection's page, /c/<id> (ADR 0038), as a browser without JavaScript sees it: the title,
 // count and size, "Download all", the files as a tree of folders with their own links and
 // thumbnails, the link preview tags, and the password form that opens the page and its archive.
-import { describe, expect, test, type TestUser } from '../helpers/fixtures';
+import { describe, expect, registeredUser, test, type TestUser } from '../helpers/fixtures';
 import { alertsOf, getPage, makePng, postForm, visibleText } from '../helpers/pages-fixtures';
 
 interface Collection {
@@ -132,6 +132,27 @@ describe('the collection page', () => {
   });
 });
 
+describe('a disabled account', () => {
+  test('when its owner is disabled, then the collection page and its archive answer 404; enabled again, both open', async ({
+    app,
+  }) => {
+    const carol = await registeredUser(app, 'carol');
+    const file = await carol.upload('off with the account', 'off.txt', 'text/plain');
+    const collection = await makeCollection(carol, { title: 'Off', files: [{ id: file.file.id }] });
+    const disable = (disabled: boolean) =>
+      app.rows('update users set disabled_at = ? where id = ?', [
+        disabled ? (app.config.database.dialect === 'sqlite' ? Date.now() : new Date()) : null,
+        carol.id,
+      ]);
+    await disable(true);
+    expect((await getPage(app, `/c/${collection.id}`)).status).toBe(404);
+    expect((await getPage(app, `/c/${collection.id}/archive`)).status).toBe(404);
+    await disable(false);
+    expect((await getPage(app, `/c/${collection.id}`)).status).toBe(200);
+    expect((await getPage(app, `/c/${collection.id}/archive`)).status).toBe(200);
+  });
+});
+
 describe('a password-protected collection', () => {
   test('when a visitor opens it, then 401 with a password form and nothing of the collection', async ({
     app,
@@ -188,6 +209,12 @@ describe('a password-protected collection', () => {
         .subarray(0, 2)
         .toString('latin1'),
     ).toBe('PK');
+  });
+
+  test('when a password is sent for an unknown collection, then the not-found page answers 404', async ({ app }) => {
+    const res = await postForm(app, '/c/AAAAAAAAAAAAAAAAAAAAAA', { intent: 'unlock', password: 'anything' });
+    expect(res.status).toBe(404);
+    expect(visibleText(await res.text())).toContain('This collection does not exist, or it was deleted.');
   });
 
   test('when the visitor sends a wrong password, then 401 with the message and the form again; after five, 429 with Retry-After even for the right one', async ({
