@@ -1,29 +1,24 @@
 // SQLite under concurrency: many uploads, deletes and logins at once never surface as
 // SQLITE_BUSY or a 500, and the rows still match the content on disk afterwards.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
+import { DEFAULT_PASSWORD, type TestApp } from '../helpers/app';
+import { test as base, describe, expect, registeredUser } from '../helpers/fixtures';
 import { expectRowsMatchDisk, expectServerAnswers, uploadSmall } from '../helpers/hardening-http';
 
-let app: TestApp;
+const test = base.extend('carol', { scope: 'file' }, ({ app }) => registeredUser(app, 'carol'));
 const cookies: Record<string, string> = {};
 
-beforeAll(async () => {
-  app = await startApp();
-  for (const name of ['alice', 'bob', 'carol']) {
-    await app.createUser(name);
-    cookies[name] = await app.login(name);
-  }
+test.beforeAll(async ({ alice, bob, carol }) => {
+  for (const user of [alice, bob, carol]) cookies[user.username] = user.cookie;
 });
-afterAll(() => app.close());
 
-function deleteFile(cookie: string, id: string) {
+function deleteFile(app: TestApp, cookie: string, id: string) {
   return fetch(`${app.url}/api/v1/files/${id}`, { method: 'DELETE', headers: { cookie } });
 }
 
 describe('SQLite under concurrency', () => {
-  it('when two users run 30 uploads and 20 deletes of other files all at once, then every one succeeds and rows match the files on disk', {
+  test('when two users run 30 uploads and 20 deletes of other files all at once, then every one succeeds and rows match the files on disk', {
     timeout: 120_000,
-  }, async () => {
+  }, async ({ app }) => {
     const users = ['alice', 'bob'];
     const existing: Record<string, string[]> = { alice: [], bob: [] };
     for (const user of users) {
@@ -42,7 +37,7 @@ describe('SQLite under concurrency', () => {
     });
     const deletes = users.flatMap((user) =>
       existing[user].map(async (id) => {
-        const res = await deleteFile(cookies[user], id);
+        const res = await deleteFile(app, cookies[user], id);
         return { kind: 'delete', status: res.status, body: await res.json() };
       }),
     );
@@ -69,7 +64,9 @@ describe('SQLite under concurrency', () => {
     await expectServerAnswers(app.url);
   });
 
-  it('when 30 logins arrive at once, then all succeed with a working cookie', { timeout: 120_000 }, async () => {
+  test('when 30 logins arrive at once, then all succeed with a working cookie', { timeout: 120_000 }, async ({
+    app,
+  }) => {
     const started = performance.now();
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
@@ -89,16 +86,16 @@ describe('SQLite under concurrency', () => {
     await expectServerAnswers(app.url);
   });
 
-  it('when one file is deleted 10 times at once, then exactly one 200 and nine 404, never a 500', {
+  test('when one file is deleted 10 times at once, then exactly one 200 and nine 404, never a 500', {
     timeout: 60_000,
-  }, async () => {
+  }, async ({ app }) => {
     const uploaded = await uploadSmall(app.url, cookies.carol, 'delete me once', 'once.txt');
     expect(uploaded.status).toBe(201);
     const rowsBefore = await app.rows('select count(*) as n from files');
 
     const results = await Promise.all(
       Array.from({ length: 10 }, async () => {
-        const res = await deleteFile(cookies.carol, uploaded.json.file!.id);
+        const res = await deleteFile(app, cookies.carol, uploaded.json.file!.id);
         return { status: res.status, body: await res.json() };
       }),
     );

@@ -1,28 +1,29 @@
 // The files page's list of unfinished resumable uploads and its Cancel, as a browser without
 // JavaScript uses them: plain GETs and form POSTs. Each upload holds its whole size against the
 // quota until it finishes or is cancelled; only its owner sees it and can cancel it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import { getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 import { tusClient } from '../helpers/tus';
 
 const QUOTA = 100_000;
-let app: TestApp;
-
-beforeAll(async () => {
-  app = await startApp({ DEFAULT_QUOTA_BYTES: String(QUOTA) });
-});
-afterAll(() => app?.close());
+test.override('appEnv', { DEFAULT_QUOTA_BYTES: String(QUOTA) });
 
 let users = 0;
-async function newUser(): Promise<string> {
+async function newUser(app: TestApp): Promise<string> {
   const name = `paused${++users}`;
   await app.createUser(name);
   return app.login(name);
 }
 
 /** A resumable upload of `length` bytes with `received` of them in; its id. */
-async function unfinishedUpload(cookie: string, filename: string, length: number, received: number): Promise<string> {
+async function unfinishedUpload(
+  app: TestApp,
+  cookie: string,
+  filename: string,
+  length: number,
+  received: number,
+): Promise<string> {
   const tus = tusClient(app.url, cookie);
   const begun = await tus.create(length, { filename });
   expect(begun.status).toBe(201);
@@ -31,7 +32,7 @@ async function unfinishedUpload(cookie: string, filename: string, length: number
   return location.slice(location.lastIndexOf('/') + 1);
 }
 
-async function filesPage(cookie: string): Promise<string> {
+async function filesPage(app: TestApp, cookie: string): Promise<string> {
   const res = await getPage(app, '/files', cookie);
   expect(res.status).toBe(200);
   return res.text();
@@ -43,24 +44,28 @@ function unfinishedRows(html: string): string[] {
   return [...section.matchAll(/<tr[^>]*data-upload-id="[^"]+"[\s\S]*?<\/tr>/g)].map((row) => visibleText(row[0]));
 }
 
-async function uploadRow(id: string) {
+async function uploadRow(app: TestApp, id: string) {
   const [row] = await app.rows('select id, received_bytes from resumable_uploads where id = ?', [id]);
   return row;
 }
 
 describe('unfinished uploads on the files page', () => {
-  it('when a user has nothing unfinished, then the page has no section for it and says nothing is held', async () => {
-    const html = await filesPage(await newUser());
+  test('when a user has nothing unfinished, then the page has no section for it and says nothing is held', async ({
+    app,
+  }) => {
+    const html = await filesPage(app, await newUser(app));
     expect(html).not.toContain('unfinished-uploads');
     expect(visibleText(html)).not.toMatch(/unfinished|held/i);
   });
 
-  it('when a user has unfinished uploads, then each shows its name (escaped), size, bytes received and start, newest first, and the usage says what they hold', async () => {
-    const cookie = await newUser();
+  test('when a user has unfinished uploads, then each shows its name (escaped), size, bytes received and start, newest first, and the usage says what they hold', async ({
+    app,
+  }) => {
+    const cookie = await newUser(app);
     const before = Date.now();
-    await unfinishedUpload(cookie, '<b>report</b>.pdf', 30_720, 10_240);
-    await unfinishedUpload(cookie, 'empty so far.bin', 2048, 0);
-    const html = await filesPage(cookie);
+    await unfinishedUpload(app, cookie, '<b>report</b>.pdf', 30_720, 10_240);
+    await unfinishedUpload(app, cookie, 'empty so far.bin', 2048, 0);
+    const html = await filesPage(app, cookie);
     expect(html).not.toContain('<b>report</b>');
     expect(html).toContain('&lt;b&gt;report&lt;/b&gt;.pdf');
     const started = new Date(before).toISOString().slice(0, 10);
@@ -76,18 +81,20 @@ describe('unfinished uploads on the files page', () => {
     expect(html).toContain('aria-label="Cancel the upload of &lt;b&gt;report&lt;/b&gt;.pdf"');
   });
 
-  it('when another user has unfinished uploads, then this user never sees them', async () => {
-    const owner = await newUser();
-    const id = await unfinishedUpload(owner, 'private-plans.txt', 5000, 100);
-    const html = await filesPage(await newUser());
+  test('when another user has unfinished uploads, then this user never sees them', async ({ app }) => {
+    const owner = await newUser(app);
+    const id = await unfinishedUpload(app, owner, 'private-plans.txt', 5000, 100);
+    const html = await filesPage(app, await newUser(app));
     expect(html).not.toContain('private-plans');
     expect(html).not.toContain(id);
     expect(unfinishedRows(html)).toEqual([]);
   });
 
-  it('when the owner presses Cancel without JavaScript, then the upload and its bytes go, its hold is freed, and the list comes back without it', async () => {
-    const cookie = await newUser();
-    const id = await unfinishedUpload(cookie, 'abandoned.iso', 90_000, 4096);
+  test('when the owner presses Cancel without JavaScript, then the upload and its bytes go, its hold is freed, and the list comes back without it', async ({
+    app,
+  }) => {
+    const cookie = await newUser(app);
+    const id = await unfinishedUpload(app, cookie, 'abandoned.iso', 90_000, 4096);
     const [{ stored_name: storedName }] = await app.rows('select stored_name from resumable_uploads where id = ?', [
       id,
     ]);
@@ -102,9 +109,9 @@ describe('unfinished uploads on the files page', () => {
     const res = await postForm(app, `/uploads/${id}/cancel`, {}, { cookie });
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/files');
-    expect(await uploadRow(id)).toBeUndefined();
+    expect(await uploadRow(app, id)).toBeUndefined();
     expect((await app.partialContent()).join()).not.toContain(storedName);
-    const html = await filesPage(cookie);
+    const html = await filesPage(app, cookie);
     expect(unfinishedRows(html)).toEqual([]);
     expect(html).not.toContain('unfinished-uploads');
     const me = await (await fetch(`${app.url}/api/v1/me`, { headers: { cookie } })).json();
@@ -114,23 +121,27 @@ describe('unfinished uploads on the files page', () => {
     );
   });
 
-  it('when another user posts Cancel for an upload not theirs, then it is the not-found page and the upload carries on', async () => {
-    const owner = await newUser();
-    const id = await unfinishedUpload(owner, 'mine.bin', 3000, 1000);
-    const res = await postForm(app, `/uploads/${id}/cancel`, {}, { cookie: await newUser() });
+  test('when another user posts Cancel for an upload not theirs, then it is the not-found page and the upload carries on', async ({
+    app,
+  }) => {
+    const owner = await newUser(app);
+    const id = await unfinishedUpload(app, owner, 'mine.bin', 3000, 1000);
+    const res = await postForm(app, `/uploads/${id}/cancel`, {}, { cookie: await newUser(app) });
     expect(res.status).toBe(404);
     expect(visibleText(await res.text())).toContain(
       'This upload is not there any more: it finished, was cancelled or expired.',
     );
-    expect(await uploadRow(id)).toMatchObject({ id });
+    expect(await uploadRow(app, id)).toMatchObject({ id });
     const tus = tusClient(app.url, owner);
     // Its last bytes make it a file.
     expect((await tus.patch(`${app.url}/api/v1/uploads/${id}`, 1000, new Uint8Array(2000))).status).toBe(200);
   });
 
-  it('when a Cancel comes from another site, or without a session, then it is refused and the upload stays', async () => {
-    const cookie = await newUser();
-    const id = await unfinishedUpload(cookie, 'kept.bin', 3000, 0);
+  test('when a Cancel comes from another site, or without a session, then it is refused and the upload stays', async ({
+    app,
+  }) => {
+    const cookie = await newUser(app);
+    const id = await unfinishedUpload(app, cookie, 'kept.bin', 3000, 0);
     const crossSite = await postForm(
       app,
       `/uploads/${id}/cancel`,
@@ -141,13 +152,15 @@ describe('unfinished uploads on the files page', () => {
     const noSession = await postForm(app, `/uploads/${id}/cancel`, {});
     expect([302, 303]).toContain(noSession.status);
     expect(noSession.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
-    expect(await uploadRow(id)).toMatchObject({ id });
-    expect(unfinishedRows(await filesPage(cookie))).toHaveLength(1);
+    expect(await uploadRow(app, id)).toMatchObject({ id });
+    expect(unfinishedRows(await filesPage(app, cookie))).toHaveLength(1);
   });
 
-  it('when an upload is cancelled twice (a second click, another tab), then the second says it is not there any more', async () => {
-    const cookie = await newUser();
-    const id = await unfinishedUpload(cookie, 'twice.bin', 3000, 0);
+  test('when an upload is cancelled twice (a second click, another tab), then the second says it is not there any more', async ({
+    app,
+  }) => {
+    const cookie = await newUser(app);
+    const id = await unfinishedUpload(app, cookie, 'twice.bin', 3000, 0);
     expect((await postForm(app, `/uploads/${id}/cancel`, {}, { cookie })).status).toBe(302);
     const again = await postForm(app, `/uploads/${id}/cancel`, {}, { cookie });
     expect(again.status).toBe(404);
