@@ -158,20 +158,7 @@ export async function withFirstUploadedFile<T>(
       fileStream.resume();
       return;
     }
-    const content = new PassThrough({ highWaterMark: 1024 * 1024 });
-    // The handler may start reading only after an await (it checks the share settings first):
-    // a body that breaks before then must not be an unhandled 'error'. The reader still sees
-    // the stream destroyed, with its error, when it starts.
-    content.on('error', () => {});
-    fileStream.on('error', (error) => content.destroy(error));
-    content.on('close', () => {
-      // The handler gave up early: keep reading so busboy can reach the end of the body.
-      if (!fileStream.readableEnded) {
-        fileStream.unpipe(content);
-        fileStream.resume();
-      }
-    });
-    fileStream.pipe(content);
+    const content = contentOf(fileStream);
     const expectedBytes = Number.isFinite(declaredLength) && declaredLength > 0 ? declaredLength : undefined;
     const handling = handle({
       originalName: info.filename,
@@ -231,6 +218,27 @@ export async function withFirstUploadedFile<T>(
 }
 
 const noRefusal = (): null => null;
+
+/**
+ * A file part's bytes for its handler, through a PassThrough so that a failing handler never
+ * stalls the parser. The handler may start reading only after an await (it checks the share
+ * settings first): a body that breaks before then must not be an unhandled 'error'; the reader
+ * still sees the stream destroyed, with its error, when it starts.
+ */
+function contentOf(fileStream: Readable): PassThrough {
+  const content = new PassThrough({ highWaterMark: 1024 * 1024 });
+  content.on('error', () => {});
+  fileStream.on('error', (error) => content.destroy(error));
+  content.on('close', () => {
+    // The handler gave up early: keep reading so busboy can reach the end of the body.
+    if (!fileStream.readableEnded) {
+      fileStream.unpipe(content);
+      fileStream.resume();
+    }
+  });
+  fileStream.pipe(content);
+  return content;
+}
 
 /**
  * Writes the body into the parser. Unlike `pipeline`, a parser that fails (a malformed body)
@@ -341,15 +349,7 @@ export async function withEachUploadedFile<T>(
       fileStream.resume();
       return;
     }
-    const content = new PassThrough({ highWaterMark: 1024 * 1024 });
-    content.on('error', () => {});
-    fileStream.on('error', (error) => content.destroy(error));
-    content.on('close', () => {
-      if (!fileStream.readableEnded) {
-        fileStream.unpipe(content);
-        fileStream.resume();
-      }
-    });
+    const content = contentOf(fileStream);
     // This part is good once it ended whole (not cut by the size limit, not broken off).
     const partEnded = new Promise<void>((resolve, reject) => {
       fileStream.on('end', () =>
@@ -360,7 +360,6 @@ export async function withEachUploadedFile<T>(
       fileStream.on('error', () => reject(new AppError('BAD_REQUEST', 'Malformed multipart body')));
     });
     partEnded.catch(() => undefined);
-    fileStream.pipe(content);
     const handled = handle({
       upload: {
         originalName: info.filename,

@@ -333,7 +333,11 @@ describe('collections', () => {
   }) => {
     const before = await app.rows('select count(*) as n from files where user_id = ?', [alice.id]);
     const post = (body: Buffer) =>
-      alice.fetch('/api/v1/collections', { method: 'POST', headers: { 'content-type': MULTIPART_TYPE }, body });
+      alice.fetch('/api/v1/collections', {
+        method: 'POST',
+        headers: { 'content-type': MULTIPART_TYPE },
+        body: new Uint8Array(body),
+      });
     const whole = multipartBody([
       { name: 'file', filename: 'one.txt', content: 'one' },
       { name: 'file', filename: 'two.txt', content: 'two two two' },
