@@ -103,10 +103,10 @@ describe('the collection page in a browser', () => {
           await expect
             .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
             .toBe(64);
+          await page.screenshot({ path: screenshotPath(`collection-page-${js ? 'js' : 'nojs'}`), fullPage: true });
           // Folders fold (a click on the summary), without any script of ours.
           await photos.locator('summary').first().click();
           expect(await photos.getAttribute('open')).toBeNull();
-          await page.screenshot({ path: screenshotPath(`collection-page-${js ? 'js' : 'nojs'}`), fullPage: true });
 
           const downloading = page.waitForEvent('download');
           await page.getByRole('link', { name: 'Download all' }).click();
