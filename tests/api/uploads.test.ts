@@ -1,26 +1,19 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
+import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 import { BOUNDARY, multipartBody, MULTIPART_TYPE, partHead, poll, postFiles } from '../helpers/multipart';
 
 const LIMIT = 1000;
-let app: TestApp;
-let cookie: string;
+test.override('appEnv', { MAX_UPLOAD_BYTES: String(LIMIT) });
 
-beforeAll(async () => {
-  app = await startApp({ MAX_UPLOAD_BYTES: String(LIMIT) });
-  await app.createUser('uploader');
-  cookie = await app.login('uploader');
-});
-afterAll(() => app.close());
-
-async function fileRows(target: TestApp = app): Promise<number> {
+async function fileRows(target: TestApp): Promise<number> {
   const [{ n }] = await target.rows('select count(*) as n from files');
   return Number(n);
 }
 
 /** What is stored now; `expectUnchanged` checks that nothing was added since. */
-async function snapshot(target: TestApp = app) {
+async function snapshot(target: TestApp) {
   const files = await target.storedFiles();
   const rows = await fileRows(target);
   return {
@@ -42,10 +35,10 @@ async function expectError(res: Response, status: number, error?: string) {
 }
 
 describe('size limit (MAX_UPLOAD_BYTES=1000)', () => {
-  it('when the file is exactly MAX_UPLOAD_BYTES long, then it is accepted whole', async () => {
+  test('when the file is exactly MAX_UPLOAD_BYTES long, then it is accepted whole', async ({ app, alice }) => {
     const res = await postFiles(
       app.url,
-      cookie,
+      alice.cookie,
       multipartBody([{ name: 'file', filename: 'max.bin', content: new Uint8Array(LIMIT).fill(7) }]),
       MULTIPART_TYPE,
     );
@@ -56,30 +49,39 @@ describe('size limit (MAX_UPLOAD_BYTES=1000)', () => {
     expect(await app.readStored(file.storedName)).toEqual(Buffer.alloc(LIMIT, 7));
   });
 
-  it('when the file is one byte over the limit, then it answers 413 {"error":"File too large"} and stores nothing', async () => {
-    const before = await snapshot();
+  test('when the file is one byte over the limit, then it answers 413 {"error":"File too large"} and stores nothing', async ({
+    app,
+    alice,
+  }) => {
+    const before = await snapshot(app);
 
-    const res = await upload(new Uint8Array(LIMIT + 1), 'over.bin');
-
-    await expectError(res, 413, 'File too large');
-    await before.expectUnchanged();
-  });
-
-  it('when the body declares a length far past the limit, then it answers 413 {"error":"File too large"} and stores nothing', async () => {
-    const before = await snapshot();
-
-    const res = await upload(new Uint8Array(3 * 1024 * 1024), 'huge.bin');
+    const res = await upload(alice, new Uint8Array(LIMIT + 1), 'over.bin');
 
     await expectError(res, 413, 'File too large');
     await before.expectUnchanged();
   });
 
-  it('when an oversized file is streamed without Content-Length (chunked), then it answers 413 and stores nothing', async () => {
-    const before = await snapshot();
+  test('when the body declares a length far past the limit, then it answers 413 {"error":"File too large"} and stores nothing', async ({
+    app,
+    alice,
+  }) => {
+    const before = await snapshot(app);
+
+    const res = await upload(alice, new Uint8Array(3 * 1024 * 1024), 'huge.bin');
+
+    await expectError(res, 413, 'File too large');
+    await before.expectUnchanged();
+  });
+
+  test('when an oversized file is streamed without Content-Length (chunked), then it answers 413 and stores nothing', async ({
+    app,
+    alice,
+  }) => {
+    const before = await snapshot(app);
     const body = multipartBody([{ name: 'file', filename: 'chunked.bin', content: new Uint8Array(LIMIT * 5) }]);
 
     const { status, text } = await rawRequest(app.url, {
-      headers: { cookie, 'content-type': MULTIPART_TYPE, 'transfer-encoding': 'chunked' },
+      headers: { cookie: alice.cookie, 'content-type': MULTIPART_TYPE, 'transfer-encoding': 'chunked' },
       chunks: [body.subarray(0, 500), body.subarray(500, 3000), body.subarray(3000)],
     });
 
@@ -88,56 +90,74 @@ describe('size limit (MAX_UPLOAD_BYTES=1000)', () => {
     await before.expectUnchanged();
   });
 
-  it('when a file was refused as too large, then the same user can upload a small one right after', async () => {
-    await expectError(await upload(new Uint8Array(LIMIT + 1), 'over.bin'), 413);
+  test('when a file was refused as too large, then the same user can upload a small one right after', async ({
+    alice,
+  }) => {
+    await expectError(await upload(alice, new Uint8Array(LIMIT + 1), 'over.bin'), 413);
 
-    const res = await upload('small', 'small.txt');
+    const res = await upload(alice, 'small', 'small.txt');
 
     expect(res.status).toBe(201);
   });
 
-  function upload(content: string | Uint8Array, name: string) {
-    return fetch(`${app.url}/api/v1/files`, { method: 'POST', headers: { cookie }, body: fileForm(content, name) });
+  function upload(alice: TestUser, content: string | Uint8Array, name: string) {
+    return alice.fetch('/api/v1/files', { method: 'POST', body: fileForm(content, name) });
   }
 });
 
 describe('bodies without a file', () => {
-  it('when the file part has an empty filename (a browser with nothing chosen), then it answers 400 {"error":"No file uploaded"}', async () => {
-    const before = await snapshot();
+  test('when the file part has an empty filename (a browser with nothing chosen), then it answers 400 {"error":"No file uploaded"}', async ({
+    app,
+    alice,
+  }) => {
+    const before = await snapshot(app);
     const body = multipartBody([{ name: 'file', filename: '', contentType: 'application/octet-stream', content: '' }]);
 
-    await expectError(await postFiles(app.url, cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
+    await expectError(await postFiles(app.url, alice.cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
     await before.expectUnchanged();
   });
 
-  it('when the part with an empty filename still carries bytes, then it is not taken as a file either', async () => {
-    const before = await snapshot();
+  test('when the part with an empty filename still carries bytes, then it is not taken as a file either', async ({
+    app,
+    alice,
+  }) => {
+    const before = await snapshot(app);
     const body = multipartBody([{ name: 'file', filename: '', content: 'sneaky' }]);
 
-    await expectError(await postFiles(app.url, cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
+    await expectError(await postFiles(app.url, alice.cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
     await before.expectUnchanged();
   });
 
-  it('when the form has only text fields, then it answers 400 {"error":"No file uploaded"}', async () => {
+  test('when the form has only text fields, then it answers 400 {"error":"No file uploaded"}', async ({
+    app,
+    alice,
+  }) => {
     const body = multipartBody([
       { name: 'title', content: 'hello' },
       { name: 'file', content: 'not a file part' },
     ]);
 
-    await expectError(await postFiles(app.url, cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
+    await expectError(await postFiles(app.url, alice.cookie, body, MULTIPART_TYPE), 400, 'No file uploaded');
   });
 
-  it('when the multipart body has no parts at all, then it answers 400 {"error":"No file uploaded"}', async () => {
-    await expectError(await postFiles(app.url, cookie, `--${BOUNDARY}--\r\n`, MULTIPART_TYPE), 400, 'No file uploaded');
+  test('when the multipart body has no parts at all, then it answers 400 {"error":"No file uploaded"}', async ({
+    app,
+    alice,
+  }) => {
+    await expectError(
+      await postFiles(app.url, alice.cookie, `--${BOUNDARY}--\r\n`, MULTIPART_TYPE),
+      400,
+      'No file uploaded',
+    );
   });
 
-  it('when an empty-filename part comes before a real file, then the real file is stored', async () => {
+  test('when an empty-filename part comes before a real file, then the real file is stored', async ({ app, alice }) => {
     const body = multipartBody([
       { name: 'file', filename: '', content: '' },
       { name: 'file', filename: 'real.txt', content: 'real' },
     ]);
 
-    const res = await postFiles(app.url, cookie, body, MULTIPART_TYPE);
+    const res = await postFiles(app.url, alice.cookie, body, MULTIPART_TYPE);
 
     expect(res.status).toBe(201);
     expect((await res.json()).file.originalName).toBe('real.txt');
@@ -145,22 +165,25 @@ describe('bodies without a file', () => {
 });
 
 describe('bodies that are not (well-formed) multipart', () => {
-  it.each([
+  test.for([
     ['text/plain', 'just text'],
     ['application/json', '{"file":"x"}'],
     ['application/x-www-form-urlencoded', 'file=x'],
     ['application/octet-stream', 'raw bytes'],
     ['multipart/form-data', 'no boundary parameter'],
-  ])('when the content type is %s, then it answers 400 with a JSON error and stores nothing', async (type, body) => {
-    const before = await snapshot();
+  ])(
+    'when the content type is %s, then it answers 400 with a JSON error and stores nothing',
+    async ([type, body], { app, alice }) => {
+      const before = await snapshot(app);
 
-    await expectError(await postFiles(app.url, cookie, body, type), 400);
-    await before.expectUnchanged();
-  });
+      await expectError(await postFiles(app.url, alice.cookie, body, type), 400);
+      await before.expectUnchanged();
+    },
+  );
 
-  it('when there is no content type at all, then it answers 400 with a JSON error', async () => {
+  test('when there is no content type at all, then it answers 400 with a JSON error', async ({ app, alice }) => {
     const { status, text } = await rawRequest(app.url, {
-      headers: { cookie, 'content-length': '5' },
+      headers: { cookie: alice.cookie, 'content-length': '5' },
       chunks: [Buffer.from('hello')],
     });
 
@@ -168,7 +191,7 @@ describe('bodies that are not (well-formed) multipart', () => {
     expect(Object.keys(JSON.parse(text))).toEqual(['error']);
   });
 
-  it.each([
+  test.for([
     ['garbage without the boundary', 'this is not multipart at all'],
     [
       'a file part cut off before its closing boundary',
@@ -178,12 +201,15 @@ describe('bodies that are not (well-formed) multipart', () => {
       'a part header that never ends',
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n`,
     ],
-  ])('when the body is %s, then it answers 400 with a JSON error and stores nothing', async (_what, body) => {
-    const before = await snapshot();
+  ])(
+    'when the body is %s, then it answers 400 with a JSON error and stores nothing',
+    async ([, body], { app, alice }) => {
+      const before = await snapshot(app);
 
-    await expectError(await postFiles(app.url, cookie, body, MULTIPART_TYPE), 400);
-    await before.expectUnchanged();
-  });
+      await expectError(await postFiles(app.url, alice.cookie, body, MULTIPART_TYPE), 400);
+      await before.expectUnchanged();
+    },
+  );
 });
 
 describe('a client that aborts mid-upload', () => {
@@ -197,7 +223,7 @@ describe('a client that aborts mid-upload', () => {
   });
   afterAll(() => big.close());
 
-  it('when the client drops the connection while the file is being written, then no file, temporary file or record remains', async () => {
+  test('when the client drops the connection while the file is being written, then no file, temporary file or record remains', async () => {
     const before = await snapshot(big);
     const req = http.request(`${big.url}/api/v1/files`, {
       method: 'POST',
