@@ -186,9 +186,8 @@ describe('a collection archive', () => {
     for (let start = 0; start < contents.length; start += 8) {
       const batch = contents.slice(start, start + 8);
       const uploaded = await Promise.all(batch.map((content, i) => alice.upload(content, `f${start + i}.txt`)));
-      uploaded.forEach(({ file }, i) =>
-        files.push({ id: file.id, path: `folder${(start + i) % 10}/f${start + i}.txt` }),
-      );
+      for (const [i, { file }] of uploaded.entries())
+        files.push({ id: file.id, path: `folder${(start + i) % 10}/f${start + i}.txt` });
     }
     const res = await alice.fetch('/api/v1/collections', {
       method: 'POST',
