@@ -2,15 +2,8 @@
 // can run script, and types we do not know, are only ever downloaded, as opaque bytes in a
 // sandbox; plain media, PDF and text are shown inline; ?download=1 downloads anything.
 import contentDisposition from 'content-disposition';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, startSharingApp, type SharingApp } from './support';
-
-let app: SharingApp;
-
-beforeAll(async () => {
-  app = await startSharingApp();
-});
-afterAll(() => app.close());
+import { describe, expect } from 'vitest';
+import { request, test } from './support';
 
 const SCRIPT = '<script>document.title = "pwned"; fetch("/api/v1/files")</script>';
 
@@ -38,7 +31,9 @@ describe('active and unknown types', () => {
     ['application/x-shockwave-flash', 'old.swf'],
   ];
   for (const [type, name] of active) {
-    it(`when a ${type} file is opened by its raw link, then it is an attachment of type application/octet-stream in a CSP sandbox`, async () => {
+    test(`when a ${type} file is opened by its raw link, then it is an attachment of type application/octet-stream in a CSP sandbox`, async ({
+      app,
+    }) => {
       const { rawUrl, file } = await app.upload(SCRIPT, name, type);
       expect(file.mimeType).toBe(type);
       await expectDownloadOnly(rawUrl, type);
@@ -48,12 +43,14 @@ describe('active and unknown types', () => {
     });
   }
 
-  it('when a .png is declared as text/html, then the declared type decides and it is only downloaded', async () => {
+  test('when a .png is declared as text/html, then the declared type decides and it is only downloaded', async ({
+    app,
+  }) => {
     const { rawUrl } = await app.upload(SCRIPT, 'innocent.png', 'text/html');
     await expectDownloadOnly(rawUrl, 'png declared as html');
   });
 
-  it('when the declared type has odd case and parameters, then it is still recognised as HTML', async () => {
+  test('when the declared type has odd case and parameters, then it is still recognised as HTML', async ({ app }) => {
     const { rawUrl, file } = await app.upload(SCRIPT, 'shouty.html', 'TEXT/HTML; charset=UTF-8');
     expect(file.mimeType).toBe('text/html');
     await expectDownloadOnly(rawUrl, 'TEXT/HTML');
@@ -67,13 +64,15 @@ describe('active and unknown types', () => {
     'text/css',
     'multipart/x-mixed-replace',
   ]) {
-    it(`when a file of type ${type} is opened by its raw link, then it is only downloaded`, async () => {
+    test(`when a file of type ${type} is opened by its raw link, then it is only downloaded`, async ({ app }) => {
       const { rawUrl } = await app.upload(SCRIPT, 'thing.dat', type);
       await expectDownloadOnly(rawUrl, type);
     });
   }
 
-  it('when the part declares a malformed type, then it is taken as text/plain (the multipart default, RFC 7578) and served as such with nosniff', async () => {
+  test('when the part declares a malformed type, then it is taken as text/plain (the multipart default, RFC 7578) and served as such with nosniff', async ({
+    app,
+  }) => {
     const { rawUrl, file } = await app.upload(SCRIPT, 'weird.html', 'not a type');
     expect(file.mimeType).toBe('text/plain');
     const res = await request(rawUrl);
@@ -97,7 +96,9 @@ describe('inline-safe types', () => {
     ['text/plain', 'notes.txt', 'text/plain; charset=utf-8'],
   ];
   for (const [type, name, served] of inline) {
-    it(`when a ${type} file is opened by its raw link, then it is shown inline as ${served}, with nosniff and a script-free CSP`, async () => {
+    test(`when a ${type} file is opened by its raw link, then it is shown inline as ${served}, with nosniff and a script-free CSP`, async ({
+      app,
+    }) => {
       const { rawUrl } = await app.upload('content', name, type);
       const res = await request(rawUrl);
       expect(res.status).toBe(200);
@@ -111,7 +112,7 @@ describe('inline-safe types', () => {
       expect(csp).not.toMatch(/script-src/);
     });
 
-    it(`when a ${type} file is fetched with ?download=1, then it is an attachment`, async () => {
+    test(`when a ${type} file is fetched with ?download=1, then it is an attachment`, async ({ app }) => {
       const { rawUrl } = await app.upload('content', name, type);
       const res = await request(`${rawUrl}?download=1`);
       expect(res.status).toBe(200);
@@ -121,21 +122,25 @@ describe('inline-safe types', () => {
     });
   }
 
-  it('when a text/plain file contains HTML, then it is served as text/plain with nosniff (never sniffed into HTML)', async () => {
+  test('when a text/plain file contains HTML, then it is served as text/plain with nosniff (never sniffed into HTML)', async ({
+    app,
+  }) => {
     const { rawUrl } = await app.upload(`<!doctype html>${SCRIPT}`, 'looks-like.html.txt', 'text/plain');
     const res = await request(rawUrl);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('when an active type is fetched with ?download=1, then it stays an attachment in a sandbox', async () => {
+  test('when an active type is fetched with ?download=1, then it stays an attachment in a sandbox', async ({ app }) => {
     const { rawUrl } = await app.upload(SCRIPT, 'page.html', 'text/html');
     await expectDownloadOnly(`${rawUrl}?download=1`, 'html download');
   });
 });
 
 describe('nosniff everywhere on the raw link', () => {
-  it('when the raw link answers 206, 304, 416 or 404, then it carries X-Content-Type-Options: nosniff', async () => {
+  test('when the raw link answers 206, 304, 416 or 404, then it carries X-Content-Type-Options: nosniff', async ({
+    app,
+  }) => {
     const { rawUrl } = await app.upload('0123456789', 'digits.txt', 'text/plain');
     const full = await request(rawUrl);
     const answers = await Promise.all([

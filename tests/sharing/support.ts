@@ -1,6 +1,7 @@
 // Shared by the tests of the share page and the raw link: one app, one logged-in uploader.
 import http from 'node:http';
 import { fileForm, startApp, type StartOptions, type TestApp } from '../helpers/app';
+import { test as withApp } from '../helpers/fixtures';
 import type { FileDto } from '../../server/services/files';
 
 export interface Uploaded {
@@ -46,6 +47,16 @@ export async function startSharingApp(
     },
   });
 }
+
+/**
+ * The fixtures of tests/helpers/fixtures.ts with `app` a SharingApp (started once per file, with
+ * `appEnv` and `appOptions`): `test('…', async ({ app }) => { await app.upload(…) })`.
+ */
+export const test = withApp.extend('app', { scope: 'file' }, async ({ appEnv, appOptions }, { onCleanup }) => {
+  const app = await startSharingApp(appEnv, appOptions);
+  onCleanup(() => app.close());
+  return app;
+});
 
 export interface RawResponse {
   status: number;

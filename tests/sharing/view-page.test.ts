@@ -1,12 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, startSharingApp, type SharingApp, type Uploaded } from './support';
-
-let app: SharingApp;
-
-beforeAll(async () => {
-  app = await startSharingApp();
-});
-afterAll(() => app.close());
+import { describe, expect } from 'vitest';
+import { request, startSharingApp, test, type Uploaded } from './support';
 
 async function page(url: string) {
   const res = await request(url);
@@ -38,7 +31,9 @@ function previewOf(html: string): string {
 const rawPath = (uploaded: Uploaded) => `/f/${uploaded.file.id}/raw`;
 
 describe('the facts and the download button', () => {
-  it('when a share page is opened, then it shows the name, the human size, the type, the upload date and a download button', async () => {
+  test('when a share page is opened, then it shows the name, the human size, the type, the upload date and a download button', async ({
+    app,
+  }) => {
     const uploaded = await app.upload('x'.repeat(1536), 'Quarterly report.txt', 'text/plain');
     const { status, html } = await page(uploaded.url);
     expect(status).toBe(200);
@@ -56,13 +51,15 @@ describe('the facts and the download button', () => {
     expect(res.body.toString()).toBe('x'.repeat(1536));
   });
 
-  it('when the file is large, then its size reads in MiB', async () => {
+  test('when the file is large, then its size reads in MiB', async ({ app }) => {
     const uploaded = await app.upload(Buffer.alloc(3 * 1024 * 1024 + 300 * 1024), 'zeros.bin');
     const { html } = await page(uploaded.url);
     expect(html).toMatch(/<dd>3\.3 MiB<\/dd>/);
   });
 
-  it('when the name holds markup, then the page escapes it everywhere (heading, title, meta tags)', async () => {
+  test('when the name holds markup, then the page escapes it everywhere (heading, title, meta tags)', async ({
+    app,
+  }) => {
     const name = '"><script>alert(1)</script><img src=x onerror=alert(2)>.png';
     const uploaded = await app.upload('not really a png', name, 'image/png');
     const { html } = await page(uploaded.url);
@@ -75,7 +72,7 @@ describe('the facts and the download button', () => {
     expect(meta(html, 'twitter:title')).toBe(uploaded.file.originalName);
   });
 
-  it('when the id is unknown, then the not-found page answers with status 404', async () => {
+  test('when the id is unknown, then the not-found page answers with status 404', async ({ app }) => {
     for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'nope', '%3Cscript%3E']) {
       const { status, html } = await page(`${app.url}/f/${id}`);
       expect(status, id).toBe(404);
@@ -84,7 +81,9 @@ describe('the facts and the download button', () => {
     }
   });
 
-  it('when the record exists but its content is gone from storage, then the page answers 404 like the raw link', async () => {
+  test('when the record exists but its content is gone from storage, then the page answers 404 like the raw link', async ({
+    app,
+  }) => {
     const uploaded = await app.upload('bye', 'vanished.txt', 'text/plain');
     await app.removeStored(uploaded.file.storedName);
     expect((await page(uploaded.url)).status).toBe(404);
@@ -93,39 +92,43 @@ describe('the facts and the download button', () => {
 });
 
 describe('the preview', () => {
-  it('when the file is an image, then the page shows an <img> of the raw link', async () => {
+  test('when the file is an image, then the page shows an <img> of the raw link', async ({ app }) => {
     const uploaded = await app.upload('png bytes', 'cat.png', 'image/png');
     const preview = previewOf((await page(uploaded.url)).html);
     expect(preview).toContain(`<img src="${rawPath(uploaded)}" alt="cat.png"/>`);
   });
 
-  it('when the file is a video, then the page shows <video controls> on the raw link', async () => {
+  test('when the file is a video, then the page shows <video controls> on the raw link', async ({ app }) => {
     const uploaded = await app.upload('webm bytes', 'clip.webm', 'video/webm');
     const preview = previewOf((await page(uploaded.url)).html);
     expect(preview).toMatch(new RegExp(`<video src="${rawPath(uploaded)}" controls=""`));
   });
 
-  it('when the file is audio, then the page shows <audio controls> on the raw link', async () => {
+  test('when the file is audio, then the page shows <audio controls> on the raw link', async ({ app }) => {
     const uploaded = await app.upload('ogg bytes', 'song.ogg', 'audio/ogg');
     const preview = previewOf((await page(uploaded.url)).html);
     expect(preview).toMatch(new RegExp(`<audio src="${rawPath(uploaded)}" controls=""`));
   });
 
-  it('when the file is a PDF, then the page embeds it and links to it', async () => {
+  test('when the file is a PDF, then the page embeds it and links to it', async ({ app }) => {
     const uploaded = await app.upload('%PDF-1.4', 'paper.pdf', 'application/pdf');
     const preview = previewOf((await page(uploaded.url)).html);
     expect(preview).toMatch(new RegExp(`<iframe src="${rawPath(uploaded)}"`));
     expect(preview).toMatch(new RegExp(`<a href="${rawPath(uploaded)}"[^>]*>Open the PDF`));
   });
 
-  it('when the file is short text, then the page shows all of it and does not say it is truncated', async () => {
+  test('when the file is short text, then the page shows all of it and does not say it is truncated', async ({
+    app,
+  }) => {
     const uploaded = await app.upload('line one\nline two\n', 'short.txt', 'text/plain');
     const preview = previewOf((await page(uploaded.url)).html);
     expect(preview).toContain('<pre class="text-preview">line one\nline two\n</pre>');
     expect(preview).not.toMatch(/truncated/i);
   });
 
-  it('when a text file is 100 KiB, then the page shows its start, not its end, and says the preview is truncated', async () => {
+  test('when a text file is 100 KiB, then the page shows its start, not its end, and says the preview is truncated', async ({
+    app,
+  }) => {
     const filler = 'All work and no play makes Jack a dull boy.\n';
     const text = `START-OF-FILE\n${filler.repeat(Math.ceil((100 * 1024) / filler.length))}END-OF-FILE\n`;
     expect(text.length).toBeGreaterThan(100 * 1024);
@@ -140,7 +143,7 @@ describe('the preview', () => {
     expect(Buffer.byteLength(decode(pre))).toBeGreaterThan(60 * 1024);
   });
 
-  it('when the cap cuts a multi-byte character, then the preview holds no broken character', async () => {
+  test('when the cap cuts a multi-byte character, then the preview holds no broken character', async ({ app }) => {
     const text = 'é'.repeat(40 * 1024); // 80 KiB of 2-byte characters; 64 KiB cuts none of them in half
     const odd = `x${text}`; // now the cap falls in the middle of one
     const uploaded = await app.upload(odd, 'accents.txt', 'text/plain');
@@ -149,7 +152,9 @@ describe('the preview', () => {
     expect(pre.startsWith('xé')).toBe(true);
   });
 
-  it('when a text file contains a script tag, then the page shows it as escaped text and never as markup', async () => {
+  test('when a text file contains a script tag, then the page shows it as escaped text and never as markup', async ({
+    app,
+  }) => {
     const uploaded = await app.upload('before <script>alert(1)</script> after & "quotes"', 'xss.txt', 'text/plain');
     const { html } = await page(uploaded.url);
     const preview = previewOf(html);
@@ -157,7 +162,9 @@ describe('the preview', () => {
     expect(html).not.toContain('<script>alert(1)');
   });
 
-  it('when the file is Markdown, CSV or JSON, then the page previews it as escaped text (the raw link still only downloads it)', async () => {
+  test('when the file is Markdown, CSV or JSON, then the page previews it as escaped text (the raw link still only downloads it)', async ({
+    app,
+  }) => {
     for (const [name, type] of [
       ['readme.md', 'text/markdown'],
       ['table.csv', 'text/csv'],
@@ -170,7 +177,9 @@ describe('the preview', () => {
     }
   });
 
-  it('when the file is an active type, then the page shows no preview of it, only a note and the download button', async () => {
+  test('when the file is an active type, then the page shows no preview of it, only a note and the download button', async ({
+    app,
+  }) => {
     for (const [name, type] of [
       ['page.html', 'text/html'],
       ['drawing.svg', 'image/svg+xml'],
@@ -190,7 +199,9 @@ describe('the preview', () => {
 });
 
 describe('OpenGraph and Twitter tags', () => {
-  it('when an image is shared, then og:title, og:type, og:url and og:image (absolute raw URL) are set, with a large Twitter card', async () => {
+  test('when an image is shared, then og:title, og:type, og:url and og:image (absolute raw URL) are set, with a large Twitter card', async ({
+    app,
+  }) => {
     const uploaded = await app.upload('png', 'sunset.png', 'image/png');
     const { html } = await page(uploaded.url);
     expect(meta(html, 'og:title')).toBe('sunset.png');
@@ -202,7 +213,7 @@ describe('OpenGraph and Twitter tags', () => {
     expect(meta(html, 'og:video')).toBeUndefined();
   });
 
-  it('when a video is shared, then og:video is the absolute raw URL and og:type is video', async () => {
+  test('when a video is shared, then og:video is the absolute raw URL and og:type is video', async ({ app }) => {
     const uploaded = await app.upload('webm', 'clip.webm', 'video/webm');
     const { html } = await page(uploaded.url);
     expect(meta(html, 'og:title')).toBe('clip.webm');
@@ -213,7 +224,7 @@ describe('OpenGraph and Twitter tags', () => {
     expect(meta(html, 'og:image')).toBeUndefined();
   });
 
-  it('when another file is shared, then it has og:title, og:type and og:url but no og:image', async () => {
+  test('when another file is shared, then it has og:title, og:type and og:url but no og:image', async ({ app }) => {
     const uploaded = await app.upload('text', 'notes.txt', 'text/plain');
     const { html } = await page(uploaded.url);
     expect(meta(html, 'og:title')).toBe('notes.txt');
@@ -223,7 +234,7 @@ describe('OpenGraph and Twitter tags', () => {
     expect(meta(html, 'twitter:card')).toBe('summary');
   });
 
-  it('when BASE_URL is a public https address with a trailing slash, then the tags use it and the page still loads media by path', async () => {
+  test('when BASE_URL is a public https address with a trailing slash, then the tags use it and the page still loads media by path', async () => {
     const other = await startSharingApp({ BASE_URL: 'https://files.example.com/' });
     try {
       const uploaded = await other.upload('png', 'public.png', 'image/png');
@@ -243,7 +254,9 @@ describe('memory', () => {
   /** Timers pending in this process (the app runs in it). */
   const pendingTimers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
-  it('when 40 share pages have been served, then none leaves a timer pending that would keep its render in memory', async () => {
+  test('when 40 share pages have been served, then none leaves a timer pending that would keep its render in memory', async ({
+    app,
+  }) => {
     const uploaded = await app.upload('x'.repeat(100), 'notes.txt', 'text/plain');
     await page(uploaded.url);
     const before = pendingTimers();
