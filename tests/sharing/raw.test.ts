@@ -4,25 +4,22 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { onPostgresS3 } from '../helpers/test-backend';
-import { request, startSharingApp, type SharingApp, type Uploaded } from './support';
+import { request, test, type Uploaded } from './support';
 import { allowErrorLogs } from '../setup/expected-errors';
 
-let app: SharingApp;
 const TEXT = 'The quick brown fox jumps over the lazy dog.\n'.repeat(20); // 900 bytes
 let text: Uploaded;
 
-beforeAll(async () => {
-  app = await startSharingApp();
+test.beforeAll(async ({ app }) => {
   text = await app.upload(TEXT, 'fox.txt', 'text/plain');
 });
-afterAll(() => app.close());
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 describe('GET /f/:id/raw — the whole file', () => {
-  it('when a file is fetched, then it answers 200 with the exact bytes, Content-Length, Accept-Ranges and the validators', async () => {
+  test('when a file is fetched, then it answers 200 with the exact bytes, Content-Length, Accept-Ranges and the validators', async () => {
     const res = await request(text.rawUrl);
     expect(res.status).toBe(200);
     expect(res.body.toString('utf8')).toBe(TEXT);
@@ -38,18 +35,18 @@ describe('GET /f/:id/raw — the whole file', () => {
     expect(res.headers['transfer-encoding']).toBeUndefined();
   });
 
-  it('when the same file is fetched twice, then the ETag is the same', async () => {
+  test('when the same file is fetched twice, then the ETag is the same', async () => {
     const [a, b] = await Promise.all([request(text.rawUrl), request(text.rawUrl)]);
     expect(a.headers.etag).toBe(b.headers.etag);
   });
 
-  it('when two different files of the same size are fetched, then their ETags differ', async () => {
+  test('when two different files of the same size are fetched, then their ETags differ', async ({ app }) => {
     const other = await app.upload('x'.repeat(TEXT.length), 'same-size.txt', 'text/plain');
     const [a, b] = await Promise.all([request(text.rawUrl), request(other.rawUrl)]);
     expect(a.headers.etag).not.toBe(b.headers.etag);
   });
 
-  it('when a HEAD request is made, then it answers the same headers as GET and no body', async () => {
+  test('when a HEAD request is made, then it answers the same headers as GET and no body', async () => {
     const [get, head] = await Promise.all([request(text.rawUrl), request(text.rawUrl, { method: 'HEAD' })]);
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
@@ -66,7 +63,7 @@ describe('GET /f/:id/raw — the whole file', () => {
     }
   });
 
-  it('when an empty file is fetched, then it answers 200 with Content-Length 0', async () => {
+  test('when an empty file is fetched, then it answers 200 with Content-Length 0', async ({ app }) => {
     const empty = await app.upload('', 'empty.txt', 'text/plain');
     const res = await request(empty.rawUrl);
     expect(res.status).toBe(200);
@@ -74,7 +71,9 @@ describe('GET /f/:id/raw — the whole file', () => {
     expect(res.body.length).toBe(0);
   });
 
-  it('when a multi-MiB binary file is downloaded, then the bytes are exactly the uploaded ones (sha256)', async () => {
+  test('when a multi-MiB binary file is downloaded, then the bytes are exactly the uploaded ones (sha256)', async ({
+    app,
+  }) => {
     const content = randomBytes(6 * 1024 * 1024 + 12345);
     const big = await app.upload(content, 'big.bin', 'application/octet-stream');
     expect(big.file.size).toBe(content.length);
@@ -86,7 +85,7 @@ describe('GET /f/:id/raw — the whole file', () => {
     expect(sha256(body)).toBe(sha256(content));
   });
 
-  it('when a client goes away mid-download, then the server keeps serving', async () => {
+  test('when a client goes away mid-download, then the server keeps serving', async ({ app }) => {
     const content = randomBytes(8 * 1024 * 1024);
     const big = await app.upload(content, 'abandoned.bin');
     await new Promise<void>((resolve, reject) => {
@@ -107,7 +106,7 @@ describe('GET /f/:id/raw — the whole file', () => {
 describe('GET /f/:id/raw — byte ranges', () => {
   const size = TEXT.length;
 
-  it('when a closed range is asked, then it answers 206 with that slice, Content-Range and Content-Length', async () => {
+  test('when a closed range is asked, then it answers 206 with that slice, Content-Range and Content-Length', async () => {
     const res = await request(text.rawUrl, { headers: { range: 'bytes=4-8' } });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes 4-8/${size}`);
@@ -115,21 +114,21 @@ describe('GET /f/:id/raw — byte ranges', () => {
     expect(res.body.toString('utf8')).toBe('quick');
   });
 
-  it('when a suffix range bytes=-N is asked, then it answers the last N bytes', async () => {
+  test('when a suffix range bytes=-N is asked, then it answers the last N bytes', async () => {
     const res = await request(text.rawUrl, { headers: { range: 'bytes=-5' } });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes ${size - 5}-${size - 1}/${size}`);
     expect(res.body.toString('utf8')).toBe(TEXT.slice(-5));
   });
 
-  it('when a suffix range is longer than the file, then it answers the whole file as a 206', async () => {
+  test('when a suffix range is longer than the file, then it answers the whole file as a 206', async () => {
     const res = await request(text.rawUrl, { headers: { range: `bytes=-${size * 2}` } });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes 0-${size - 1}/${size}`);
     expect(res.body.toString('utf8')).toBe(TEXT);
   });
 
-  it('when an open range bytes=N- is asked, then it answers from N to the end', async () => {
+  test('when an open range bytes=N- is asked, then it answers from N to the end', async () => {
     const res = await request(text.rawUrl, { headers: { range: 'bytes=850-' } });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes 850-${size - 1}/${size}`);
@@ -137,28 +136,28 @@ describe('GET /f/:id/raw — byte ranges', () => {
     expect(res.body.toString('utf8')).toBe(TEXT.slice(850));
   });
 
-  it('when a range ends past the end of the file, then it is cut at the last byte', async () => {
+  test('when a range ends past the end of the file, then it is cut at the last byte', async () => {
     const res = await request(text.rawUrl, { headers: { range: `bytes=${size - 3}-${size + 1000}` } });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes ${size - 3}-${size - 1}/${size}`);
     expect(res.body.toString('utf8')).toBe(TEXT.slice(-3));
   });
 
-  it('when a range starts past the end of the file, then it answers 416 with Content-Range bytes */size', async () => {
+  test('when a range starts past the end of the file, then it answers 416 with Content-Range bytes */size', async () => {
     const res = await request(text.rawUrl, { headers: { range: `bytes=${size}-` } });
     expect(res.status).toBe(416);
     expect(res.headers['content-range']).toBe(`bytes */${size}`);
     expect(res.body.length).toBe(0);
   });
 
-  it('when any range is asked of an empty file, then it answers 416 with bytes */0', async () => {
+  test('when any range is asked of an empty file, then it answers 416 with bytes */0', async ({ app }) => {
     const empty = await app.upload('', 'empty-range.txt', 'text/plain');
     const res = await request(empty.rawUrl, { headers: { range: 'bytes=0-' } });
     expect(res.status).toBe(416);
     expect(res.headers['content-range']).toBe('bytes */0');
   });
 
-  it('when a HEAD request carries a range, then it answers 206 headers and no body', async () => {
+  test('when a HEAD request carries a range, then it answers 206 headers and no body', async () => {
     const res = await request(text.rawUrl, { method: 'HEAD', headers: { range: 'bytes=0-9' } });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes 0-9/${size}`);
@@ -166,13 +165,13 @@ describe('GET /f/:id/raw — byte ranges', () => {
     expect(res.body.length).toBe(0);
   });
 
-  it('when several ranges are asked, then it answers the whole file with 200 (allowed by RFC 9110)', async () => {
+  test('when several ranges are asked, then it answers the whole file with 200 (allowed by RFC 9110)', async () => {
     const res = await request(text.rawUrl, { headers: { range: 'bytes=0-1,100-101' } });
     expect(res.status).toBe(200);
     expect(res.body.toString('utf8')).toBe(TEXT);
   });
 
-  it('when the Range header is malformed or not in bytes, then it is ignored and the whole file answered', async () => {
+  test('when the Range header is malformed or not in bytes, then it is ignored and the whole file answered', async () => {
     for (const range of ['bytes=abc', 'items=0-5', 'bytes=5-2']) {
       const res = await request(text.rawUrl, { headers: { range } });
       expect(res.status, range).toBe(200);
@@ -180,14 +179,16 @@ describe('GET /f/:id/raw — byte ranges', () => {
     }
   });
 
-  it('when overlapping or adjacent ranges are asked, then they are served as the one range they form', async () => {
+  test('when overlapping or adjacent ranges are asked, then they are served as the one range they form', async () => {
     const res = await request(text.rawUrl, { headers: { range: 'bytes=0-3, 4-8,2-5' } });
     expect(res.status).toBe(206);
     expect(res.headers['content-range']).toBe(`bytes 0-8/${size}`);
     expect(res.body.toString('utf8')).toBe('The quick');
   });
 
-  it('when a range of a multi-MiB file is asked deep inside it, then those exact bytes come back', async () => {
+  test('when a range of a multi-MiB file is asked deep inside it, then those exact bytes come back', async ({
+    app,
+  }) => {
     const content = randomBytes(3 * 1024 * 1024);
     const big = await app.upload(content, 'deep.bin');
     const start = 2 * 1024 * 1024 + 7;
@@ -199,7 +200,7 @@ describe('GET /f/:id/raw — byte ranges', () => {
 });
 
 describe('GET /f/:id/raw — conditional requests', () => {
-  it('when If-None-Match carries the ETag, then it answers 304 with no body', async () => {
+  test('when If-None-Match carries the ETag, then it answers 304 with no body', async () => {
     const first = await request(text.rawUrl);
     const res = await request(text.rawUrl, { headers: { 'if-none-match': first.headers.etag! } });
     expect(res.status).toBe(304);
@@ -207,7 +208,7 @@ describe('GET /f/:id/raw — conditional requests', () => {
     expect(res.headers.etag).toBe(first.headers.etag);
   });
 
-  it('when If-None-Match lists the ETag among others (or is *), then it answers 304', async () => {
+  test('when If-None-Match lists the ETag among others (or is *), then it answers 304', async () => {
     const { headers } = await request(text.rawUrl, { method: 'HEAD' });
     for (const value of [`"nope", ${headers.etag}`, `W/${headers.etag}`, '*']) {
       const res = await request(text.rawUrl, { headers: { 'if-none-match': value } });
@@ -215,13 +216,13 @@ describe('GET /f/:id/raw — conditional requests', () => {
     }
   });
 
-  it('when If-None-Match carries another ETag, then it answers 200 with the content', async () => {
+  test('when If-None-Match carries another ETag, then it answers 200 with the content', async () => {
     const res = await request(text.rawUrl, { headers: { 'if-none-match': '"something-else"' } });
     expect(res.status).toBe(200);
     expect(res.body.toString('utf8')).toBe(TEXT);
   });
 
-  it('when If-Modified-Since is the Last-Modified date or later, then it answers 304', async () => {
+  test('when If-Modified-Since is the Last-Modified date or later, then it answers 304', async () => {
     const { headers } = await request(text.rawUrl, { method: 'HEAD' });
     const lastModified = headers['last-modified']!;
     for (const since of [lastModified, new Date(Date.now() + 60_000).toUTCString()]) {
@@ -231,13 +232,13 @@ describe('GET /f/:id/raw — conditional requests', () => {
     }
   });
 
-  it('when If-Modified-Since is earlier than Last-Modified, then it answers 200 with the content', async () => {
+  test('when If-Modified-Since is earlier than Last-Modified, then it answers 200 with the content', async () => {
     const res = await request(text.rawUrl, { headers: { 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' } });
     expect(res.status).toBe(200);
     expect(res.body.toString('utf8')).toBe(TEXT);
   });
 
-  it('when If-None-Match does not match, then If-Modified-Since is ignored and it answers 200', async () => {
+  test('when If-None-Match does not match, then If-Modified-Since is ignored and it answers 200', async () => {
     const { headers } = await request(text.rawUrl, { method: 'HEAD' });
     const res = await request(text.rawUrl, {
       headers: { 'if-none-match': '"other"', 'if-modified-since': headers['last-modified']! },
@@ -245,7 +246,7 @@ describe('GET /f/:id/raw — conditional requests', () => {
     expect(res.status).toBe(200);
   });
 
-  it('when If-None-Match matches, then an older If-Modified-Since does not undo the 304 (RFC 9110 §13.2.2)', async () => {
+  test('when If-None-Match matches, then an older If-Modified-Since does not undo the 304 (RFC 9110 §13.2.2)', async () => {
     const { headers } = await request(text.rawUrl, { method: 'HEAD' });
     const res = await request(text.rawUrl, {
       headers: { 'if-none-match': headers.etag!, 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' },
@@ -253,7 +254,7 @@ describe('GET /f/:id/raw — conditional requests', () => {
     expect(res.status).toBe(304);
   });
 
-  it('when If-Match or If-Unmodified-Since do not hold, then it answers 412; when they hold, 200', async () => {
+  test('when If-Match or If-Unmodified-Since do not hold, then it answers 412; when they hold, 200', async () => {
     const { headers } = await request(text.rawUrl, { method: 'HEAD' });
     const failed: Array<Record<string, string>> = [
       { 'if-match': '"other"' },
@@ -275,13 +276,13 @@ describe('GET /f/:id/raw — conditional requests', () => {
     }
   });
 
-  it('when a HEAD request carries a matching If-None-Match, then it answers 304', async () => {
+  test('when a HEAD request carries a matching If-None-Match, then it answers 304', async () => {
     const { headers } = await request(text.rawUrl, { method: 'HEAD' });
     const res = await request(text.rawUrl, { method: 'HEAD', headers: { 'if-none-match': headers.etag! } });
     expect(res.status).toBe(304);
   });
 
-  it('when If-Range carries the current ETag or date, then the range is honoured (206)', async () => {
+  test('when If-Range carries the current ETag or date, then the range is honoured (206)', async () => {
     const { headers } = await request(text.rawUrl, { method: 'HEAD' });
     for (const ifRange of [headers.etag!, headers['last-modified']!]) {
       const res = await request(text.rawUrl, { headers: { range: 'bytes=0-2', 'if-range': ifRange } });
@@ -290,7 +291,7 @@ describe('GET /f/:id/raw — conditional requests', () => {
     }
   });
 
-  it('when If-Range carries another ETag or date, then the whole file is answered (200)', async () => {
+  test('when If-Range carries another ETag or date, then the whole file is answered (200)', async () => {
     for (const ifRange of ['"stale-etag"', 'Mon, 01 Jan 2001 00:00:00 GMT']) {
       const res = await request(text.rawUrl, { headers: { range: 'bytes=0-2', 'if-range': ifRange } });
       expect(res.status, ifRange).toBe(200);
@@ -300,7 +301,9 @@ describe('GET /f/:id/raw — conditional requests', () => {
 });
 
 describe('/f/:id/raw — methods other than GET and HEAD', () => {
-  it('when POST, PUT, PATCH, DELETE or OPTIONS is sent to a raw link, known or not, then 405 with Allow: GET, HEAD and an HTML page, and the file is unchanged', async () => {
+  test('when POST, PUT, PATCH, DELETE or OPTIONS is sent to a raw link, known or not, then 405 with Allow: GET, HEAD and an HTML page, and the file is unchanged', async ({
+    app,
+  }) => {
     for (const id of [text.file.id, 'AAAAAAAAAAAAAAAAAAAAAA']) {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
         // With the owner's cookie: even the owner cannot change or delete a file through it.
@@ -317,7 +320,7 @@ describe('/f/:id/raw — methods other than GET and HEAD', () => {
 });
 
 describe('GET /f/:id/raw — what is not there', () => {
-  it('when the id is unknown, then it answers 404 (GET and HEAD)', async () => {
+  test('when the id is unknown, then it answers 404 (GET and HEAD)', async ({ app }) => {
     for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'nope', 'a.b', '..']) {
       const get = await request(`${app.url}/f/${id}/raw`);
       expect(get.status, id).toBe(404);
@@ -329,7 +332,9 @@ describe('GET /f/:id/raw — what is not there', () => {
   // Small content is read in one go, larger content streamed: both ways are asked.
   const SIZES = [9, 200 * 1024];
 
-  it('when the record exists but its content was removed from storage, then it answers 404, never 500 or a hang', async () => {
+  test('when the record exists but its content was removed from storage, then it answers 404, never 500 or a hang', async ({
+    app,
+  }) => {
     for (const size of SIZES) {
       const gone = await app.upload('g'.repeat(size), 'gone.txt', 'text/plain');
       await app.removeStored(gone.file.storedName);
@@ -354,9 +359,9 @@ describe('GET /f/:id/raw — what is not there', () => {
   });
 
   // Only the disk's files can be cut short under the service.
-  it.skipIf(onPostgresS3)(
+  test.skipIf(onPostgresS3)(
     'when the content was cut short on the disk, then the download fails at once instead of ending short or hanging',
-    async () => {
+    async ({ app }) => {
       allowErrorLogs(); // the short read is logged
       for (const size of SIZES) {
         const cut = await app.upload('c'.repeat(size), 'cut.txt', 'text/plain');
@@ -376,9 +381,9 @@ describe('GET /f/:id/raw — what is not there', () => {
   );
 
   // A bucket has no folders: this is the disk's own case.
-  it.skipIf(onPostgresS3)(
+  test.skipIf(onPostgresS3)(
     'when the content was replaced by a folder of the same name, then it answers 404',
-    async () => {
+    async ({ app }) => {
       for (const size of SIZES) {
         const odd = await app.upload('o'.repeat(size), 'odd.txt', 'text/plain');
         const stored = path.join(app.config.uploadDir, odd.file.storedName);
