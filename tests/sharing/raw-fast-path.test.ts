@@ -1,9 +1,9 @@
 // The raw link's fast path ahead of Express (ADR 0022) answers exactly as the Express route
 // does. `/f/<id>/raw` takes the fast path; `/f/<id>/raw/` (routing ignores a trailing slash)
 // and any other spelling go through Express: each case asks both and compares what a client sees.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { TestClock } from '../helpers/app';
-import { request, startSharingApp, type RawResponse, type SharingApp, type Uploaded } from './support';
+import { request, startSharingApp, test, type RawResponse, type Uploaded } from './support';
 import { allowErrorLogs } from '../setup/expected-errors';
 
 /** Headers that differ between any two answers: the moment, the request's id, a page's nonce. */
@@ -27,13 +27,11 @@ async function bothWays(rawUrl: string, options: { method?: string; headers?: Re
   return { fast, express };
 }
 
-let app: SharingApp;
 let text: Uploaded;
 let image: Uploaded;
 let binary: Uploaded;
 
-beforeAll(async () => {
-  app = await startSharingApp();
+test.beforeAll(async ({ app }) => {
   text = await app.upload('plain text, shown inline\n'.repeat(40), 'notes.txt', 'text/plain');
   image = await app.upload(
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]),
@@ -42,10 +40,9 @@ beforeAll(async () => {
   );
   binary = await app.upload(new Uint8Array(5000).fill(7), 'résumé "final".bin');
 });
-afterAll(() => app.close());
 
 describe('the raw link ahead of Express', () => {
-  it('when a file is fetched whole, inline or as an attachment, then status, every header and the bytes are those of the Express route', async () => {
+  test('when a file is fetched whole, inline or as an attachment, then status, every header and the bytes are those of the Express route', async () => {
     for (const file of [text, image, binary]) {
       const { fast, express } = await bothWays(file.rawUrl);
       expect(fast.status, file.file.originalName).toBe(200);
@@ -57,7 +54,7 @@ describe('the raw link ahead of Express', () => {
     }
   });
 
-  it('when HEAD, a range, an unsatisfiable range or a conditional request is sent, then each answer is the Express route’s', async () => {
+  test('when HEAD, a range, an unsatisfiable range or a conditional request is sent, then each answer is the Express route’s', async () => {
     const etag = (await request(binary.rawUrl)).headers.etag!;
     const cases: Array<{ method?: string; headers?: Record<string, string>; status: number }> = [
       { method: 'HEAD', status: 200 },
@@ -73,14 +70,16 @@ describe('the raw link ahead of Express', () => {
     }
   });
 
-  it('when the id is unknown, then the answer is the not-found page Express gives', async () => {
+  test('when the id is unknown, then the answer is the not-found page Express gives', async ({ app }) => {
     const { fast, express } = await bothWays(`${app.url}/f/AAAAAAAAAAAAAAAAAAAAAA/raw`);
     expect(fast.status).toBe(404);
     expect(fast.headers['content-type']).toContain('text/html');
     expect(seen(fast)).toEqual(seen(express));
   });
 
-  it('when a link is used up or locked by a password, then the 410 and 401 pages are the Express route’s', async () => {
+  test('when a link is used up or locked by a password, then the 410 and 401 pages are the Express route’s', async ({
+    app,
+  }) => {
     const once = await app.upload('one download only', 'once.txt', 'text/plain', { maxDownloads: '1' });
     expect((await request(once.rawUrl)).status).toBe(200);
     const usedUp = await bothWays(once.rawUrl);
@@ -97,7 +96,9 @@ describe('the raw link ahead of Express', () => {
     expect(opened.body.toString()).toBe('secret');
   });
 
-  it('when the owner fetches a link limited to one download, then it is not used up, on either path', async () => {
+  test('when the owner fetches a link limited to one download, then it is not used up, on either path', async ({
+    app,
+  }) => {
     const once = await app.upload('kept for the visitor', 'kept.txt', 'text/plain', { maxDownloads: '1' });
     for (let i = 0; i < 2; i++) {
       const { fast, express } = await bothWays(once.rawUrl, { headers: { cookie: app.cookie } });
@@ -109,7 +110,7 @@ describe('the raw link ahead of Express', () => {
 });
 
 describe('a fault on the fast path', () => {
-  it('when the database is gone, then both paths answer the same plain 500 with the headers every response carries, cookie or not', async () => {
+  test('when the database is gone, then both paths answer the same plain 500 with the headers every response carries, cookie or not', async () => {
     allowErrorLogs(); // each request the database fails is logged
     const broken = await startSharingApp();
     try {
@@ -129,7 +130,7 @@ describe('a fault on the fast path', () => {
 });
 
 describe('the session on the fast path', () => {
-  it('when a cookie due for renewal fetches a raw link, then a renewed cookie comes back with the Express route’s attributes', async () => {
+  test('when a cookie due for renewal fetches a raw link, then a renewed cookie comes back with the Express route’s attributes', async () => {
     // Sessions of 30 minutes are always under the one-hour renewal threshold: every cookie request renews.
     const renewing = await startSharingApp({ JWT_EXPIRES_IN: '30m' });
     try {
@@ -149,7 +150,7 @@ describe('the session on the fast path', () => {
     }
   });
 
-  it('when TRUST_PROXY is set and a signed-in owner fetches a raw link through the proxy, then the session shows the forwarded address', async () => {
+  test('when TRUST_PROXY is set and a signed-in owner fetches a raw link through the proxy, then the session shows the forwarded address', async () => {
     const clock = new TestClock();
     const proxied = await startSharingApp({ TRUST_PROXY: 'true' }, { clock });
     try {
