@@ -1,19 +1,9 @@
 // The internal tRPC door of the share settings (ADR 0014): the list carries them, and
 // files.updateShare changes them with the same rules and messages as the API's PATCH.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSharingApp, type SharingApp } from './support';
+import { describe, expect } from 'vitest';
+import { type SharingApp, test } from './support';
 
-let app: SharingApp;
-let other: string;
-
-beforeAll(async () => {
-  app = await startSharingApp();
-  await app.createUser('intruder');
-  other = await app.login('intruder');
-});
-afterAll(() => app.close());
-
-function updateShare(id: string, settings: Record<string, unknown>, cookie = app.cookie) {
+function updateShare(app: SharingApp, id: string, settings: Record<string, unknown>, cookie = app.cookie) {
   return fetch(`${app.url}/trpc/files.updateShare`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json' },
@@ -22,9 +12,11 @@ function updateShare(id: string, settings: Record<string, unknown>, cookie = app
 }
 
 describe('tRPC files.updateShare', () => {
-  it('when the owner changes the settings, then the result and the API list carry them, never the password', async () => {
+  test('when the owner changes the settings, then the result and the API list carry them, never the password', async ({
+    app,
+  }) => {
     const { file } = await app.upload('trpc', 'trpc.txt', 'text/plain');
-    const res = await updateShare(file.id, { expiresIn: 7200, maxDownloads: 2, password: 'trpc secret' });
+    const res = await updateShare(app, file.id, { expiresIn: 7200, maxDownloads: 2, password: 'trpc secret' });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain('trpc secret');
@@ -42,9 +34,11 @@ describe('tRPC files.updateShare', () => {
     expect(list.find((f: { id: string }) => f.id === file.id)).toMatchObject({ maxDownloads: 2, hasPassword: true });
   });
 
-  it('when a value is bad, then BAD_REQUEST with the same message as the API, and nothing changes', async () => {
+  test('when a value is bad, then BAD_REQUEST with the same message as the API, and nothing changes', async ({
+    app,
+  }) => {
     const { file } = await app.upload('trpc bad', 'bad.txt', 'text/plain');
-    const res = await updateShare(file.id, { maxDownloads: 0 });
+    const res = await updateShare(app, file.id, { maxDownloads: 0 });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error.data.code).toBe('BAD_REQUEST');
@@ -53,9 +47,9 @@ describe('tRPC files.updateShare', () => {
     expect(row.max_downloads).toBeNull();
   });
 
-  it("when another user changes someone's settings, then FORBIDDEN and nothing changes", async () => {
+  test("when another user changes someone's settings, then FORBIDDEN and nothing changes", async ({ app, bob }) => {
     const { file } = await app.upload('trpc mine', 'mine.txt', 'text/plain');
-    const res = await updateShare(file.id, { password: 'taken over' }, other);
+    const res = await updateShare(app, file.id, { password: 'taken over' }, bob.cookie);
     expect(res.status).toBe(403);
     expect((await res.json()).error.data.code).toBe('FORBIDDEN');
     const [row] = await app.rows('select password_hash from files where id = ?', [file.id]);
