@@ -1,20 +1,14 @@
 // Who gets a share link's content, and when (ADR 0014): expired links answer 410 and are swept,
 // download limits are counted atomically, passwords are asked for and throttled.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { startApp, TestClock } from '../helpers/app';
 import { cookieAttributes } from '../helpers/pages-fixtures';
 import { poll } from '../helpers/multipart';
-import { request, startSharingApp, type SharingApp } from './support';
+import { request, startSharingApp, type SharingApp, test } from './support';
 
 const HOUR = 3600_000;
-let app: SharingApp;
-let clock: TestClock;
-
-beforeAll(async () => {
-  clock = new TestClock();
-  app = await startSharingApp({}, { clock });
-});
-afterAll(() => app.close());
+const clock = new TestClock();
+test.override('appOptions', { clock });
 
 /** The share page's password form, posted as a browser without JavaScript does. */
 function postUnlock(pageUrl: string, password: string) {
@@ -26,13 +20,15 @@ function postUnlock(pageUrl: string, password: string) {
   });
 }
 
-async function fileRow(id: string) {
+async function fileRow(app: SharingApp, id: string) {
   const [row] = await app.rows('select downloads, max_downloads from files where id = ?', [id]);
   return row;
 }
 
 describe('expiry', () => {
-  it('when a link has expired, then its page and raw link answer 410 saying so, for visitors and the owner alike', async () => {
+  test('when a link has expired, then its page and raw link answer 410 saying so, for visitors and the owner alike', async ({
+    app,
+  }) => {
     const { file, url, rawUrl } = await app.upload('soon gone', 'soon.txt', 'text/plain', { expiresIn: '60' });
     expect((await request(rawUrl)).status).toBe(200);
     clock.advance(2 * 60_000);
@@ -50,7 +46,7 @@ describe('expiry', () => {
     expect(list.files.find((f: { id: string }) => f.id === file.id)).toBeDefined();
   });
 
-  it('when the sweeper runs after expiry, then the row and the content are gone and the link answers 404', async () => {
+  test('when the sweeper runs after expiry, then the row and the content are gone and the link answers 404', async () => {
     const sweepClock = new TestClock();
     const swept = await startSharingApp({}, { clock: sweepClock, expirySweepEveryMs: 100 });
     try {
@@ -69,7 +65,7 @@ describe('expiry', () => {
     }
   });
 
-  it('when the server restarts after links expired while it was down, then they are removed at start and the others stay', async () => {
+  test('when the server restarts after links expired while it was down, then they are removed at start and the others stay', async () => {
     const first = await startSharingApp();
     const expiring = await first.upload('expired while down', 'down.txt', 'text/plain', { expiresIn: '60' });
     const staying = await first.upload('still here', 'here.txt', 'text/plain');
@@ -89,7 +85,9 @@ describe('expiry', () => {
 });
 
 describe('download limits', () => {
-  it('when 3N clients download a link limited to N at once, then exactly N get the whole content and the rest get 410', async () => {
+  test('when 3N clients download a link limited to N at once, then exactly N get the whole content and the rest get 410', async ({
+    app,
+  }) => {
     const content = 'limited content '.repeat(4096); // 64 KiB
     const { file, rawUrl } = await app.upload(content, 'limited.bin', 'application/octet-stream', {
       maxDownloads: '3',
@@ -99,13 +97,15 @@ describe('download limits', () => {
     expect(served).toHaveLength(3);
     for (const res of served) expect(res.body.toString()).toBe(content);
     expect(results.filter((res) => res.status === 410)).toHaveLength(6);
-    expect(await fileRow(file.id)).toEqual({ downloads: 3, max_downloads: 3 });
+    expect(await fileRow(app, file.id)).toEqual({ downloads: 3, max_downloads: 3 });
     const after = await request(rawUrl);
     expect(after.status).toBe(410);
     expect(after.body.toString()).toContain('This link has reached its download limit.');
   });
 
-  it('when a link is fetched with HEAD, a Range past byte 0, a conditional 304 or by its owner, then no download is counted; a GET or a Range from byte 0 counts once', async () => {
+  test('when a link is fetched with HEAD, a Range past byte 0, a conditional 304 or by its owner, then no download is counted; a GET or a Range from byte 0 counts once', async ({
+    app,
+  }) => {
     const { file, rawUrl } = await app.upload('0123456789', 'digits.txt', 'text/plain', { maxDownloads: '10' });
     expect((await request(rawUrl, { method: 'HEAD' })).status).toBe(200);
     const continued = await request(rawUrl, { headers: { range: 'bytes=5-' } });
@@ -113,7 +113,7 @@ describe('download limits', () => {
     expect(continued.body.toString()).toBe('56789');
     const owners = await request(rawUrl, { headers: { cookie: app.cookie } });
     expect(owners.body.toString()).toBe('0123456789');
-    expect((await fileRow(file.id)).downloads).toBe(0);
+    expect((await fileRow(app, file.id)).downloads).toBe(0);
 
     const first = await request(rawUrl);
     expect(first.status).toBe(200);
@@ -122,10 +122,10 @@ describe('download limits', () => {
     expect(fromZero.body.toString()).toBe('0123');
     const notModified = await request(rawUrl, { headers: { 'if-none-match': String(first.headers.etag) } });
     expect(notModified.status).toBe(304);
-    expect((await fileRow(file.id)).downloads).toBe(2);
+    expect((await fileRow(app, file.id)).downloads).toBe(2);
   });
 
-  it('when a link reaches its limit, then the sweeper removes it like an expired one', async () => {
+  test('when a link reaches its limit, then the sweeper removes it like an expired one', async () => {
     const swept = await startSharingApp({}, { expirySweepEveryMs: 100 });
     try {
       const { file, rawUrl } = await swept.upload('once', 'once.txt', 'text/plain', { maxDownloads: '1' });
@@ -138,7 +138,9 @@ describe('download limits', () => {
     }
   });
 
-  it('when a limited link is shown to a visitor, then its page has no preview (a preview would use a download up), and the owner sees one', async () => {
+  test('when a limited link is shown to a visitor, then its page has no preview (a preview would use a download up), and the owner sees one', async ({
+    app,
+  }) => {
     const { url } = await app.upload('a text preview would leak this', 'leak.txt', 'text/plain', { maxDownloads: '2' });
     const visitor = (await request(url)).body.toString();
     expect(visitor).not.toContain('a text preview would leak this');
@@ -150,19 +152,23 @@ describe('download limits', () => {
 });
 
 describe('download counts of links without a limit', () => {
-  it('when a link without a limit is downloaded, then the downloads show in its row within seconds, and HEAD, a range past byte 0 and the owner count nothing', async () => {
+  test('when a link without a limit is downloaded, then the downloads show in its row within seconds, and HEAD, a range past byte 0 and the owner count nothing', async ({
+    app,
+  }) => {
     const { file, rawUrl } = await app.upload('counted later', 'later.txt', 'text/plain');
     for (let i = 0; i < 3; i++) expect((await request(rawUrl)).status).toBe(200);
     expect((await request(rawUrl, { method: 'HEAD' })).status).toBe(200);
     expect((await request(rawUrl, { headers: { range: 'bytes=3-' } })).status).toBe(206);
     expect((await request(rawUrl, { headers: { cookie: app.cookie } })).status).toBe(200);
-    expect(await poll(async () => (await fileRow(file.id)).downloads === 3, 5_000)).toBe(true);
+    expect(await poll(async () => (await fileRow(app, file.id)).downloads === 3, 5_000)).toBe(true);
     // Written once: two more rounds of the tally add nothing.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
-    expect(await fileRow(file.id)).toEqual({ downloads: 3, max_downloads: null });
+    expect(await fileRow(app, file.id)).toEqual({ downloads: 3, max_downloads: null });
   });
 
-  it('when a limit is set on a link right after downloads, then the downloads so far count (the limit must be above them)', async () => {
+  test('when a limit is set on a link right after downloads, then the downloads so far count (the limit must be above them)', async ({
+    app,
+  }) => {
     const { file, rawUrl } = await app.upload('limit me', 'limit.txt', 'text/plain');
     for (let i = 0; i < 2; i++) expect((await request(rawUrl)).status).toBe(200);
     const patch = (maxDownloads: number) =>
@@ -179,7 +185,7 @@ describe('download counts of links without a limit', () => {
     expect((await request(rawUrl)).status).toBe(410);
   });
 
-  it('when the server stops right after downloads, then they are written before it closes', async () => {
+  test('when the server stops right after downloads, then they are written before it closes', async () => {
     const first = await startSharingApp();
     const { file, rawUrl } = await first.upload('stop soon', 'stop.txt', 'text/plain');
     for (let i = 0; i < 4; i++) expect((await request(rawUrl)).status).toBe(200);
@@ -196,7 +202,9 @@ describe('download counts of links without a limit', () => {
 describe('passwords', () => {
   const PASSWORD = 'correct pony';
 
-  it('when a protected link is fetched without the password, then 401 and no content; with X-Share-Password it is served; the owner is never asked', async () => {
+  test('when a protected link is fetched without the password, then 401 and no content; with X-Share-Password it is served; the owner is never asked', async ({
+    app,
+  }) => {
     const { rawUrl } = await app.upload('protected bytes', 'secret.txt', 'text/plain', { password: PASSWORD });
     const locked = await request(rawUrl);
     expect(locked.status).toBe(401);
@@ -212,7 +220,9 @@ describe('passwords', () => {
     expect((await request(rawUrl, { headers: { cookie: app.cookie } })).body.toString()).toBe('protected bytes');
   });
 
-  it('when X-Share-Password carries a non-ASCII password as UTF-8 bytes (as curl sends it), then the link opens', async () => {
+  test('when X-Share-Password carries a non-ASCII password as UTF-8 bytes (as curl sends it), then the link opens', async ({
+    app,
+  }) => {
     const password = 'pässwörd 🔑';
     const { rawUrl } = await app.upload('unicode lock', 'unicode.txt', 'text/plain', { password });
     // Node's client writes a header string byte for byte (Latin-1): these are the UTF-8 bytes.
@@ -226,14 +236,18 @@ describe('passwords', () => {
     expect(wrong.status).toBe(401);
   });
 
-  it('when a share password is 72 bytes long and a guess adds more after it, then the guess is wrong', async () => {
+  test('when a share password is 72 bytes long and a guess adds more after it, then the guess is wrong', async ({
+    app,
+  }) => {
     const long = 'q'.repeat(72);
     const { rawUrl } = await app.upload('long password', 'long.txt', 'text/plain', { password: long });
     expect((await request(rawUrl, { headers: { 'x-share-password': `${long}!` } })).status).toBe(401);
     expect((await request(rawUrl, { headers: { 'x-share-password': long } })).status).toBe(200);
   });
 
-  it('when a protected page is shown before the password, then its title and OpenGraph tags name nothing and it asks for the password', async () => {
+  test('when a protected page is shown before the password, then its title and OpenGraph tags name nothing and it asks for the password', async ({
+    app,
+  }) => {
     const { url } = await app.upload('image-ish', 'holiday-photo.png', 'image/png', { password: PASSWORD });
     const res = await request(url);
     expect(res.status).toBe(401);
@@ -244,7 +258,9 @@ describe('passwords', () => {
     expect(html).toMatch(/<input[^>]*type="password"[^>]*name="password"/);
   });
 
-  it('when the right password is posted on the share page, then a signed HttpOnly cookie scoped to that file opens its page and raw link, and no other file', async () => {
+  test('when the right password is posted on the share page, then a signed HttpOnly cookie scoped to that file opens its page and raw link, and no other file', async ({
+    app,
+  }) => {
     const a = await app.upload('file a', 'a.txt', 'text/plain', { password: PASSWORD });
     const b = await app.upload('file b', 'b.txt', 'text/plain', { password: PASSWORD });
     const res = await postUnlock(a.url, PASSWORD);
@@ -279,7 +295,9 @@ describe('passwords', () => {
     expect((await request(a.rawUrl, { headers: { cookie: grant } })).status).toBe(401);
   });
 
-  it('when a wrong password is posted on the share page, then the form comes back with 401 and a message, and no cookie', async () => {
+  test('when a wrong password is posted on the share page, then the form comes back with 401 and a message, and no cookie', async ({
+    app,
+  }) => {
     const { url } = await app.upload('x', 'x.txt', 'text/plain', { password: PASSWORD });
     const res = await postUnlock(url, 'nope');
     expect(res.status).toBe(401);
@@ -287,7 +305,9 @@ describe('passwords', () => {
     expect(res.headers.getSetCookie().filter((c) => c.startsWith('share_'))).toEqual([]);
   });
 
-  it('when one address sends wrong passwords for a file, then after 5 it gets 429 with Retry-After, even with the right one, while another file is not affected', async () => {
+  test('when one address sends wrong passwords for a file, then after 5 it gets 429 with Retry-After, even with the right one, while another file is not affected', async ({
+    app,
+  }) => {
     const throttled = await app.upload('guarded', 'guarded.txt', 'text/plain', { password: PASSWORD });
     const elsewhere = await app.upload('elsewhere', 'elsewhere.txt', 'text/plain', { password: PASSWORD });
     const guesses = await Promise.all(
