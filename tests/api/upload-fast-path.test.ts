@@ -3,9 +3,9 @@
 // (routing ignores a trailing slash) goes through Express: each case sends the same request both
 // ways and compares what a client sees, and what is stored.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { TOKEN_PREFIX } from '../../server/services/api-tokens';
-import { handMadeMultipart, startSharingApp, type RawResponse, type SharingApp } from '../sharing/support';
+import { handMadeMultipart, type RawResponse, type SharingApp, test } from '../sharing/support';
 
 /** Headers that differ between any two answers: the moment, the request's id, the CSP nonce. */
 const PER_REQUEST = new Set(['date', 'x-request-id']);
@@ -47,11 +47,9 @@ function post(url: string, body: Buffer, headers: Record<string, string>): Promi
   });
 }
 
-let app: SharingApp;
 let token: string;
 
-beforeAll(async () => {
-  app = await startSharingApp();
+test.beforeAll(async ({ app }) => {
   const created = await fetch(`${app.url}/api/v1/tokens`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: app.cookie },
@@ -59,10 +57,9 @@ beforeAll(async () => {
   });
   token = ((await created.json()) as { token: string }).token;
 });
-afterAll(() => app.close());
 
 /** The same upload on the fast path and through Express. */
-async function bothWays(body: Buffer, headers: Record<string, string>) {
+async function bothWays(app: SharingApp, body: Buffer, headers: Record<string, string>) {
   const fast = await post(`${app.url}/api/v1/files`, body, headers);
   const express = await post(`${app.url}/api/v1/files/`, body, headers);
   return { fast, express };
@@ -75,11 +72,13 @@ const file = (content: string, name = 'notes.txt') =>
   );
 
 describe('uploads ahead of Express', () => {
-  it('when a file is uploaded with the cookie or with an API token, then status, headers and the file object are those of the Express route, and both are stored', async () => {
+  test('when a file is uploaded with the cookie or with an API token, then status, headers and the file object are those of the Express route, and both are stored', async ({
+    app,
+  }) => {
     const { body, contentType } = file('hello fast path\n'.repeat(300));
     const credentials: Array<Record<string, string>> = [{ cookie: app.cookie }, { authorization: `Bearer ${token}` }];
     for (const auth of credentials) {
-      const { fast, express } = await bothWays(body, { 'content-type': contentType, ...auth });
+      const { fast, express } = await bothWays(app, body, { 'content-type': contentType, ...auth });
       expect(fast.status).toBe(201);
       expect(seen(fast, { newFile: true })).toEqual(seen(express, { newFile: true }));
       expect(fast.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -105,7 +104,9 @@ describe('uploads ahead of Express', () => {
     }
   });
 
-  it('when the upload is refused (no cookie, a bad or unknown token, a malformed body, no file, too large a declared length), then each answer is the Express route’s and nothing is stored', async () => {
+  test('when the upload is refused (no cookie, a bad or unknown token, a malformed body, no file, too large a declared length), then each answer is the Express route’s and nothing is stored', async ({
+    app,
+  }) => {
     const before = await app.storedFiles();
     const good = file('refused');
     const cases: Array<{ body: Buffer; headers: Record<string, string>; status: number }> = [
@@ -133,19 +134,21 @@ describe('uploads ahead of Express', () => {
       },
     ];
     for (const { body, headers, status } of cases) {
-      const { fast, express } = await bothWays(body, headers);
+      const { fast, express } = await bothWays(app, body, headers);
       expect(fast.status, JSON.stringify(headers)).toBe(status);
       expect(seen(fast)).toEqual(seen(express));
       expect(JSON.parse(fast.body.toString('utf8')).error).toEqual(expect.any(String));
     }
     // A declared length far past the limit: refused before the body is read (only the headers go out).
-    const declared = await Promise.all(['/api/v1/files', '/api/v1/files/'].map((path) => oversizeAnswer(path)));
+    const declared = await Promise.all(['/api/v1/files', '/api/v1/files/'].map((path) => oversizeAnswer(app, path)));
     expect(declared[0]).toEqual(declared[1]);
     expect(declared[0]).toContain('413');
     expect(await app.storedFiles()).toEqual(before);
   });
 
-  it('when the upload comes with an Origin header, then Express’s cross-site guard judges it: another site is refused, our own origin is stored', async () => {
+  test('when the upload comes with an Origin header, then Express’s cross-site guard judges it: another site is refused, our own origin is stored', async ({
+    app,
+  }) => {
     const { body, contentType } = file('from a page');
     const foreign = await post(`${app.url}/api/v1/files`, body, {
       'content-type': contentType,
@@ -164,7 +167,7 @@ describe('uploads ahead of Express', () => {
 });
 
 /** The status line and JSON of an upload declaring 100 GiB: the server must answer without reading it. */
-function oversizeAnswer(path: string): Promise<string> {
+function oversizeAnswer(app: SharingApp, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${app.url}${path}`, {
       method: 'POST',
