@@ -10,7 +10,7 @@ import {
   shareGrantCookie,
 } from './auth/cookie';
 import { isAppError } from './errors';
-import { withFirstUploadedFile } from './http/multipart';
+import { receiveUploadForm } from './http/receive-upload-form';
 import { previewKind } from './services/content-policy';
 import * as apiTokens from './services/api-tokens';
 import { openCollectionShare, unlockCollection } from './services/collection-access';
@@ -50,7 +50,7 @@ export function loadContextFor(res: Response) {
       shareGrantCookie,
       collectionGrantCookie,
       readShareGrant,
-      withFirstUploadedFile,
+      receiveUploadForm,
       isAppError,
       SHARE_SETTING_FIELDS,
     },

@@ -22,10 +22,23 @@ function linkSettings(form: HTMLFormElement): Record<string, string> {
 }
 
 /**
+ * Why the chosen files cannot go in one form, or null: the form carries at most the server's
+ * MAX_UPLOAD_BYTES in one request, one file or several together.
+ */
+function tooLargeForForm(files: File[], maxUploadBytes: number): string | null {
+  if (files.some((file) => file.size > maxUploadBytes)) return tooLargeMessage(maxUploadBytes);
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  if (total > maxUploadBytes)
+    return `Together these files are larger than ${formatBytes(maxUploadBytes)}, the most one upload takes. Upload them in smaller sets.`;
+  return null;
+}
+
+/**
  * A plain multipart form that works without JavaScript (it posts to /upload). With
  * JavaScript it sends the file as a resumable upload: real progress, pause and resume, retries
  * after a dropped connection, and a reload that forgets nothing (choose the same file again).
- * It also accepts a dropped or pasted file.
+ * It also accepts a dropped or pasted file. Several files chosen at once make a collection: the
+ * form then posts them as it does without JavaScript (ADR 0038).
  */
 export function UploadForm({
   serverError,
@@ -45,7 +58,7 @@ export function UploadForm({
 }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const uploadRef = useRef<ResumableUpload | null>(null);
-  const [chosen, setChosen] = useState<File | null>(null);
+  const [chosen, setChosen] = useState<File[]>([]);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [phase, setPhase] = useState<Phase>('idle');
   const [notice, setNotice] = useState<string | null>(null);
@@ -57,8 +70,9 @@ export function UploadForm({
     (files: FileList | null) => {
       if (!files?.length || !inputRef.current) return;
       inputRef.current.files = files;
-      setChosen(files[0]);
-      setError(files[0].size > maxUploadBytes ? tooLargeMessage(maxUploadBytes) : null);
+      const list = Array.from(files);
+      setChosen(list);
+      setError(tooLargeForForm(list, maxUploadBytes));
     },
     [maxUploadBytes],
   );
@@ -79,6 +93,19 @@ export function UploadForm({
   }, [ownerId]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const several = Array.from(inputRef.current?.files ?? []);
+    if (several.length > 1) {
+      // Several files make a collection: the form posts them as it does without JavaScript.
+      const tooLarge = tooLargeForForm(several, maxUploadBytes);
+      if (tooLarge) {
+        event.preventDefault();
+        setError(tooLarge);
+        return;
+      }
+      setError(null);
+      setNotice(`Uploading ${several.length} files…`);
+      return;
+    }
     event.preventDefault();
     const file = inputRef.current?.files?.[0];
     if (!file) {
@@ -166,6 +193,11 @@ export function UploadForm({
         </p>
       ) : null}
       <ShareSettingsFields choices={expiry.choices} defaultValue={expiry.defaultValue} sent={sent ?? undefined} />
+      <label>
+        <span>Collection title</span>
+        <input type="text" name="title" maxLength={200} autoComplete="off" />
+        <span className="muted">When you choose several files, they are shared as one collection with this title.</span>
+      </label>
       {error && sent ? (
         <p className="muted">
           {sent.passwordTyped
@@ -182,19 +214,25 @@ export function UploadForm({
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        <span className="dropzone-title">Choose a file, or drop or paste one here</span>
+        <span className="dropzone-title">Choose a file or several, or drop or paste one here</span>
         <span className="muted upload-limit">{`Up to ${formatBytes(maxUploadBytes)}.`}</span>
         <input
           ref={inputRef}
           type="file"
           name="file"
+          multiple
           required
           disabled={busy}
           onChange={(e) => choose(e.currentTarget.files)}
         />
-        {chosen ? (
+        {chosen.length === 1 ? (
           <span className="muted">
-            {chosen.name} · {formatBytes(chosen.size)}
+            {chosen[0].name} · {formatBytes(chosen[0].size)}
+          </span>
+        ) : null}
+        {chosen.length > 1 ? (
+          <span className="muted">
+            {chosen.length} files · {formatBytes(chosen.reduce((sum, file) => sum + file.size, 0))}
           </span>
         ) : null}
       </label>

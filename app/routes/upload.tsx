@@ -21,25 +21,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 // Without JavaScript the form posts here: the body is streamed through busboy into the
-// same upload service as the API, never buffered whole.
+// same upload service as the API, never buffered whole. One file goes to its page; several make
+// a collection, which the browser goes to (ADR 0038).
 export async function action({ request, context }: ActionFunctionArgs) {
   requireUserPage(context, request);
-  const { ctx, http, services } = context;
+  const { ctx, http } = context;
   if (!request.body) return data({ error: 'No file uploaded', sent: null }, { status: 400 });
   // The link options as the parser handed them over, so that a refused form comes back with
-  // them (a refusal before the file part, or before the body is read, has none to give).
+  // them (a refusal before the first file part, or before the body is read, has none to give).
   const typed: { sent: SentShareSettings | null } = { sent: null };
   try {
-    const file = await http.withFirstUploadedFile(
+    const stored = await http.receiveUploadForm(
+      ctx,
       Object.fromEntries(request.headers),
       Readable.fromWeb(request.body as import('node:stream/web').ReadableStream),
-      { maxFileBytes: ctx.config.maxUploadBytes, fieldsBeforeFile: http.SHARE_SETTING_FIELDS },
-      (upload) => {
-        typed.sent = sentShareSettings((name) => upload.settings?.[name]);
-        return services.files.uploadFile(ctx, upload);
+      (fields) => {
+        typed.sent = sentShareSettings((name) => fields[name]);
       },
     );
-    return redirect(`/f/${file.id}`);
+    return redirect(stored.kind === 'file' ? `/f/${stored.file.id}` : `/c/${stored.collection.id}`);
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
     return data(

@@ -324,10 +324,14 @@ export async function withEachUploadedFile<T>(
   }
   const settings: Record<string, string> = {};
   const handling: Array<Promise<T>> = [];
+  const contents: PassThrough[] = [];
   let nextPath: string | undefined;
   let refusal: AppError | null = null;
+  let refuseNow: (error: AppError) => void = () => {};
+  const refused = new Promise<AppError>((resolve) => (refuseNow = resolve));
   const refuse = (error: AppError) => {
     refusal ??= error;
+    refuseNow(refusal);
   };
   parser.on('fieldsLimit', () => refuse(new AppError('BAD_REQUEST', 'Too many form fields')));
   parser.on('filesLimit', () =>
@@ -337,7 +341,7 @@ export async function withEachUploadedFile<T>(
   parser.on('field', (name, value) => {
     if (name === 'path') nextPath = value === '' ? undefined : value;
     else if (options.fieldsBeforeFile?.includes(name)) {
-      if (handling.length > 0) refuse(new AppError('BAD_REQUEST', `The ${name} field must come before the files`));
+      if (handling.length > 0) refuse(new AppError('BAD_REQUEST', `The ${name} field must come before the file part`));
       else if (value !== '') settings[name] = value;
     }
   });
@@ -350,6 +354,7 @@ export async function withEachUploadedFile<T>(
       return;
     }
     const content = contentOf(fileStream);
+    contents.push(content);
     // This part is good once it ended whole (not cut by the size limit, not broken off).
     const partEnded = new Promise<void>((resolve, reject) => {
       fileStream.on('end', () =>
@@ -377,7 +382,20 @@ export async function withEachUploadedFile<T>(
     handling.push(handled);
   });
 
-  const [parsed] = await Promise.allSettled([feed(body, parser)]);
+  const parsing = feed(body, parser);
+  // A refusal is answered at once, as a single file's is, not once the rest of the body has been
+  // read and dropped: the caller answers and closes the connection after a while
+  // (lingering-close.ts), which ends the parsing. The later parts are not handled (see 'file').
+  const early = await Promise.race([parsing.then(noRefusal, noRefusal), refused]);
+  if (early) {
+    parsing.catch(() => undefined);
+    // A file still under way is not waited for: it fails (and keeps nothing) at once.
+    for (const content of contents) if (!content.writableEnded) content.destroy();
+    for (const outcome of await Promise.allSettled(handling))
+      if (outcome.status === 'fulfilled') await undo(outcome.value);
+    throw early;
+  }
+  const [parsed] = await Promise.allSettled([parsing]);
   const outcomes = await Promise.allSettled(handling);
   const failed = outcomes.find((outcome) => outcome.status === 'rejected');
   const problem: unknown =

@@ -121,4 +121,38 @@ describe('the collection page in a browser', () => {
       60_000,
     );
   }
+
+  for (const js of [false, true]) {
+    const mode = js ? 'with JavaScript' : 'without JavaScript';
+    it.skipIf(!hasChromium)(
+      `when the owner chooses two files on the upload page (${mode}), then they land on the page of one collection of both`,
+      async () => {
+        const context = await browser.newContext({ javaScriptEnabled: js });
+        context.setDefaultTimeout(15_000);
+        try {
+          const value = app.cookie.slice(app.cookie.indexOf('=') + 1);
+          await context.addCookies([{ name: 'token', value, url: app.url, httpOnly: true, sameSite: 'Lax' }]);
+          const page = await context.newPage();
+          await page.goto(`${app.url}/upload`);
+          if (js) await waitForHydration(page, 'main form');
+          await page.getByLabel('Collection title').fill('Two of them');
+          await page.locator('input[type=file]').setInputFiles([
+            { name: 'first.txt', mimeType: 'text/plain', buffer: Buffer.from('first') },
+            { name: 'second.txt', mimeType: 'text/plain', buffer: Buffer.from('second') },
+          ]);
+          await Promise.all([
+            page.waitForURL(/\/c\/[A-Za-z0-9_-]{22}$/),
+            page.locator('main').getByRole('button', { name: 'Upload' }).click(),
+          ]);
+          expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Two of them');
+          expect(await page.locator('.collection-summary').textContent()).toBe('2 files, 11 bytes');
+          expect(await page.getByRole('link', { name: 'first.txt' }).count()).toBe(1);
+          expect(await page.getByRole('link', { name: 'second.txt' }).count()).toBe(1);
+        } finally {
+          await context.close();
+        }
+      },
+      60_000,
+    );
+  }
 });
