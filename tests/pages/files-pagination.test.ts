@@ -1,20 +1,17 @@
 // /files a page at a time (ADR 0008, "Pages of files"): 100 files per page, newest first, on
 // the API's keyset cursor, with plain "Older files" / "Newest files" links. Plain HTTP, as a
 // browser without JavaScript pages through it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import { apiUpload, getPage, menuOf, SIGNED_IN_MENU, titlesOf, visibleText } from '../helpers/pages-fixtures';
 
-let app: TestApp;
-let alice: string;
-let bob: string;
 /** Alice's 250 files, newest first, as the API lists them whole. */
 let aliceIds: string[];
 let bobOld: { id: string };
 let bobNew: { id: string };
 
 /** Uploads `count` small files, a few at a time (the two shared cores keep this to seconds). */
-async function uploadMany(cookie: string, prefix: string, count: number) {
+async function uploadMany(app: TestApp, cookie: string, prefix: string, count: number) {
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}.png`);
   for (let i = 0; i < names.length; i += 10) {
     await Promise.all(
@@ -25,7 +22,7 @@ async function uploadMany(cookie: string, prefix: string, count: number) {
   }
 }
 
-async function wholeList(cookie: string): Promise<string[]> {
+async function wholeList(app: TestApp, cookie: string): Promise<string[]> {
   const res = await fetch(`${app.url}/api/v1/files`, { headers: { cookie } });
   return ((await res.json()).files as { id: string }[]).map((file) => file.id);
 }
@@ -43,31 +40,28 @@ function linkTo(html: string, text: string): string | undefined {
   return match?.[1].replace(/&amp;/g, '&');
 }
 
-async function page(path: string, cookie = alice) {
+async function page(app: TestApp, path: string, cookie: string) {
   const res = await getPage(app, path, cookie);
   return { status: res.status, type: res.headers.get('content-type'), html: await res.text() };
 }
 
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('alice');
-  await app.createUser('bob');
-  alice = await app.login('alice');
-  bob = await app.login('bob');
+test.beforeAll(async ({ app, alice, bob }) => {
   // Bob's files on either side of Alice's in time: one older than any of hers, one newer.
-  bobOld = await apiUpload(app, bob, { filename: 'bob-old.txt', type: 'text/plain', content: 'old' });
+  bobOld = await apiUpload(app, bob.cookie, { filename: 'bob-old.txt', type: 'text/plain', content: 'old' });
   await new Promise((resolve) => setTimeout(resolve, 5));
-  await uploadMany(alice, 'shot', 250);
+  await uploadMany(app, alice.cookie, 'shot', 250);
   await new Promise((resolve) => setTimeout(resolve, 5));
-  bobNew = await apiUpload(app, bob, { filename: 'bob-new.txt', type: 'text/plain', content: 'new' });
-  aliceIds = await wholeList(alice);
+  bobNew = await apiUpload(app, bob.cookie, { filename: 'bob-new.txt', type: 'text/plain', content: 'new' });
+  aliceIds = await wholeList(app, alice.cookie);
 }, 60_000);
-afterAll(() => app?.close());
 
 describe('GET /files, a page at a time', () => {
-  it('when a user has 250 files, then /files shows the 100 newest, newest first, says there are 250, and links to the older ones', async () => {
+  test('when a user has 250 files, then /files shows the 100 newest, newest first, says there are 250, and links to the older ones', async ({
+    app,
+    alice,
+  }) => {
     expect(aliceIds).toHaveLength(250);
-    const { status, html } = await page('/files');
+    const { status, html } = await page(app, '/files', alice.cookie);
     expect(status).toBe(200);
     expect(rowIds(html)).toEqual(aliceIds.slice(0, 100));
     const text = visibleText(html);
@@ -78,12 +72,15 @@ describe('GET /files, a page at a time', () => {
     expect(linkTo(html, 'Newest files')).toBeUndefined();
   });
 
-  it('when the "Older files" links are followed, then every file shows exactly once, in order; later pages link back to the newest, and the last has no "Older files"', async () => {
+  test('when the "Older files" links are followed, then every file shows exactly once, in order; later pages link back to the newest, and the last has no "Older files"', async ({
+    app,
+    alice,
+  }) => {
     const seen: string[] = [];
     const sizes: number[] = [];
     let next: string | undefined = '/files';
     while (next) {
-      const { status, html }: { status: number; html: string } = await page(next);
+      const { status, html }: { status: number; html: string } = await page(app, next, alice.cookie);
       expect(status).toBe(200);
       const ids = rowIds(html);
       seen.push(...ids);
@@ -100,15 +97,15 @@ describe('GET /files, a page at a time', () => {
     expect(new Set(seen).size).toBe(250);
   });
 
-  it.each([
+  test.for([
     ['not base64 at all', '%%%'],
     ['not one of ours', 'not-a-cursor'],
     ['cut short', 'MTc2'],
     ['far too long', 'A'.repeat(300)],
   ])(
     'when the cursor is %s, then a 400 page says in words that the page is gone and links to the newest files',
-    async (_, cursor) => {
-      const { status, type, html } = await page(`/files?cursor=${cursor}`);
+    async ([, cursor], { app, alice }) => {
+      const { status, type, html } = await page(app, `/files?cursor=${cursor}`, alice.cookie);
       expect(status).toBe(400);
       expect(type).toMatch(/^text\/html/);
       const text = visibleText(html);
@@ -122,11 +119,15 @@ describe('GET /files, a page at a time', () => {
     },
   );
 
-  it("when another user opens /files with a cursor from Alice's listing, then they see none of her files, only their own older than that point", async () => {
-    const first = await page('/files');
+  test("when another user opens /files with a cursor from Alice's listing, then they see none of her files, only their own older than that point", async ({
+    app,
+    alice,
+    bob,
+  }) => {
+    const first = await page(app, '/files', alice.cookie);
     const foreign = linkTo(first.html, 'Older files');
     expect(foreign).toBeDefined();
-    const { status, html } = await page(foreign as string, bob);
+    const { status, html } = await page(app, foreign as string, bob.cookie);
     expect(status).toBe(200);
     // The cursor is only a point in time: the list it moves through is always the caller's.
     expect(rowIds(html)).toEqual([bobOld.id]);
@@ -139,10 +140,12 @@ describe('GET /files, a page at a time', () => {
 });
 
 describe('the empty states', () => {
-  it('when a user has no files, then the page still says "No files yet" with the upload link, and offers no other pages', async () => {
+  test('when a user has no files, then the page still says "No files yet" with the upload link, and offers no other pages', async ({
+    app,
+  }) => {
     await app.createUser('carol');
     const carol = await app.login('carol');
-    const { status, html } = await page('/files', carol);
+    const { status, html } = await page(app, '/files', carol);
     expect(status).toBe(200);
     const text = visibleText(html);
     expect(text).toContain('No files yet');
@@ -152,19 +155,21 @@ describe('the empty states', () => {
     expect(text).not.toContain('Showing');
   });
 
-  it('when a later page has no files left (deleted since), then it says there are no older files, not "No files yet", and links to the newest', async () => {
+  test('when a later page has no files left (deleted since), then it says there are no older files, not "No files yet", and links to the newest', async ({
+    app,
+  }) => {
     await app.createUser('dan');
     const dan = await app.login('dan');
-    await uploadMany(dan, 'dan', 101);
-    const ids = await wholeList(dan);
-    const older = linkTo((await page('/files', dan)).html, 'Older files') as string;
-    expect(rowIds((await page(older, dan)).html)).toEqual([ids[100]]);
+    await uploadMany(app, dan, 'dan', 101);
+    const ids = await wholeList(app, dan);
+    const older = linkTo((await page(app, '/files', dan)).html, 'Older files') as string;
+    expect(rowIds((await page(app, older, dan)).html)).toEqual([ids[100]]);
     // The oldest file, alone on the second page, is deleted (in another tab, say).
     expect(
       (await fetch(`${app.url}/api/v1/files/${ids[100]}`, { method: 'DELETE', headers: { cookie: dan } })).status,
     ).toBe(200);
 
-    const { status, html } = await page(older, dan);
+    const { status, html } = await page(app, older, dan);
     expect(status).toBe(200);
     expect(rowIds(html)).toEqual([]);
     const text = visibleText(html);
