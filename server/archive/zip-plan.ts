@@ -192,6 +192,73 @@ export function planZip(entries: readonly ZipEntryInput[]): ZipPlan {
   return plan;
 }
 
+/** One piece of an archive's byte range: bytes made here (headers), or a range of an entry's content. */
+type ZipSegment =
+  | { bytes: Buffer }
+  /** Bytes [start, end] (inclusive, relative to the content) of entry `entry`'s content. */
+  | { entry: number; start: number; end: number };
+
+/**
+ * Bytes [range.start, range.end] (inclusive) of the planned archive, the whole archive when
+ * `range` is null, as the pieces that make them up, in order: header bytes generated as they are
+ * reached, and the part of each entry's content the range covers (the caller reads it from the
+ * store, and must send exactly that many bytes: see ZipContentLengthError).
+ */
+function zipSegments(plan: ZipPlan, range: ZipByteRange | null): Generator<ZipSegment> {
+  if (!(plan instanceof Plan)) throw new TypeError('The plan must come from planZip.');
+  const start = range?.start ?? 0;
+  const end = range?.end ?? plan.size - 1;
+  // Checked now, not when the first piece is asked for.
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end >= plan.size)
+    throw new RangeError(`The range ${start}-${end} is not within the archive's ${plan.size} bytes.`);
+  return segmentsOf(plan, start, end);
+}
+
+function* segmentsOf(plan: Plan, start: number, end: number): Generator<ZipSegment> {
+  let position = start;
+  while (position <= end) {
+    if (position < plan.directoryOffset) {
+      const index = plan.entryAt(position);
+      const entry = plan.entries[index];
+      const contentOffset = entry.localOffset + localHeaderSize(entry);
+      if (position < contentOffset) {
+        const bytes = slice(
+          localHeader(entry),
+          position - entry.localOffset,
+          Math.min(contentOffset, end + 1) - position,
+        );
+        position += bytes.length;
+        yield { bytes };
+        continue;
+      }
+      const last = Math.min(contentOffset + entry.size - 1, end);
+      yield { entry: index, start: position - contentOffset, end: last - contentOffset };
+      position = last + 1;
+      continue;
+    }
+    const directoryEnd = plan.directoryOffset + plan.directorySize;
+    if (position < directoryEnd) {
+      const relative = position - plan.directoryOffset;
+      const first = plan.directoryEntryAt(relative);
+      const headers: Buffer[] = [];
+      let bytes = 0;
+      for (let i = first; i < plan.entryCount && bytes < DIRECTORY_CHUNK_BYTES; i++) {
+        const header = centralHeader(plan.entries[i]);
+        headers.push(header);
+        bytes += header.length;
+      }
+      const from = relative - plan.directoryOffsets[first];
+      const chunk = slice(Buffer.concat(headers, bytes), from, Math.min(bytes - from, end + 1 - position));
+      position += chunk.length;
+      yield { bytes: chunk };
+      continue;
+    }
+    const chunk = slice(plan.trailer, position - directoryEnd, end + 1 - position);
+    position += chunk.length;
+    yield { bytes: chunk };
+  }
+}
+
 /**
  * Streams bytes [range.start, range.end] (inclusive) of the planned archive, the whole archive
  * when `range` is null. Header bytes are generated as they are reached; content comes from
@@ -201,12 +268,7 @@ export function planZip(entries: readonly ZipEntryInput[]): ZipPlan {
  * more or fewer bytes than asked for, and with the error of `openEntry` or of an entry stream.
  */
 export function zipStream(plan: ZipPlan, range: ZipByteRange | null, openEntry: OpenZipEntry): Readable {
-  if (!(plan instanceof Plan)) throw new TypeError('The plan must come from planZip.');
-  const start = range?.start ?? 0;
-  const end = range?.end ?? plan.size - 1;
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end >= plan.size)
-    throw new RangeError(`The range ${start}-${end} is not within the archive's ${plan.size} bytes.`);
-  return new ZipRangeStream(plan, start, end, openEntry);
+  return new ZipRangeStream(zipSegments(plan, range), openEntry);
 }
 
 /** The entry stream being read: which entry, and how many of the bytes asked for are still due. */
@@ -218,20 +280,15 @@ interface OpenedEntry {
 }
 
 class ZipRangeStream extends Readable {
-  /** The next archive byte to produce. */
-  private position: number;
   private producing = false;
   private readAgain = false;
   private opened: OpenedEntry | null = null;
 
   constructor(
-    private readonly plan: Plan,
-    start: number,
-    private readonly end: number,
+    private readonly segments: Generator<ZipSegment>,
     private readonly openEntry: OpenZipEntry,
   ) {
     super({ highWaterMark: 64 * 1024 });
-    this.position = start;
   }
 
   override _read(): void {
@@ -270,57 +327,35 @@ class ZipRangeStream extends Readable {
         return;
       }
       if (chunk.length === 0) continue;
-      this.position += chunk.length;
       this.readAgain = false;
       if (!this.push(chunk)) return;
     }
   }
 
   private async nextChunk(): Promise<Buffer | null> {
-    const { plan, position, end } = this;
-    if (position > end) return null;
-    if (position < plan.directoryOffset) {
-      const index = plan.entryAt(position);
-      const entry = plan.entries[index];
-      const contentOffset = entry.localOffset + localHeaderSize(entry);
-      if (position < contentOffset)
-        return slice(localHeader(entry), position - entry.localOffset, Math.min(contentOffset, end + 1) - position);
-      return this.readContent(
-        index,
-        position - contentOffset,
-        Math.min(contentOffset + entry.size - 1, end) - contentOffset,
-      );
+    if (this.opened) return this.readOpened(this.opened);
+    const next = this.segments.next();
+    if (next.done) return null;
+    const segment = next.value;
+    if ('bytes' in segment) return segment.bytes;
+    const stream = await this.openEntry(segment.entry, segment.start, segment.end);
+    if (this.destroyed) {
+      stream.destroy();
+      return Buffer.alloc(0);
     }
-    const directoryEnd = plan.directoryOffset + plan.directorySize;
-    if (position < directoryEnd) {
-      const relative = position - plan.directoryOffset;
-      const first = plan.directoryEntryAt(relative);
-      const headers: Buffer[] = [];
-      let bytes = 0;
-      for (let i = first; i < plan.entryCount && bytes < DIRECTORY_CHUNK_BYTES; i++) {
-        const header = centralHeader(plan.entries[i]);
-        headers.push(header);
-        bytes += header.length;
-      }
-      const from = relative - plan.directoryOffsets[first];
-      return slice(Buffer.concat(headers, bytes), from, Math.min(bytes - from, end + 1 - position));
-    }
-    return slice(plan.trailer, position - directoryEnd, end + 1 - position);
+    const opened = {
+      index: segment.entry,
+      stream,
+      chunks: stream[Symbol.asyncIterator](),
+      remaining: segment.end - segment.start + 1,
+    };
+    this.opened = opened;
+    return this.readOpened(opened);
   }
 
-  /** The next chunk of entry `index`'s content bytes [from, to], opening it when first reached. */
-  private async readContent(index: number, from: number, to: number): Promise<Buffer> {
-    let opened = this.opened;
-    if (opened?.index !== index) {
-      this.closeEntry();
-      const stream = await this.openEntry(index, from, to);
-      if (this.destroyed) {
-        stream.destroy();
-        return Buffer.alloc(0);
-      }
-      opened = { index, stream, chunks: stream[Symbol.asyncIterator](), remaining: to - from + 1 };
-      this.opened = opened;
-    }
+  /** The next chunk of the open entry's content. */
+  private async readOpened(opened: OpenedEntry): Promise<Buffer> {
+    const { index } = opened;
     let chunk: Buffer;
     do {
       const next = await opened.chunks.next();

@@ -160,19 +160,18 @@ export function apiV1Router(): Router {
     }),
   );
 
-  // Several files in one multipart body, each stored, then one collection of them.
+  // JSON naming files already uploaded; or several files in one multipart body, each stored, then
+  // one collection of them.
   router.post(
     '/collections',
     requireSession,
-    (req, _res, next) => (req.is('multipart/form-data') ? next() : next('route')),
-    handler(async (req, res) => {
-      const collection = await receiveCollectionUpload(res.locals.ctx, req);
-      res.status(201).location(collection.url).json({ collection });
-    }),
-  );
-  router.post(
-    '/collections',
-    requireSession,
+    (req, res, next) => {
+      if (!req.is('multipart/form-data')) return next();
+      receiveCollectionUpload(res.locals.ctx, req).then(
+        (collection) => void res.status(201).location(collection.url).json({ collection }),
+        next,
+      );
+    },
     ...collectionBody,
     handler(async (req, res) => {
       const collection = await createCollection(res.locals.ctx, req.body);
