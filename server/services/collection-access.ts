@@ -6,15 +6,15 @@ import { createHash } from 'node:crypto';
 import { contentCrc32 } from '../archive/content-crc32';
 import { distinctArchiveNames } from '../archive/archive-paths';
 import { planZip, zipStream, type ZipByteRange, type ZipPlan } from '../archive/zip-plan';
-import { SHARE_GRANT_TTL_SECONDS, signShareGrant, verifyShareGrant } from '../auth/share-grant';
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
 import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { UserSchema } from '../db/entities/user.entity';
 import { fileIdSchema } from '../schemas';
+import { StorageUnavailableError } from '../storage/content-store';
 import { entriesOf, toCollectionDto, type CollectionDto } from './collections';
-import { checkSharePassword, type ShareProof } from './share-access';
+import { countDownload, grantForPassword, passesSharePassword, type ShareProof } from './share-access';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 
 export const COLLECTION_PASSWORD_REQUIRED = 'This collection is password-protected.';
@@ -58,21 +58,9 @@ export async function openCollectionShare(
   const gone = goneReason(collection, now);
   if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
   const isOwner = ctx.user?.id === collection.userId;
-  if (collection.passwordHash && !isOwner) {
-    const granted = proof.grant
-      ? await verifyShareGrant(
-          proof.grant,
-          collection.id,
-          collection.passwordHash,
-          ctx.config.sessionSecret,
-          Math.floor(now / 1000),
-        )
-      : false;
-    if (!granted) {
-      if (!proof.password) return { kind: 'locked', collectionId: collection.id };
-      await checkSharePassword(ctx, collection.id, collection.passwordHash, proof.password);
-    }
-  }
+  const { passwordHash } = collection;
+  if (passwordHash && !isOwner && !(await passesSharePassword(ctx, { id: collection.id, passwordHash }, proof)))
+    return { kind: 'locked', collectionId: collection.id };
   // A file whose own link has expired or run out is on its way out (the sweep removes it).
   const entries = (await entriesOf(ctx, collection.id)).filter(({ file }) => goneReason(file, now) === null);
   return {
@@ -112,15 +100,7 @@ export async function unlockCollection(
   const gone = goneReason(collection, now);
   if (gone) throw new AppError('GONE', GONE_MESSAGES[gone]);
   if (!collection.passwordHash) throw new AppError('BAD_REQUEST', 'This collection has no password');
-  if (typeof password !== 'string' || password === '') throw new AppError('UNAUTHORIZED', 'Enter the password.');
-  await checkSharePassword(ctx, collection.id, collection.passwordHash, password);
-  const grant = await signShareGrant(
-    collection.id,
-    collection.passwordHash,
-    ctx.config.sessionSecret,
-    Math.floor(now / 1000),
-  );
-  return { grant, maxAgeSeconds: SHARE_GRANT_TTL_SECONDS };
+  return grantForPassword(ctx, { id: collection.id, passwordHash: collection.passwordHash }, password);
 }
 
 async function layOutArchive(
@@ -128,7 +108,9 @@ async function layOutArchive(
   entries: Array<{ file: StoredFile; path: string }>,
 ): Promise<CollectionArchive> {
   const names = distinctArchiveNames(entries.map((entry) => entry.path));
-  const files = await Promise.all(entries.map(({ file }) => withCrc32(ctx, file)));
+  // One at a time: a collection of older files reads each once, not all of them at the same moment.
+  const files: Array<StoredFile & { crc32: number }> = [];
+  for (const { file } of entries) files.push(await withCrc32(ctx, file));
   const plan: ZipPlan = planZip(
     files.map((file, i) => ({ name: names[i], size: file.size, crc32: file.crc32, modifiedAt: file.createdAt })),
   );
@@ -151,25 +133,19 @@ async function layOutArchive(
  */
 async function withCrc32(ctx: ServiceContext, file: StoredFile): Promise<StoredFile & { crc32: number }> {
   if (file.crc32 !== null && file.crc32 !== undefined) return { ...file, crc32: Number(file.crc32) };
-  const { crc32 } = await contentCrc32((await ctx.store.open(file.storedName)).stream);
+  const { crc32, size } = await contentCrc32((await ctx.store.open(file.storedName)).stream);
+  if (size !== Number(file.size))
+    throw new StorageUnavailableError(
+      `The content of file ${file.id} holds ${size} bytes where ${file.size} were recorded`,
+    );
   await ctx.em.nativeUpdate(FileSchema, { id: file.id }, { crc32 });
   return { ...file, crc32 };
 }
 
-const COUNT_ARCHIVE_DOWNLOAD =
-  'update "collections" set "downloads" = "downloads" + 1 where "id" = ? ' +
-  'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)';
-
-/**
- * Counts one "Download all" of a collection, atomically (as a file's download is counted): null
- * when the collection still had one to give, or why it has none any more.
- */
-export async function claimCollectionDownload(
+/** Counts one "Download all" of a collection, atomically, as a file's download is counted. */
+export function claimCollectionDownload(
   ctx: ServiceContext,
   collection: Pick<CollectionDto, 'id' | 'expiresAt'>,
 ): Promise<GoneReason | null> {
-  const now = ctx.clock.now();
-  const counted = await ctx.sql.change(COUNT_ARCHIVE_DOWNLOAD, [collection.id, new Date(now)]);
-  if (counted === 1) return null;
-  return collection.expiresAt !== null && Date.parse(collection.expiresAt) <= now ? 'expired' : 'used-up';
+  return countDownload(ctx, 'collections', collection);
 }

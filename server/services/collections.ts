@@ -71,23 +71,35 @@ function collectionUrl(ctx: Pick<ServiceContext, 'config'>, collectionId: string
 async function ownEntries(ctx: ServiceContext, ownerId: string, entries: EntryInput[]) {
   const ids = [...new Set(entries.map((entry) => entry.id))];
   if (ids.length !== entries.length) throw new AppError('BAD_REQUEST', 'A file can be in a collection only once');
-  const files = new Map<string, StoredFile>();
-  // In slices: a query's parameters are limited on both databases.
-  for (let start = 0; start < ids.length; start += 500) {
-    const rows = await ctx.em.find(
-      FileSchema,
-      { id: { $in: ids.slice(start, start + 500) }, userId: ownerId },
-      { disableIdentityMap: true },
-    );
-    for (const row of rows) files.set(row.id, row);
-  }
+  const files = await filesById(ctx, ids, ownerId);
   return entries.map((entry) => {
     const file = files.get(entry.id);
     if (!file) throw new AppError('BAD_REQUEST', `You have no file with the id ${entry.id}`);
-    const path = normaliseArchivePath(entry.path ?? file.originalName);
-    if (!path.ok) throw new AppError('BAD_REQUEST', `${entry.path ?? file.originalName}: ${path.message}`);
-    return { file, path: path.path };
+    return { file, path: normalisedPath(entry.path ?? file.originalName) };
   });
+}
+
+/** The files with these ids (of `ownerId` only, when given), by id. */
+async function filesById(
+  ctx: Pick<ServiceContext, 'em'>,
+  ids: string[],
+  ownerId?: string,
+): Promise<Map<string, StoredFile>> {
+  const files = new Map<string, StoredFile>();
+  // In slices: a query's parameters are limited on both databases.
+  for (let start = 0; start < ids.length; start += 500) {
+    const slice = ids.slice(start, start + 500);
+    const where = ownerId === undefined ? { id: { $in: slice } } : { id: { $in: slice }, userId: ownerId };
+    for (const row of await ctx.em.find(FileSchema, where, { disableIdentityMap: true })) files.set(row.id, row);
+  }
+  return files;
+}
+
+/** A path as a collection keeps it; a 400 naming it when it could leave the folder it is extracted into. */
+function normalisedPath(path: string): string {
+  const normalised = normaliseArchivePath(path);
+  if (!normalised.ok) throw new AppError('BAD_REQUEST', `${path}: ${normalised.message}`);
+  return normalised.path;
 }
 
 function rowsOf(collectionId: string, entries: Array<{ file: StoredFile; path: string }>): CollectionFile[] {
@@ -108,9 +120,7 @@ export async function collectionTarget(
       throw new AppError('BAD_REQUEST', 'You have no collection with that id');
     throw error;
   });
-  const normalised = normaliseArchivePath(path);
-  if (!normalised.ok) throw new AppError('BAD_REQUEST', `${path}: ${normalised.message}`);
-  return { collectionId, path: normalised.path };
+  return { collectionId, path: normalisedPath(path) };
 }
 
 /**
@@ -196,16 +206,10 @@ export async function entriesOf(
     { collectionId },
     { orderBy: { position: 'asc' }, disableIdentityMap: true },
   );
-  const files = new Map<string, StoredFile>();
-  const ids = places.map((place) => place.fileId);
-  for (let start = 0; start < ids.length; start += 500) {
-    const rows = await ctx.em.find(
-      FileSchema,
-      { id: { $in: ids.slice(start, start + 500) } },
-      { disableIdentityMap: true },
-    );
-    for (const row of rows) files.set(row.id, row);
-  }
+  const files = await filesById(
+    ctx,
+    places.map((place) => place.fileId),
+  );
   return places.flatMap((place) => {
     const file = files.get(place.fileId);
     return file ? [{ file, path: place.path }] : [];

@@ -71,15 +71,12 @@ export async function openShare(
   const gone = goneReason(file, ctx.clock.now());
   if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
   const isOwner = ctx.user?.id === file.userId;
-  if (file.passwordHash && !isOwner) {
-    const granted = proof.grant
-      ? await verifyShareGrant(proof.grant, file.id, file.passwordHash, ctx.config.sessionSecret, nowSeconds(ctx))
-      : false;
-    if (!granted) {
-      if (!proof.password) return { kind: 'locked', fileId: file.id };
-      await checkSharePassword(ctx, file.id, file.passwordHash, proof.password);
-    }
-  }
+  if (
+    file.passwordHash &&
+    !isOwner &&
+    !(await passesSharePassword(ctx, { id: file.id, passwordHash: file.passwordHash }, proof))
+  )
+    return { kind: 'locked', fileId: file.id };
   const contentMissing = () =>
     ctx.log.warn({ fileId: file.id, storedName: file.storedName }, 'content missing for an existing file record');
   const contentExists = async () => {
@@ -122,33 +119,78 @@ export async function unlockShare(
   const gone = goneReason(file, ctx.clock.now());
   if (gone) throw new AppError('GONE', GONE_MESSAGES[gone]);
   if (!file.passwordHash) throw new AppError('BAD_REQUEST', 'This file has no password');
-  if (typeof password !== 'string' || password === '') throw new AppError('UNAUTHORIZED', 'Enter the password.');
-  await checkSharePassword(ctx, file.id, file.passwordHash, password);
-  const grant = await signShareGrant(file.id, file.passwordHash, ctx.config.sessionSecret, nowSeconds(ctx));
-  return { grant, maxAgeSeconds: SHARE_GRANT_TTL_SECONDS };
+  return grantForPassword(ctx, { id: file.id, passwordHash: file.passwordHash }, password);
 }
 
-/** Checks a password of a share (a file or a collection), throttled per share and address like logins. */
-export async function checkSharePassword(
-  ctx: ServiceContext,
-  fileId: string,
-  passwordHash: string,
-  password: string,
-): Promise<void> {
-  const ticket = await admitSharePasswordAttempt(ctx, fileId, ctx.clientAddress);
-  const right = await checkedUnderThrottle(ticket, () => verifyPassword(password, passwordHash));
-  if (!right) throw new AppError('UNAUTHORIZED', WRONG_PASSWORD);
+/** A share that asks for a password: a file or a collection (their ids never collide). */
+interface ProtectedShare {
+  id: string;
+  passwordHash: string;
 }
 
 /**
- * Counts one download of a link, atomically: null when the link still had one to give (then it
- * is counted), or why it has none any more (expired or used up meanwhile). One statement, so N
- * parallel downloads of a link allowing N all get one, and the next ones none.
+ * Whether a visitor passes a share's password: with the proof a right password left (a cookie),
+ * or with the password sent (a wrong one is a 401, too many a 429); false with neither.
  */
-const COUNT_DOWNLOAD =
-  'update "files" set "downloads" = "downloads" + 1 where "id" = ? ' +
-  'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)';
+export async function passesSharePassword(
+  ctx: ServiceContext,
+  share: ProtectedShare,
+  proof: ShareProof,
+): Promise<boolean> {
+  if (proof.grant) {
+    const secret = ctx.config.sessionSecret;
+    if (await verifyShareGrant(proof.grant, share.id, share.passwordHash, secret, nowSeconds(ctx))) return true;
+  }
+  if (!proof.password) return false;
+  await checkSharePassword(ctx, share, proof.password);
+  return true;
+}
 
+/**
+ * The proof to keep in a cookie once a password typed on a share's page is right. Throws
+ * UNAUTHORIZED for a wrong or empty one, TOO_MANY_REQUESTS for too many.
+ */
+export async function grantForPassword(
+  ctx: ServiceContext,
+  share: ProtectedShare,
+  password: unknown,
+): Promise<{ grant: string; maxAgeSeconds: number }> {
+  if (typeof password !== 'string' || password === '') throw new AppError('UNAUTHORIZED', 'Enter the password.');
+  await checkSharePassword(ctx, share, password);
+  const grant = await signShareGrant(share.id, share.passwordHash, ctx.config.sessionSecret, nowSeconds(ctx));
+  return { grant, maxAgeSeconds: SHARE_GRANT_TTL_SECONDS };
+}
+
+/** Checks a share's password, throttled per share and address like logins. */
+async function checkSharePassword(ctx: ServiceContext, share: ProtectedShare, password: string): Promise<void> {
+  const ticket = await admitSharePasswordAttempt(ctx, share.id, ctx.clientAddress);
+  const right = await checkedUnderThrottle(ticket, () => verifyPassword(password, share.passwordHash));
+  if (!right) throw new AppError('UNAUTHORIZED', WRONG_PASSWORD);
+}
+
+/** The statement that counts one download of a file's or a collection's link while it has one to give. */
+const countDownloadIn = (table: 'files' | 'collections') =>
+  `update "${table}" set "downloads" = "downloads" + 1 where "id" = ? ` +
+  'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)';
+const COUNT_DOWNLOAD = { files: countDownloadIn('files'), collections: countDownloadIn('collections') };
+
+/**
+ * Counts one download of a link in its row, atomically: null when the link still had one to give
+ * (then it is counted), or why it has none any more (expired or used up meanwhile). One
+ * statement, so N parallel downloads of a link allowing N all get one, and the next ones none.
+ */
+export async function countDownload(
+  ctx: ServiceContext,
+  table: 'files' | 'collections',
+  share: { id: string; expiresAt: string | null },
+): Promise<GoneReason | null> {
+  const now = ctx.clock.now();
+  const counted = await ctx.sql.change(COUNT_DOWNLOAD[table], [share.id, new Date(now)]);
+  if (counted === 1) return null;
+  return share.expiresAt !== null && Date.parse(share.expiresAt) <= now ? 'expired' : 'used-up';
+}
+
+/** Counts one download of a file's link (countDownload), in memory when the link has no limit. */
 export async function claimDownload(
   ctx: ServiceContext,
   file: Pick<FileDto, 'id' | 'expiresAt' | 'maxDownloads'>,
@@ -158,10 +200,7 @@ export async function claimDownload(
     ctx.downloads.add(file.id);
     return null;
   }
-  const now = ctx.clock.now();
-  const counted = await ctx.sql.change(COUNT_DOWNLOAD, [file.id, new Date(now)]);
-  if (counted === 1) return null;
-  return file.expiresAt !== null && Date.parse(file.expiresAt) <= now ? 'expired' : 'used-up';
+  return countDownload(ctx, 'files', file);
 }
 
 function nowSeconds(ctx: Pick<ServiceContext, 'clock'>): number {

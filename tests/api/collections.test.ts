@@ -316,11 +316,11 @@ describe('collections', () => {
       ['b.txt', 'b.txt'],
       ['pics/c.bin', 'c.bin'],
     ]);
-    // The files share the collection's expiry, not its download limit or password.
+    // Each file has the link settings sent too: none of its own links is looser than the collection's.
     const [row] = await app.rows('select expires_at, max_downloads from files where id = ?', [
       collection.files[0].file.id,
     ]);
-    expect(row.max_downloads).toBeNull();
+    expect(row.max_downloads).toBe(4);
     expect(new Date(row.expires_at as string | number).getTime()).toBeGreaterThan(Date.now() + 3500_000);
     expect(Buffer.from(await (await alice.fetch(`/f/${collection.files[2].file.id}/raw`)).arrayBuffer())).toEqual(
       Buffer.alloc(70_000, 3),

@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
+import { allowErrorLogs } from '../setup/expected-errors';
 import { checkWithUnzip, readWithYauzl, sha256 } from '../helpers/zip-archives';
 
 /** Deterministic bytes, different for every seed. */
@@ -202,5 +203,21 @@ describe('a collection archive', () => {
     const read = await readWithYauzl(archive);
     expect(new Map(read.map((entry) => [entry.name, entry.sha256]))).toEqual(expected);
     expect(await checkWithUnzip(archive, await mkdtemp(join(tmpdir(), 'archive-')))).toEqual(expected);
+  });
+
+  test('when a file without its CRC-32 holds other bytes than its record says, then the archive is refused, never sent corrupt', async ({
+    app,
+    alice,
+  }) => {
+    const { id } = await collectionOf(alice);
+    const [row] = await app.rows(
+      'select f.id from files f join collection_files c on c.file_id = f.id where c.collection_id = ? and c.position = 1',
+      [id],
+    );
+    await app.rows('update files set crc32 = null, size = size + 1 where id = ?', [row.id]);
+    allowErrorLogs();
+    const res = await visitor(app, `/c/${id}/archive`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).not.toBe('application/zip');
   });
 });

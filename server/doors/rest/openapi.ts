@@ -99,7 +99,7 @@ const collectionUpload = shareSettingsFields
     }),
     file: z.array(z.string().openapi({ format: 'binary' })).openapi({
       description:
-        'The files, in order (any field name): every file part is stored, with the collection’s expiry. The title and share settings come before the first.',
+        'The files, in order (any field name): every file part is stored, each with the share settings sent. The title and share settings come before the first.',
     }),
   })
   .partial({ expiresAt: true, expiresIn: true, maxDownloads: true, password: true, title: true, path: true })
