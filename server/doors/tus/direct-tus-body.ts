@@ -60,18 +60,21 @@ export class DirectBodyRequest extends NodeRequest {
     // still sees the stream destroyed with it, and `throwIfOverLimit` turns it into tus' 413.
     content.on('error', () => {});
     let released = false;
-    const stopReading = () => {
+    // The content ends with every byte that arrived, also those the store was not reading yet
+    // (still in the request's or the content's buffer): they were received, and HEAD then counts
+    // them. Destroying the content instead would throw its buffered bytes away.
+    const endWithWhatArrived = () => {
       if (released || content.writableEnded || content.destroyed) return;
       req.unpipe(content);
+      for (let chunk = req.read(); chunk !== null; chunk = req.read()) content.write(chunk);
       content.end();
     };
-    tusSide.once('end', stopReading);
-    tusSide.once('error', stopReading);
+    tusSide.once('end', endWithWhatArrived);
+    tusSide.once('error', endWithWhatArrived);
     tusSide.resume();
-    // pipe() does not pass on a source's failure: a request that breaks off ends the content
-    // with an error, which the store treats as the end of what arrived.
+    // pipe() does not pass a source's failure on: a request that breaks off ends the content here.
     finished(req, { writable: false }, (error) => {
-      if (error && !content.destroyed) content.destroy(error);
+      if (error) endWithWhatArrived();
     });
     req.pipe(content);
     return {
