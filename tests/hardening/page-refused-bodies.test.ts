@@ -84,7 +84,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * answer meanwhile, and goes on sending after the server has shut its side. Once the body is
  * out, it looks every 20 ms whether the server's socket is still there: an empty line, which an
  * HTTP server ignores between requests (RFC 9112, 2.2), is reset by the kernel once the server
- * has closed. Samples RSS the whole time.
+ * has closed. Samples RSS the whole time. Once `holdAfterBytes` are out, it waits for the
+ * answer's head before sending the rest.
  */
 async function exchange(
   target: TestApp,
@@ -92,6 +93,7 @@ async function exchange(
   body: Iterable<Buffer>,
   gapMs = 0,
   waitMs = 8_000,
+  holdAfterBytes = Number.POSITIVE_INFINITY,
 ): Promise<Exchange> {
   collectGarbage();
   const rssBefore = process.memoryUsage.rss();
@@ -102,7 +104,12 @@ async function exchange(
   const socket = net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
   const received: Buffer[] = [];
   let error: string | null = null;
-  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  let answered: () => void = () => {};
+  const answerHead = new Promise<void>((resolve) => (answered = resolve));
+  socket.on('data', (chunk: Buffer) => {
+    received.push(chunk);
+    if (Buffer.concat(received).includes('\r\n\r\n')) answered();
+  });
   socket.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   await new Promise((resolve) => socket.once('connect', resolve));
@@ -114,6 +121,10 @@ async function exchange(
     if (!socket.write(chunk)) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), closed]);
     if (!socket.destroyed) sent += chunk.length;
     if (gapMs) await pause(gapMs);
+    if (sent >= holdAfterBytes) {
+      await Promise.race([answerHead, closed, pause(waitMs)]);
+      holdAfterBytes = Number.POSITIVE_INFINITY;
+    }
   }
   const sendError = error;
   let closedAfterBodyMs: number | null = null;
@@ -298,9 +309,11 @@ describe('the upload page refusing a body before it has arrived', () => {
     async (_label, target, sessionCookie, parts, status, words) => {
       const before = await snapshot(target());
       const body = rawMultipart(BOUNDARY, parts());
-      // In 64 KiB pieces, 5 ms apart: the rest of the body is still on its way when the page answers.
+      // In 64 KiB pieces, 5 ms apart; past the point of refusal (the first half) the client waits
+      // for the answer, so the rest of the body is surely still on its way when the page answers.
       const pieces = inPieces(body);
-      const result = await exchange(target(), uploadHead(target(), sessionCookie(), body.length), pieces, 5);
+      const head = uploadHead(target(), sessionCookie(), body.length);
+      const result = await exchange(target(), head, pieces, 5, undefined, body.length / 2);
       expectLingeringClose(result, body.length, status);
       expect(result.page).toMatch(words);
       await expectUnchanged(target(), before);
