@@ -110,7 +110,9 @@ describe('login throttling', () => {
       timings.push(performance.now() - started);
     }
     // Each username failed once: only the address's count can slow these (slowed, then 429).
-    expect(Math.min(...timings.slice(25))).toBeGreaterThan(Math.max(...timings.slice(0, 5)) + 500);
+    // Against the middle of the first five: one of them slowed by a busy machine says nothing.
+    const usual = [...timings.slice(0, 5)].sort((a, b) => a - b)[2];
+    expect(Math.min(...timings.slice(25))).toBeGreaterThan(usual + 500);
     expect((await apiLogin('shared', DEFAULT_PASSWORD, '203.0.113.80')).status).toBe(429);
     expect((await apiLogin('shared', DEFAULT_PASSWORD, '203.0.113.81')).status).toBe(200);
   });
