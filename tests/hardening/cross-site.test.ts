@@ -1,8 +1,8 @@
 // Cross-site request forgery: every state-changing request another site could
 // make a logged-in browser send — API and pages, login included — is refused with 403 and
 // changes nothing. Scripts without Origin/Sec-Fetch-Site, and our own origin, pass.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
+import { DEFAULT_PASSWORD, type TestApp } from '../helpers/app';
+import { test as base, describe, expect } from '../helpers/fixtures';
 import { multipartBody, MULTIPART_TYPE } from '../helpers/multipart';
 import {
   expectServerAnswers,
@@ -13,23 +13,23 @@ import {
   type StorageSnapshot,
 } from '../helpers/hardening-http';
 
-let app: TestApp;
-let cookie: string;
-let fileId: string;
+/** The user another site tries to act as: logged in (their cookie), with one file. */
+interface Victim {
+  app: TestApp;
+  username: string;
+  cookie: string;
+  fileId: string;
+}
 
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('target');
-  cookie = await app.login('target');
-  const uploaded = await uploadSmall(app.url, cookie, 'precious', 'precious.txt');
+const test = base.extend('victim', { scope: 'file' }, async ({ app, alice }): Promise<Victim> => {
+  const uploaded = await uploadSmall(app.url, alice.cookie, 'precious', 'precious.txt');
   expect(uploaded.status).toBe(201);
-  fileId = uploaded.json.file!.id;
+  return { app, username: alice.username, cookie: alice.cookie, fileId: uploaded.json.file!.id };
 });
-afterAll(() => app.close());
 
 interface Attack {
   name: string;
-  send(headers: Record<string, string>): Promise<RawResponse>;
+  send(victim: Victim, headers: Record<string, string>): Promise<RawResponse>;
 }
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -41,17 +41,17 @@ const uploadBody = () =>
 const attacks: Attack[] = [
   {
     name: 'POST /api/v1/auth/login',
-    send: (headers) =>
+    send: ({ app, username }, headers) =>
       rawRequest(app.url, {
         method: 'POST',
         path: '/api/v1/auth/login',
         headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify({ username: 'target', password: DEFAULT_PASSWORD }),
+        body: JSON.stringify({ username, password: DEFAULT_PASSWORD }),
       }),
   },
   {
     name: 'POST /api/v1/files',
-    send: (headers) =>
+    send: ({ app, cookie }, headers) =>
       rawRequest(app.url, {
         method: 'POST',
         path: '/api/v1/files',
@@ -61,27 +61,27 @@ const attacks: Attack[] = [
   },
   {
     name: 'DELETE /api/v1/files/<id>',
-    send: (headers) =>
+    send: ({ app, cookie, fileId }, headers) =>
       rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${fileId}`, headers: { cookie, ...headers } }),
   },
   {
     name: 'POST /api/v1/auth/logout',
-    send: (headers) =>
+    send: ({ app, cookie }, headers) =>
       rawRequest(app.url, { method: 'POST', path: '/api/v1/auth/logout', headers: { cookie, ...headers } }),
   },
   {
     name: 'POST /login',
-    send: (headers) =>
+    send: ({ app, username }, headers) =>
       rawRequest(app.url, {
         method: 'POST',
         path: '/login',
         headers: { 'content-type': FORM_TYPE, ...headers },
-        body: form({ username: 'target', password: DEFAULT_PASSWORD, redirectTo: '/files' }),
+        body: form({ username, password: DEFAULT_PASSWORD, redirectTo: '/files' }),
       }),
   },
   {
     name: 'POST /logout',
-    send: (headers) =>
+    send: ({ app, cookie }, headers) =>
       rawRequest(app.url, {
         method: 'POST',
         path: '/logout',
@@ -91,7 +91,7 @@ const attacks: Attack[] = [
   },
   {
     name: 'POST /upload',
-    send: (headers) =>
+    send: ({ app, cookie }, headers) =>
       rawRequest(app.url, {
         method: 'POST',
         path: '/upload',
@@ -101,7 +101,7 @@ const attacks: Attack[] = [
   },
   {
     name: 'POST /files/<id>/delete',
-    send: (headers) =>
+    send: ({ app, cookie, fileId }, headers) =>
       rawRequest(app.url, {
         method: 'POST',
         path: `/files/${fileId}/delete`,
@@ -111,7 +111,7 @@ const attacks: Attack[] = [
   },
   {
     name: 'POST /trpc/files.delete',
-    send: (headers) =>
+    send: ({ app, cookie, fileId }, headers) =>
       rawRequest(app.url, {
         method: 'POST',
         path: '/trpc/files.delete',
@@ -127,7 +127,7 @@ const crossSiteHeaders: Array<[string, Record<string, string>]> = [
   ['Origin: null', { origin: 'null' }],
 ];
 
-async function state(): Promise<{ storage: StorageSnapshot; sessions: Record<string, unknown>[] }> {
+async function state(app: TestApp): Promise<{ storage: StorageSnapshot; sessions: Record<string, unknown>[] }> {
   return {
     storage: await snapshot(app),
     sessions: await app.rows('select id, user_id, expires_at from sessions order by id'),
@@ -135,7 +135,7 @@ async function state(): Promise<{ storage: StorageSnapshot; sessions: Record<str
 }
 
 /** The victim's session still works and the file is still there, content included. */
-async function expectVictimUnharmed(): Promise<void> {
+async function expectVictimUnharmed({ app, cookie, fileId }: Victim): Promise<void> {
   const listed = await fetch(`${app.url}/api/v1/files`, { headers: { cookie } });
   expect(listed.status).toBe(200);
   const { files } = (await listed.json()) as { files: Array<{ id: string }> };
@@ -146,20 +146,26 @@ async function expectVictimUnharmed(): Promise<void> {
 
 describe('cross-site requests are refused and change nothing', () => {
   const cases = crossSiteHeaders.flatMap(([label, headers]) => attacks.map((attack) => ({ label, headers, attack })));
-  it.each(cases)('when $attack.name arrives with $label, then 403 and nothing changed', async ({ headers, attack }) => {
-    const before = await state();
-    const res = await attack.send(headers);
-    expect(res.status).toBe(403);
-    expect(res.headers['set-cookie']).toBeUndefined();
-    expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    expect(await state()).toEqual({ ...before, storage: { ...before.storage, incomplete: [] } });
-    await expectVictimUnharmed();
-    await expectServerAnswers(app.url);
-  });
+  test.for(cases)(
+    'when $attack.name arrives with $label, then 403 and nothing changed',
+    async ({ headers, attack }, { victim }) => {
+      const { app } = victim;
+      const before = await state(app);
+      const res = await attack.send(victim, headers);
+      expect(res.status).toBe(403);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(await state(app)).toEqual({ ...before, storage: { ...before.storage, incomplete: [] } });
+      await expectVictimUnharmed(victim);
+      await expectServerAnswers(app.url);
+    },
+  );
 });
 
 describe('what a refused request answers', () => {
-  it('when a page form is posted from another site, then 403 with an HTML page that says so and links home, echoing nothing', async () => {
+  test('when a page form is posted from another site, then 403 with an HTML page that says so and links home, echoing nothing', async ({
+    app,
+  }) => {
     const res = await rawRequest(app.url, {
       method: 'POST',
       path: '/login?next=<script>alert(1)</script>',
@@ -175,8 +181,8 @@ describe('what a refused request answers', () => {
     expect(res.body).not.toMatch(/script|<b>|evil/);
   });
 
-  it('when an API call comes from another site, then 403 with the JSON error', async () => {
-    const res = await attacks[1].send({ origin: 'https://evil.example' });
+  test('when an API call comes from another site, then 403 with the JSON error', async ({ victim }) => {
+    const res = await attacks[1].send(victim, { origin: 'https://evil.example' });
     expect(res.status).toBe(403);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(res.body)).toEqual({ error: 'Cross-site request refused' });
@@ -184,13 +190,16 @@ describe('what a refused request answers', () => {
 });
 
 describe('requests from our own origin, and scripts that send neither header, pass', () => {
-  it('when the Origin is our own (BASE_URL), then login 200, upload 201 and delete 200 (API and page)', async () => {
+  test('when the Origin is our own (BASE_URL), then login 200, upload 201 and delete 200 (API and page)', async ({
+    victim,
+  }) => {
+    const { app, cookie } = victim;
     const own = { origin: app.url, 'sec-fetch-site': 'same-origin' };
-    const login = await attacks[0].send(own);
+    const login = await attacks[0].send(victim, own);
     expect(login.status).toBe(200);
     expect(String(login.headers['set-cookie'])).toMatch(/^token=/);
 
-    const uploaded = await attacks[1].send(own);
+    const uploaded = await attacks[1].send(victim, own);
     expect(uploaded.status).toBe(201);
     const id = (JSON.parse(uploaded.body) as { file: { id: string } }).file.id;
     const deleted = await rawRequest(app.url, {
@@ -200,7 +209,7 @@ describe('requests from our own origin, and scripts that send neither header, pa
     });
     expect(deleted.status).toBe(200);
 
-    const page = await attacks[6].send(own);
+    const page = await attacks[6].send(victim, own);
     expect(page.status).toBe(302);
     const pageId = String(page.headers.location).replace('/f/', '');
     const pageDelete = await rawRequest(app.url, {
@@ -211,13 +220,16 @@ describe('requests from our own origin, and scripts that send neither header, pa
     });
     expect(pageDelete.status).toBe(302);
     expect(pageDelete.headers.location).toBe('/files');
-    await expectVictimUnharmed();
+    await expectVictimUnharmed(victim);
   });
 
-  it('when neither Origin nor Sec-Fetch-Site is sent (curl), then login 200, upload 201, tRPC delete 200', async () => {
-    const login = await attacks[0].send({});
+  test('when neither Origin nor Sec-Fetch-Site is sent (curl), then login 200, upload 201, tRPC delete 200', async ({
+    victim,
+  }) => {
+    const { app, cookie } = victim;
+    const login = await attacks[0].send(victim, {});
     expect(login.status).toBe(200);
-    const uploaded = await attacks[1].send({});
+    const uploaded = await attacks[1].send(victim, {});
     expect(uploaded.status).toBe(201);
     const id = (JSON.parse(uploaded.body) as { file: { id: string } }).file.id;
     const deleted = await rawRequest(app.url, {
@@ -227,24 +239,28 @@ describe('requests from our own origin, and scripts that send neither header, pa
       body: JSON.stringify({ id }),
     });
     expect(deleted.status).toBe(200);
-    await expectVictimUnharmed();
+    await expectVictimUnharmed(victim);
   });
 
-  it('when Sec-Fetch-Site is same-site or none without an Origin, then the request passes', async () => {
+  test('when Sec-Fetch-Site is same-site or none without an Origin, then the request passes', async ({ victim }) => {
+    const { app, cookie } = victim;
     for (const site of ['same-origin', 'same-site', 'none']) {
-      const res = await attacks[1].send({ 'sec-fetch-site': site });
+      const res = await attacks[1].send(victim, { 'sec-fetch-site': site });
       expect(res.status, site).toBe(201);
       const id = (JSON.parse(res.body) as { file: { id: string } }).file.id;
       expect(
         (await rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie } })).status,
       ).toBe(200);
     }
-    await expectVictimUnharmed();
+    await expectVictimUnharmed(victim);
   });
 });
 
 describe('no CORS for foreign origins', () => {
-  it('when a foreign origin sends a preflight or reads any response, then no Access-Control-Allow-Origin header is ever sent', async () => {
+  test('when a foreign origin sends a preflight or reads any response, then no Access-Control-Allow-Origin header is ever sent', async ({
+    victim,
+  }) => {
+    const { app, cookie, fileId } = victim;
     const evil = { origin: 'https://evil.example' };
     const responses: Array<[string, RawResponse]> = [];
     for (const path of [
@@ -276,10 +292,13 @@ describe('no CORS for foreign origins', () => {
       expect(res.headers['access-control-allow-origin'], label).toBeUndefined();
       expect(res.headers['access-control-allow-credentials'], label).toBeUndefined();
     }
-    await expectVictimUnharmed();
+    await expectVictimUnharmed(victim);
   });
 
-  it('when a tRPC mutation is tried over GET (which the guard lets through), then it is refused and nothing is deleted', async () => {
+  test('when a tRPC mutation is tried over GET (which the guard lets through), then it is refused and nothing is deleted', async ({
+    victim,
+  }) => {
+    const { app, cookie, fileId } = victim;
     const input = encodeURIComponent(JSON.stringify({ id: fileId }));
     const res = await rawRequest(app.url, {
       path: `/trpc/files.delete?input=${input}`,
@@ -287,6 +306,6 @@ describe('no CORS for foreign origins', () => {
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-    await expectVictimUnharmed();
+    await expectVictimUnharmed(victim);
   });
 });
