@@ -8,8 +8,8 @@
 // file parts after it are read and dropped (ADR 0026). A part header over 16 KiB is malformed (400); request headers over Node's
 // 16 KiB are answered 431 by Node itself.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { test as base, describe, expect } from '../helpers/fixtures';
 import {
   expectRowsMatchDisk,
   expectServerAnswers,
@@ -27,26 +27,62 @@ import {
 const BOUNDARY = 'hardening-limits-boundary';
 const SAFE_STORED_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/;
 
-let app: TestApp;
-let cookie: string;
+/** Requests to `app` with a user's cookie, and what they leave behind in its storage. */
+function sender(app: TestApp, cookie: string) {
+  function post(
+    body: Buffer | string,
+    contentType = `multipart/form-data; boundary=${BOUNDARY}`,
+    extraHeaders: Record<string, string> = {},
+    path = '/api/v1/files',
+  ) {
+    const headers: Record<string, string> = { cookie, ...extraHeaders };
+    if (contentType) headers['content-type'] = contentType;
+    return rawRequest(app.url, { method: 'POST', path, headers, body });
+  }
 
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('limits');
-  cookie = await app.login('limits');
-});
-afterAll(() => app.close());
+  /** The request was refused with `status`, nothing was stored, and the server answers. */
+  async function expectRefused(send: () => Promise<RawResponse>, status: number | number[], error?: string | RegExp) {
+    const before = await snapshot(app);
+    const res = await send();
+    if (Array.isArray(status)) expect(status).toContain(res.status);
+    else expect(res.status).toBe(status);
+    if (error !== undefined) expect(json(res).error).toMatch(error);
+    await expectUnchanged(app, before);
+    await expectServerAnswers(app.url);
+    return res;
+  }
 
-function post(
-  body: Buffer | string,
-  contentType = `multipart/form-data; boundary=${BOUNDARY}`,
-  extraHeaders: Record<string, string> = {},
-  path = '/api/v1/files',
-) {
-  const headers: Record<string, string> = { cookie, ...extraHeaders };
-  if (contentType) headers['content-type'] = contentType;
-  return rawRequest(app.url, { method: 'POST', path, headers, body });
+  /** The request stored exactly one file (201), whose row and content match. */
+  async function expectStoredOne(send: () => Promise<RawResponse>) {
+    const before = await snapshot(app);
+    const res = await send();
+    expect(res.status, res.body).toBe(201);
+    const { file } = json(res);
+    expect(file!.storedName).toMatch(SAFE_STORED_NAME);
+    const after = await snapshot(app);
+    expect(after.rows).toHaveLength(before.rows.length + 1);
+    expect(after.stored).toEqual([...before.stored, file!.storedName].sort());
+    await expectRowsMatchDisk(app);
+    await expectServerAnswers(app.url);
+    return file!;
+  }
+
+  /** The share page and the raw link of a stored file answer normally whatever its name. */
+  async function expectServable(id: string) {
+    const page = await fetch(`${app.url}/f/${id}`);
+    expect(page.status).toBe(200);
+    await page.body?.cancel();
+    const raw = await fetch(`${app.url}/f/${id}/raw`);
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get('content-disposition')).toMatch(/^(attachment|inline); filename="[\x20-\x7e]*"/);
+    await raw.body?.cancel();
+  }
+
+  return { app, cookie, post, expectRefused, expectStoredOne, expectServable };
 }
+type Sender = ReturnType<typeof sender>;
+
+const test = base.extend('sender', { scope: 'file' }, ({ app, alice }) => sender(app, alice.cookie));
 
 /** `/api/v1/files` is answered ahead of Express (upload-fast-path.ts); with a trailing slash, by the Express route. */
 const BOTH_ROUTES = [
@@ -61,57 +97,23 @@ function json(res: RawResponse): {
   return JSON.parse(res.body);
 }
 
-/** The request was refused with `status`, nothing was stored, and the server answers. */
-async function expectRefused(send: () => Promise<RawResponse>, status: number | number[], error?: string | RegExp) {
-  const before = await snapshot(app);
-  const res = await send();
-  if (Array.isArray(status)) expect(status).toContain(res.status);
-  else expect(res.status).toBe(status);
-  if (error !== undefined) expect(json(res).error).toMatch(error);
-  await expectUnchanged(app, before);
-  await expectServerAnswers(app.url);
-  return res;
-}
-
-/** The request stored exactly one file (201), whose row and content match. */
-async function expectStoredOne(send: () => Promise<RawResponse>) {
-  const before = await snapshot(app);
-  const res = await send();
-  expect(res.status, res.body).toBe(201);
-  const { file } = json(res);
-  expect(file!.storedName).toMatch(SAFE_STORED_NAME);
-  const after = await snapshot(app);
-  expect(after.rows).toHaveLength(before.rows.length + 1);
-  expect(after.stored).toEqual([...before.stored, file!.storedName].sort());
-  await expectRowsMatchDisk(app);
-  await expectServerAnswers(app.url);
-  return file!;
-}
-
-/** The share page and the raw link of a stored file answer normally whatever its name. */
-async function expectServable(id: string) {
-  const page = await fetch(`${app.url}/f/${id}`);
-  expect(page.status).toBe(200);
-  await page.body?.cancel();
-  const raw = await fetch(`${app.url}/f/${id}/raw`);
-  expect(raw.status).toBe(200);
-  expect(raw.headers.get('content-disposition')).toMatch(/^(attachment|inline); filename="[\x20-\x7e]*"/);
-  await raw.body?.cancel();
-}
-
 const manyFields = (count: number): RawPart[] =>
   Array.from({ length: count }, (_, i) => fieldPart(`field${i}`, `value ${i}`));
 
 const TOO_MANY_FIELDS = 'Too many form fields: at most 20 besides the file';
 
 describe('many parts', () => {
-  it('when a body carries 1,000 small fields and no file, then 400 "Too many form fields" in under a second', async () => {
+  test('when a body carries 1,000 small fields and no file, then 400 "Too many form fields" in under a second', async ({
+    sender: { post, expectRefused },
+  }) => {
     const started = performance.now();
     await expectRefused(() => post(rawMultipart(BOUNDARY, manyFields(1000))), 400, TOO_MANY_FIELDS);
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  it('when a file comes first and 1,000 fields follow, then 400 "Too many form fields", quickly, and the file is not kept', async () => {
+  test('when a file comes first and 1,000 fields follow, then 400 "Too many form fields", quickly, and the file is not kept', async ({
+    sender: { post, expectRefused },
+  }) => {
     const started = performance.now();
     await expectRefused(
       () => post(rawMultipart(BOUNDARY, [filePart('first.txt', 'the file'), ...manyFields(1000)])),
@@ -121,16 +123,18 @@ describe('many parts', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  it('when 20 fields come before the file, then 201: the limit itself is allowed', async () => {
+  test('when 20 fields come before the file, then 201: the limit itself is allowed', async ({
+    sender: { post, expectStoredOne },
+  }) => {
     const file = await expectStoredOne(() =>
       post(rawMultipart(BOUNDARY, [...manyFields(19), fieldPart('maxDownloads', '3'), filePart('twenty.txt', 'ok')])),
     );
     expect(file).toMatchObject({ originalName: 'twenty.txt', maxDownloads: 3 });
   });
 
-  it.each(BOTH_ROUTES)(
+  test.for(BOTH_ROUTES)(
     'when 31 fields come before the file (the file past the parts limit), then %s answers 400 "Too many form fields", not "No file uploaded", and keeps nothing',
-    async (_route, path) => {
+    async ([_route, path], { sender: { post, expectRefused } }) => {
       await expectRefused(
         () => post(rawMultipart(BOUNDARY, [...manyFields(31), filePart('late.txt')]), undefined, {}, path),
         400,
@@ -139,9 +143,9 @@ describe('many parts', () => {
     },
   );
 
-  it.each(BOTH_ROUTES)(
+  test.for(BOTH_ROUTES)(
     'when the password setting is the 21st field (past the fields limit), then %s answers 400 rather than store the file without its password',
-    async (_route, path) => {
+    async ([_route, path], { sender: { post, expectRefused } }) => {
       await expectRefused(
         () =>
           post(
@@ -162,9 +166,9 @@ describe('many parts', () => {
     content: '',
   });
 
-  it.each(BOTH_ROUTES)(
+  test.for(BOTH_ROUTES)(
     'when a request carries two files, plainly or past the files limit, then %s stores the first alone (ADR 0026: the first part that carries a file is the upload)',
-    async (_route, path) => {
+    async ([_route, path], { sender: { post, expectStoredOne, app } }) => {
       const bodies: RawPart[][] = [
         [filePart('one.txt', 'one'), filePart('two.txt', 'two')],
         // The sixth file part, after four empty file inputs: past busboy's files limit, which only
@@ -186,9 +190,9 @@ describe('many parts', () => {
     },
   );
 
-  it.each(BOTH_ROUTES)(
+  test.for(BOTH_ROUTES)(
     'when a second file hides past the fields limit, then %s answers 400 "Too many form fields" and keeps neither',
-    async (_route, path) => {
+    async ([_route, path], { sender: { post, expectRefused } }) => {
       await expectRefused(
         () =>
           post(
@@ -203,9 +207,9 @@ describe('many parts', () => {
     },
   );
 
-  it.each(BOTH_ROUTES)(
+  test.for(BOTH_ROUTES)(
     'when five empty file inputs come before the file (past the files limit), then %s answers 400 "Too many file parts", not "No file uploaded"',
-    async (_route, path) => {
+    async ([_route, path], { sender: { post, expectRefused } }) => {
       const parts = [
         emptyInput(),
         emptyInput(),
@@ -222,7 +226,9 @@ describe('many parts', () => {
     },
   );
 
-  it('when one request carries 10 files, then 201 with the first, and only the first is stored', async () => {
+  test('when one request carries 10 files, then 201 with the first, and only the first is stored', async ({
+    sender: { post, expectStoredOne, app },
+  }) => {
     const parts = Array.from({ length: 10 }, (_, i) => filePart(`file-${i}.txt`, `content of file ${i}`));
     const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, parts)));
     expect(file).toMatchObject({ originalName: 'file-0.txt', size: 'content of file 0'.length });
@@ -231,12 +237,16 @@ describe('many parts', () => {
 });
 
 describe('big headers and fields', () => {
-  it('when the request headers are huge (64 KiB), then Node answers 431 and nothing is stored', async () => {
+  test('when the request headers are huge (64 KiB), then Node answers 431 and nothing is stored', async ({
+    sender: { post, expectRefused },
+  }) => {
     const headers = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`x-filler-${i}`, 'x'.repeat(1024)]));
     await expectRefused(() => post(rawMultipart(BOUNDARY, [filePart('a.txt')]), undefined, headers), 431);
   });
 
-  it('when a part header block is huge (100 KiB), then 400 malformed and nothing is stored', async () => {
+  test('when a part header block is huge (100 KiB), then 400 malformed and nothing is stored', async ({
+    sender: { post, expectRefused },
+  }) => {
     const part: RawPart = {
       headers: [...filePart('a.txt').headers, `X-Filler: ${'y'.repeat(100 * 1024)}`],
       content: 'x',
@@ -244,7 +254,9 @@ describe('big headers and fields', () => {
     await expectRefused(() => post(rawMultipart(BOUNDARY, [part])), 400, /malformed/i);
   });
 
-  it('when a part has thousands of header lines, then 400 malformed and nothing is stored', async () => {
+  test('when a part has thousands of header lines, then 400 malformed and nothing is stored', async ({
+    sender: { post, expectRefused },
+  }) => {
     const part: RawPart = {
       headers: [...filePart('a.txt').headers, ...Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`)],
       content: 'x',
@@ -252,7 +264,9 @@ describe('big headers and fields', () => {
     await expectRefused(() => post(rawMultipart(BOUNDARY, [part])), 400, /malformed/i);
   });
 
-  it('when a 1 MB field comes before the file, then the field is ignored and the file stored (201)', async () => {
+  test('when a 1 MB field comes before the file, then the field is ignored and the file stored (201)', async ({
+    sender: { post, expectStoredOne },
+  }) => {
     const file = await expectStoredOne(() =>
       post(
         rawMultipart(BOUNDARY, [fieldPart('big', Buffer.alloc(1024 * 1024, 0x7a)), filePart('after-big.txt', 'ok')]),
@@ -262,7 +276,9 @@ describe('big headers and fields', () => {
     expect(file.size).toBe(2);
   });
 
-  it('when a 1 MB field is the only part, then 400 "No file uploaded"', async () => {
+  test('when a 1 MB field is the only part, then 400 "No file uploaded"', async ({
+    sender: { post, expectRefused },
+  }) => {
     await expectRefused(
       () => post(rawMultipart(BOUNDARY, [fieldPart('big', Buffer.alloc(1024 * 1024, 0x7a))])),
       400,
@@ -272,7 +288,9 @@ describe('big headers and fields', () => {
 });
 
 describe('malformed bodies', () => {
-  it('when a malformed part header is followed by a file part in the same chunk, then 400 at once — the file busboy still emits after its error is ignored, not waited for', async () => {
+  test('when a malformed part header is followed by a file part in the same chunk, then 400 at once — the file busboy still emits after its error is ignored, not waited for', async ({
+    sender: { expectRefused, app, cookie },
+  }) => {
     const body = Buffer.concat([
       Buffer.from(`--${BOUNDARY}\r\nContent-Disdata; name="note"\r\n\r\nhello\r\n`),
       rawMultipart(BOUNDARY, [filePart('after-the-error.txt', 'never stored')]),
@@ -293,7 +311,9 @@ describe('malformed bodies', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
-  it('when a file part follows the closing boundary in the same chunk, then 400 at once — busboy would wait for that file forever', async () => {
+  test('when a file part follows the closing boundary in the same chunk, then 400 at once — busboy would wait for that file forever', async ({
+    sender: { expectRefused, app, cookie },
+  }) => {
     const body = Buffer.concat([
       Buffer.from(`--${BOUNDARY}--\r\n`),
       // busboy swallows the first part after the end; the second is parsed, and never ends.
@@ -317,7 +337,9 @@ describe('malformed bodies', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
-  it('when a complete file is followed by the closing boundary and an epilogue that looks like another file, then 201 with the first file only', async () => {
+  test('when a complete file is followed by the closing boundary and an epilogue that looks like another file, then 201 with the first file only', async ({
+    sender: { expectStoredOne, app, cookie },
+  }) => {
     const body = Buffer.concat([
       rawMultipart(BOUNDARY, [filePart('real.txt', 'real content')]),
       Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
@@ -338,9 +360,9 @@ describe('malformed bodies', () => {
     expect(await (await fetch(`${app.url}/f/${file.id}/raw`)).text()).toBe('real content');
   });
 
-  it.each(BOTH_ROUTES)(
+  test.for(BOTH_ROUTES)(
     'when a complete file part is followed by a body that breaks before its closing boundary, then %s answers 400 "Malformed multipart body" and keeps nothing',
-    async (_route, path) => {
+    async ([_route, path], { sender: { post, expectRefused } }) => {
       const file = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="whole.txt"\r\nContent-Type: text/plain\r\n\r\nwhole content`;
       const endings = [
         // A delimiter, and then nothing: no "--" to close the body.
@@ -361,7 +383,9 @@ describe('malformed bodies', () => {
     },
   );
 
-  it('when a complete file part is followed by a body still on its way, then nothing is stored until it ends, and a broken end leaves nothing', async () => {
+  test('when a complete file part is followed by a body still on its way, then nothing is stored until it ends, and a broken end leaves nothing', async ({
+    sender: { app, cookie },
+  }) => {
     const before = await snapshot(app);
     const { request, answer } = openPost(app.url, '/api/v1/files', {
       cookie,
@@ -381,7 +405,9 @@ describe('malformed bodies', () => {
     await expectUnchanged(app, before);
   });
 
-  it('when the body stops before the closing boundary (the request itself complete), then 400 and nothing stored', async () => {
+  test('when the body stops before the closing boundary (the request itself complete), then 400 and nothing stored', async ({
+    sender: { post, expectRefused },
+  }) => {
     const body = rawMultipart(BOUNDARY, [filePart('cut.txt', 'cut short')]);
     await expectRefused(
       () => post(body.subarray(0, body.length - `--${BOUNDARY}--\r\n`.length - 2)),
@@ -393,7 +419,7 @@ describe('malformed bodies', () => {
 
 describe('odd content types', () => {
   const body = () => rawMultipart(BOUNDARY, [filePart('a.txt')]);
-  it.each([
+  test.for([
     ['multipart/form-data without a boundary', 'multipart/form-data'],
     ['multipart/form-data with an empty boundary', 'multipart/form-data; boundary='],
     ['multipart/mixed', `multipart/mixed; boundary=${BOUNDARY}`],
@@ -403,23 +429,30 @@ describe('odd content types', () => {
     ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded'],
     ['garbage', '%%%;;;==='],
     ['no Content-Type at all', ''],
-  ])('when the Content-Type is %s, then 400 and nothing is stored', async (_label, contentType) => {
-    const send = () => {
-      // The 71-character case sends a body that really uses that boundary: only its length is wrong.
-      const boundary = /boundary=(b{71})$/.exec(contentType)?.[1];
-      return post(boundary ? rawMultipart(boundary, [filePart('a.txt')]) : body(), contentType);
-    };
-    await expectRefused(send, 400, /./);
-  });
+  ])(
+    'when the Content-Type is %s, then 400 and nothing is stored',
+    async ([_label, contentType], { sender: { post, expectRefused } }) => {
+      const send = () => {
+        // The 71-character case sends a body that really uses that boundary: only its length is wrong.
+        const boundary = /boundary=(b{71})$/.exec(contentType)?.[1];
+        return post(boundary ? rawMultipart(boundary, [filePart('a.txt')]) : body(), contentType);
+      };
+      await expectRefused(send, 400, /./);
+    },
+  );
 
-  it('when the boundary is exactly 70 characters, then the upload is accepted (201)', async () => {
+  test('when the boundary is exactly 70 characters, then the upload is accepted (201)', async ({
+    sender: { post, expectStoredOne },
+  }) => {
     const boundary = 'c'.repeat(70);
     await expectStoredOne(() =>
       post(rawMultipart(boundary, [filePart('seventy.txt')]), `multipart/form-data; boundary=${boundary}`),
     );
   });
 
-  it('when the files sit in a nested multipart/mixed part (old RFC 2388 style), then 400 "No file uploaded"', async () => {
+  test('when the files sit in a nested multipart/mixed part (old RFC 2388 style), then 400 "No file uploaded"', async ({
+    sender: { post, expectRefused },
+  }) => {
     const inner = rawMultipart('inner-boundary', [filePart('nested.txt', 'nested content')]);
     const outer: RawPart = {
       headers: [
@@ -433,7 +466,9 @@ describe('odd content types', () => {
 });
 
 describe('odd file names', () => {
-  it('when the filename is 10,000 characters long, then 201 with the name capped at 255 characters, its extension kept', async () => {
+  test('when the filename is 10,000 characters long, then 201 with the name capped at 255 characters, its extension kept', async ({
+    sender: { post, expectStoredOne, expectServable },
+  }) => {
     const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [filePart(`${'n'.repeat(10_000)}.txt`)])));
     expect(file.originalName).toBe(`${'n'.repeat(251)}.txt`);
     // The stored name follows the capped name, which kept its extension.
@@ -441,7 +476,9 @@ describe('odd file names', () => {
     await expectServable(file.id);
   });
 
-  it('when a filename* decodes to 2,000 characters, then 201 with the name capped at 255 characters, its extension kept', async () => {
+  test('when a filename* decodes to 2,000 characters, then 201 with the name capped at 255 characters, its extension kept', async ({
+    sender: { post, expectStoredOne, expectServable },
+  }) => {
     const part: RawPart = {
       headers: [`Content-Disposition: form-data; name="file"; filename*=UTF-8''${'%C3%A9'.repeat(2_000)}.pdf`],
       content: 'x',
@@ -451,7 +488,9 @@ describe('odd file names', () => {
     await expectServable(file.id);
   });
 
-  it('when a filename* of 10,000 encoded characters makes the part header pass 16 KiB, then 400 malformed', async () => {
+  test('when a filename* of 10,000 encoded characters makes the part header pass 16 KiB, then 400 malformed', async ({
+    sender: { post, expectRefused },
+  }) => {
     const part: RawPart = {
       headers: [`Content-Disposition: form-data; name="file"; filename*=UTF-8''${'%C3%A9'.repeat(10_000)}.pdf`],
       content: 'x',
@@ -459,11 +498,15 @@ describe('odd file names', () => {
     await expectRefused(() => post(rawMultipart(BOUNDARY, [part])), 400, /malformed/i);
   });
 
-  it('when the filename carries a raw NUL byte, then busboy finds the part header malformed: 400, nothing stored', async () => {
+  test('when the filename carries a raw NUL byte, then busboy finds the part header malformed: 400, nothing stored', async ({
+    sender: { post, expectRefused },
+  }) => {
     await expectRefused(() => post(rawMultipart(BOUNDARY, [filePart('nul\u0000byte.txt')])), 400, /malformed/i);
   });
 
-  it('when the filename* carries %00, then 201 with the NUL bytes removed', async () => {
+  test('when the filename* carries %00, then 201 with the NUL bytes removed', async ({
+    sender: { post, expectStoredOne, expectServable },
+  }) => {
     const part: RawPart = {
       headers: ['Content-Disposition: form-data; name="file"; filename*=UTF-8\'\'evil%00.php%00.txt'],
       content: 'x',
@@ -474,9 +517,9 @@ describe('odd file names', () => {
     await expectServable(file.id);
   });
 
-  it.each(['.', '..', '...', '/', '../../../etc/passwd', '\\..\\..\\boot.ini'])(
+  test.for(['.', '..', '...', '/', '../../../etc/passwd', '\\..\\..\\boot.ini'])(
     'when the filename is %j, then 201, stored under its id only, never outside UPLOAD_DIR',
-    async (name) => {
+    async (name, { sender: { post, expectStoredOne, expectServable } }) => {
       const file = await expectStoredOne(() => post(rawMultipart(BOUNDARY, [filePart(name)])));
       expect(file.originalName).toBe(name);
       expect(file.storedName).toMatch(new RegExp(`^${file.id}(\\.[A-Za-z0-9]+)?$`));
@@ -484,7 +527,9 @@ describe('odd file names', () => {
     },
   );
 
-  it('when the filename* carries CR LF and a quote, then 201 and the download header stays one clean line', async () => {
+  test('when the filename* carries CR LF and a quote, then 201 and the download header stays one clean line', async ({
+    sender: { post, expectStoredOne, app },
+  }) => {
     const part: RawPart = {
       headers: ['Content-Disposition: form-data; name="file"; filename*=UTF-8\'\'a%0D%0ASet-Cookie%3A%20x%3D1%22.txt'],
       content: 'x',
@@ -507,17 +552,18 @@ describe('odd ids on every route', () => {
     ['%2e%2e/x', '%2e%2e%2fx'],
     ['a percent-encoded newline', 'abc%0D%0Adef'],
   ];
-  const routes: Array<[string, (id: string) => Promise<RawResponse>]> = [
-    ['GET /f/<id>/raw', (id) => rawRequest(app.url, { path: `/f/${id}/raw` })],
-    ['HEAD /f/<id>/raw', (id) => rawRequest(app.url, { method: 'HEAD', path: `/f/${id}/raw` })],
-    ['GET /f/<id>', (id) => rawRequest(app.url, { path: `/f/${id}` })],
+  const routes: Array<[string, (sender: Sender, id: string) => Promise<RawResponse>]> = [
+    ['GET /f/<id>/raw', ({ app }, id) => rawRequest(app.url, { path: `/f/${id}/raw` })],
+    ['HEAD /f/<id>/raw', ({ app }, id) => rawRequest(app.url, { method: 'HEAD', path: `/f/${id}/raw` })],
+    ['GET /f/<id>', ({ app }, id) => rawRequest(app.url, { path: `/f/${id}` })],
     [
       'DELETE /api/v1/files/<id>',
-      (id) => rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie } }),
+      ({ app, cookie }, id) =>
+        rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie } }),
     ],
     [
       'POST /files/<id>/delete',
-      (id) =>
+      ({ app, cookie }, id) =>
         rawRequest(app.url, {
           method: 'POST',
           path: `/files/${id}/delete`,
@@ -527,7 +573,7 @@ describe('odd ids on every route', () => {
     ],
     [
       'POST /trpc/files.delete',
-      (id) =>
+      ({ app, cookie }, id) =>
         rawRequest(app.url, {
           method: 'POST',
           path: '/trpc/files.delete',
@@ -537,13 +583,15 @@ describe('odd ids on every route', () => {
     ],
   ];
   const cases = ids.flatMap(([label, id]) => routes.map(([route, send]) => ({ label, id, route, send })));
-  it.each(cases)('when $route gets $label, then a 4xx, never a 500', async ({ id, send }) => {
-    const res = await expectRefused(() => send(id), [400, 404]);
+  test.for(cases)('when $route gets $label, then a 4xx, never a 500', async ({ id, send }, { sender }) => {
+    const res = await sender.expectRefused(() => send(sender, id), [400, 404]);
     if (res.headers['content-type']?.startsWith('application/json') && res.body)
       expect(res.body).not.toMatch(/stack|at .*\.ts:\d+/);
   });
 
-  it('when /f/%2e%2e is asked for, then URL normalisation makes it "/" (the home page), never a file nor a 500', async () => {
+  test('when /f/%2e%2e is asked for, then URL normalisation makes it "/" (the home page), never a file nor a 500', async ({
+    sender: { expectRefused, app },
+  }) => {
     const res = await rawRequest(app.url, { path: '/f/%2e%2e' });
     expect(res.status).toBe(200);
     expect(res.body).toMatch(/<title>File sharing<\/title>/);
@@ -551,7 +599,9 @@ describe('odd ids on every route', () => {
     expect(raw.body).not.toMatch(/root:/);
   });
 
-  it('when the URL is 100 KB long, then a 4xx (Node: 431) and the server still answers', async () => {
+  test('when the URL is 100 KB long, then a 4xx (Node: 431) and the server still answers', async ({
+    sender: { expectRefused, app },
+  }) => {
     const res = await expectRefused(
       () => rawRequest(app.url, { path: `/f/${'x'.repeat(100 * 1024)}/raw` }),
       [414, 431],
