@@ -1,33 +1,28 @@
 // Logout revokes the session server-side (ADR 0002): a copy of the token stops working
 // everywhere after logout, while the same user's other sessions carry on.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { describe, expect, test } from '../helpers/fixtures';
 import { expectServerAnswers, uploadSmall } from '../helpers/hardening-http';
 
-let app: TestApp;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('leaky');
-});
-afterAll(() => app.close());
-
-async function apiStatus(cookie: string): Promise<number> {
+async function apiStatus(app: TestApp, cookie: string): Promise<number> {
   const res = await fetch(`${app.url}/api/v1/files`, { headers: { cookie } });
   await res.body?.cancel();
   return res.status;
 }
 
-async function filesPage(cookie: string): Promise<Response> {
+async function filesPage(app: TestApp, cookie: string): Promise<Response> {
   return fetch(`${app.url}/files`, { headers: { cookie }, redirect: 'manual' });
 }
 
 describe('logout revokes the session server-side', () => {
-  it.each([
-    ['the API', (cookie: string) => fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie } })],
+  test.for<[string, (app: TestApp, cookie: string) => Promise<Response>]>([
+    [
+      'the API',
+      (app: TestApp, cookie: string) => fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie } }),
+    ],
     [
       'the page',
-      (cookie: string) =>
+      (app: TestApp, cookie: string) =>
         fetch(`${app.url}/logout`, {
           method: 'POST',
           headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
@@ -37,14 +32,14 @@ describe('logout revokes the session server-side', () => {
     ],
   ])(
     'when a user logs out through %s, then a copied token no longer works (API 401, /files redirects to login) and their other session still does',
-    async (_door, logOut) => {
-      const copied = await app.login('leaky');
-      const other = await app.login('leaky');
+    async ([_door, logOut], { app, alice }) => {
+      const copied = await app.login(alice.username);
+      const other = await app.login(alice.username);
       expect(copied).not.toBe(other);
-      expect(await apiStatus(copied)).toBe(200);
+      expect(await apiStatus(app, copied)).toBe(200);
       const sessionsBefore = await app.rows('select count(*) as n from sessions');
 
-      const out = await logOut(copied);
+      const out = await logOut(app, copied);
       expect([200, 302, 303]).toContain(out.status);
       expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
       expect(await app.rows('select count(*) as n from sessions')).toEqual([{ n: Number(sessionsBefore[0].n) - 1 }]);
@@ -53,7 +48,7 @@ describe('logout revokes the session server-side', () => {
       const api = await fetch(`${app.url}/api/v1/files`, { headers: { cookie: copied } });
       expect(api.status).toBe(401);
       expect(await api.json()).toEqual({ error: 'Unauthorized' });
-      const page = await filesPage(copied);
+      const page = await filesPage(app, copied);
       expect([302, 303]).toContain(page.status);
       expect(page.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
       const upload = await uploadSmall(app.url, copied);
@@ -62,35 +57,38 @@ describe('logout revokes the session server-side', () => {
       // A revoked token is never renewed either.
       expect(api.headers.getSetCookie()).toEqual([]);
 
-      expect(await apiStatus(other)).toBe(200);
-      expect((await filesPage(other)).status).toBe(200);
+      expect(await apiStatus(app, other)).toBe(200);
+      expect((await filesPage(app, other)).status).toBe(200);
       await expectServerAnswers(app.url);
     },
   );
 });
 
 describe('logout always succeeds', () => {
-  it.each([
+  test.for([
     ['an API token that does not exist', 'Bearer fsk_not-a-real-token'],
     ['a malformed Authorization header', 'Bearer'],
     ['a Basic Authorization header', 'Basic bGVha3k6cGFzc3dvcmQ='],
   ])(
     'when the API logout also carries %s, then 200 {"ok":true}, the cookie is cleared and its session is revoked',
-    async (_label, authorization) => {
-      const cookie = await app.login('leaky');
-      expect(await apiStatus(cookie)).toBe(200);
+    async ([_label, authorization], { app, alice }) => {
+      const cookie = await app.login(alice.username);
+      expect(await apiStatus(app, cookie)).toBe(200);
 
       const out = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie, authorization } });
 
       expect(out.status).toBe(200);
       expect(await out.json()).toEqual({ ok: true });
       expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
-      expect(await apiStatus(cookie)).toBe(401);
+      expect(await apiStatus(app, cookie)).toBe(401);
     },
   );
 
-  it('when the page logout also carries a bad API token, then it lands on /login with the cookie cleared and its session revoked', async () => {
-    const cookie = await app.login('leaky');
+  test('when the page logout also carries a bad API token, then it lands on /login with the cookie cleared and its session revoked', async ({
+    app,
+    alice,
+  }) => {
+    const cookie = await app.login(alice.username);
     const out = await fetch(`${app.url}/logout`, {
       method: 'POST',
       headers: {
@@ -104,10 +102,12 @@ describe('logout always succeeds', () => {
     expect([302, 303]).toContain(out.status);
     expect(out.headers.get('location')).toBe('/login');
     expect(out.headers.getSetCookie().join('\n')).toMatch(/token=;.*Max-Age=0/i);
-    expect(await apiStatus(cookie)).toBe(401);
+    expect(await apiStatus(app, cookie)).toBe(401);
   });
 
-  it('when the API logout carries a bad API token and no cookie, then 200 {"ok":true} and a cleared cookie', async () => {
+  test('when the API logout carries a bad API token and no cookie, then 200 {"ok":true} and a cleared cookie', async ({
+    app,
+  }) => {
     const out = await fetch(`${app.url}/api/v1/auth/logout`, {
       method: 'POST',
       headers: { authorization: 'Bearer fsk_garbage' },
