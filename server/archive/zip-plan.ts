@@ -6,7 +6,6 @@
 // by generating the header bytes it covers and reading only the content ranges it covers.
 // Local headers carry the CRC and sizes (no data descriptors); ZIP64 records appear where a size,
 // an offset or the number of entries needs them (APPNOTE 6.3.x, sections 4.3 to 4.5).
-import { Readable } from 'node:stream';
 import { normaliseArchivePath } from './archive-paths';
 
 export interface ZipEntryInput {
@@ -26,12 +25,6 @@ export interface ZipByteRange {
   /** Last byte, inclusive. */
   end: number;
 }
-
-/**
- * Opens bytes [start, end] (inclusive, relative to the content) of entry `index`'s content, as
- * given to `planZip`. Called only for ranges that are not empty.
- */
-export type OpenZipEntry = (index: number, start: number, end: number) => Promise<Readable>;
 
 /** A planned archive: its length, and what is needed to produce any of its bytes. */
 export interface ZipPlan {
@@ -193,7 +186,7 @@ export function planZip(entries: readonly ZipEntryInput[]): ZipPlan {
 }
 
 /** One piece of an archive's byte range: bytes made here (headers), or a range of an entry's content. */
-type ZipSegment =
+export type ZipSegment =
   | { bytes: Buffer }
   /** Bytes [start, end] (inclusive, relative to the content) of entry `entry`'s content. */
   | { entry: number; start: number; end: number };
@@ -204,7 +197,7 @@ type ZipSegment =
  * reached, and the part of each entry's content the range covers (the caller reads it from the
  * store, and must send exactly that many bytes: see ZipContentLengthError).
  */
-function zipSegments(plan: ZipPlan, range: ZipByteRange | null): Generator<ZipSegment> {
+export function zipSegments(plan: ZipPlan, range: ZipByteRange | null): Generator<ZipSegment> {
   if (!(plan instanceof Plan)) throw new TypeError('The plan must come from planZip.');
   const start = range?.start ?? 0;
   const end = range?.end ?? plan.size - 1;
@@ -256,134 +249,6 @@ function* segmentsOf(plan: Plan, start: number, end: number): Generator<ZipSegme
     const chunk = slice(plan.trailer, position - directoryEnd, end + 1 - position);
     position += chunk.length;
     yield { bytes: chunk };
-  }
-}
-
-/**
- * Streams bytes [range.start, range.end] (inclusive) of the planned archive, the whole archive
- * when `range` is null. Header bytes are generated as they are reached; content comes from
- * `openEntry`, asked only for the part of each entry the range covers, one entry at a time and
- * one chunk at a time, as fast as the output is read. Destroying the output destroys the entry
- * stream being read. The output fails with ZipContentLengthError when an entry's stream gives
- * more or fewer bytes than asked for, and with the error of `openEntry` or of an entry stream.
- */
-export function zipStream(plan: ZipPlan, range: ZipByteRange | null, openEntry: OpenZipEntry): Readable {
-  return new ZipRangeStream(zipSegments(plan, range), openEntry);
-}
-
-/** The entry stream being read: which entry, and how many of the bytes asked for are still due. */
-interface OpenedEntry {
-  index: number;
-  stream: Readable;
-  chunks: AsyncIterator<Buffer>;
-  remaining: number;
-}
-
-class ZipRangeStream extends Readable {
-  private producing = false;
-  private readAgain = false;
-  private opened: OpenedEntry | null = null;
-
-  constructor(
-    private readonly segments: Generator<ZipSegment>,
-    private readonly openEntry: OpenZipEntry,
-  ) {
-    super({ highWaterMark: 64 * 1024 });
-  }
-
-  override _read(): void {
-    // Asked again while producing, after the last push: produce once more when this round ends.
-    if (this.producing) {
-      this.readAgain = true;
-      return;
-    }
-    this.producing = true;
-    this.readAgain = false;
-    this.produce().then(
-      () => {
-        this.producing = false;
-        if (this.readAgain && !this.destroyed) this._read();
-      },
-      (error: unknown) => {
-        this.producing = false;
-        this.destroy(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.closeEntry();
-    callback(error);
-  }
-
-  /** Pushes chunks until the output's buffer is full or the range is done. */
-  private async produce(): Promise<void> {
-    for (;;) {
-      const chunk = await this.nextChunk();
-      if (this.destroyed) return;
-      if (chunk === null) {
-        this.readAgain = false;
-        this.push(null);
-        return;
-      }
-      if (chunk.length === 0) continue;
-      this.readAgain = false;
-      if (!this.push(chunk)) return;
-    }
-  }
-
-  private async nextChunk(): Promise<Buffer | null> {
-    if (this.opened) return this.readOpened(this.opened);
-    const next = this.segments.next();
-    if (next.done) return null;
-    const segment = next.value;
-    if ('bytes' in segment) return segment.bytes;
-    const stream = await this.openEntry(segment.entry, segment.start, segment.end);
-    if (this.destroyed) {
-      stream.destroy();
-      return Buffer.alloc(0);
-    }
-    const opened = {
-      index: segment.entry,
-      stream,
-      chunks: stream[Symbol.asyncIterator](),
-      remaining: segment.end - segment.start + 1,
-    };
-    this.opened = opened;
-    return this.readOpened(opened);
-  }
-
-  /** The next chunk of the open entry's content. */
-  private async readOpened(opened: OpenedEntry): Promise<Buffer> {
-    const { index } = opened;
-    let chunk: Buffer;
-    do {
-      const next = await opened.chunks.next();
-      if (next.done) {
-        this.closeEntry();
-        throw new ZipContentLengthError(index, `The content of entry ${index} ended ${opened.remaining} bytes early.`);
-      }
-      chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-    } while (chunk.length === 0);
-    if (chunk.length > opened.remaining) {
-      this.closeEntry();
-      throw new ZipContentLengthError(index, `The content of entry ${index} is longer than planned.`);
-    }
-    opened.remaining -= chunk.length;
-    if (opened.remaining === 0) {
-      // The stream must end here: a longer content would leave a corrupt archive behind.
-      const after = await opened.chunks.next();
-      this.closeEntry();
-      if (!after.done && after.value.length > 0)
-        throw new ZipContentLengthError(index, `The content of entry ${index} is longer than planned.`);
-    }
-    return chunk;
-  }
-
-  private closeEntry(): void {
-    const opened = this.opened;
-    this.opened = null;
-    if (opened && !opened.stream.destroyed) opened.stream.destroy();
   }
 }
 

@@ -1,11 +1,12 @@
 // Who may open a collection's link, and its "Download all" archive (ADR 0036): the rules of a
 // file's link (ADR 0014) applied to the collection as a whole. One password opens the whole
 // collection; an archive started from its first byte counts once against its download limit.
-import type { Readable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { contentCrc32 } from '../archive/content-crc32';
 import { distinctArchiveNames } from '../archive/archive-paths';
-import { planZip, zipStream, type ZipByteRange, type ZipPlan } from '../archive/zip-plan';
+import { sendZip } from '../archive/send-zip';
+import { planZip, type ZipByteRange, type ZipPlan } from '../archive/zip-plan';
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
 import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
@@ -39,8 +40,8 @@ interface CollectionArchive {
   size: number;
   /** Strong: changes with any file, path or order, so If-Range never joins two different archives. */
   etag: string;
-  /** The archive's bytes, all or one range. */
-  stream(range: ZipByteRange | null): Readable;
+  /** Sends the archive's bytes, all or one range, into `destination` and ends it. */
+  send(range: ZipByteRange | null, destination: Writable): Promise<void>;
 }
 
 /**
@@ -119,11 +120,14 @@ async function layOutArchive(
   return {
     size: plan.size,
     etag: `"c-${identity.digest('base64url').slice(0, 27)}"`,
-    stream: (range) =>
-      zipStream(plan, range, async (index, start, end) => {
-        const opened = await ctx.store.open(files[index].storedName, { start, end });
-        return opened.stream;
-      }),
+    send: (range, destination) =>
+      sendZip(
+        plan,
+        range,
+        async (index, start, end, into) =>
+          (await ctx.store.open(files[index].storedName, { start, end })).pipeTo(into, { end: false }),
+        destination,
+      ),
   };
 }
 

@@ -121,8 +121,15 @@ export interface OpenedContent {
    * Sends the whole stream into `destination` and ends it, as `pipeline` does (each store may
    * do it its own faster way); rejects when either side fails or the destination closes early.
    * Content small enough to be read whole may resolve once it is handed to the destination.
+   * With `end: false` the destination stays open for more (the next piece of an archive), and
+   * this resolves once every byte is handed to it. Resolves with the number of bytes sent.
    */
-  pipeTo(destination: Writable): Promise<void>;
+  pipeTo(destination: Writable, options?: PipeOptions): Promise<number>;
+}
+
+export interface PipeOptions {
+  /** Whether to end the destination after the content (default true). */
+  end?: boolean;
 }
 
 /** There is no content under the key (never written, or deleted). */

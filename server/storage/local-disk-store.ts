@@ -10,7 +10,7 @@ import { makeDirectories } from '../make-directories';
 import { ByteCounter } from './byte-counter';
 import { asStorageError } from './disk-errors';
 import { LocalDiskPartials } from './local-disk-partials';
-import { sendContent } from './send-content';
+import { sendContent, writeBytes } from './send-content';
 import { SmallContentReads, type SmallContentReadsOptions } from './small-content-reads';
 import {
   ContentNotFoundError,
@@ -20,6 +20,7 @@ import {
   type ContentStat,
   type ContentStore,
   type OpenedContent,
+  type PipeOptions,
   type WriteOptions,
   type WrittenContent,
 } from './content-store';
@@ -38,6 +39,7 @@ export class LocalDiskStore implements ContentStore {
   private readonly incompleteDir: string;
   readonly partial: LocalDiskPartials;
   private readonly smallReads: SmallContentReads;
+  private readonly readBuffers = new ReadBufferPool();
 
   constructor(
     private readonly root: string,
@@ -88,7 +90,13 @@ export class LocalDiskStore implements ContentStore {
       16 * 1024,
       Math.min(range ? range.end - range.start + 1 : MAX_CHUNK_BYTES, MAX_CHUNK_BYTES),
     );
-    const stream = new FileChunkStream(this.pathOf(key), range?.start ?? 0, range?.end ?? Infinity, highWaterMark);
+    const stream = new FileChunkStream(
+      this.pathOf(key),
+      range?.start ?? 0,
+      range?.end ?? Infinity,
+      highWaterMark,
+      this.readBuffers,
+    );
     try {
       await once(stream, 'ready');
     } catch (error) {
@@ -96,7 +104,7 @@ export class LocalDiskStore implements ContentStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ContentNotFoundError(`No content under ${key}`);
       throw error;
     }
-    return { stream, pipeTo: (destination) => sendReusingBuffers(stream, destination) };
+    return { stream, pipeTo: (destination, options) => sendReusingBuffers(stream, destination, options) };
   }
 
   async stat(key: string): Promise<ContentStat | null> {
@@ -266,18 +274,40 @@ async function openSmallContent(
       stream ??= Readable.from([bytes]);
       return stream;
     },
-    async pipeTo(destination) {
+    async pipeTo(destination, options) {
       // Already in memory, handed over whole: nothing is left to hold back, and a client that
       // goes away is the socket's business. Waiting for the end (finished()) cost every small
       // download its listeners and a promise, and kept the request's objects alive until the
       // last byte left: ~7 % of its CPU, in the collector (docs/performance.md).
-      destination.end(bytes);
+      if (options?.end === false) await writeBytes(destination, bytes);
+      else destination.end(bytes);
+      return bytes.length;
     },
   };
 }
 
 /** How many handed-back buffers a FileChunkStream keeps for its next reads. */
 const MAX_SPARE_BUFFERS = 4;
+/** How many buffers the store keeps between reads, for the next content read. */
+const MAX_POOLED_BUFFERS = 4;
+
+/**
+ * Read buffers (MAX_CHUNK_BYTES each) handed back by reads that ended, for the next read of any
+ * content. "Download all" reads one file after another: without it each file's read allocated
+ * buffers of its own, and a 1,000-file archive cost the collector as much as its bytes.
+ */
+class ReadBufferPool {
+  private readonly free: Buffer[] = [];
+
+  take(): Buffer {
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(MAX_CHUNK_BYTES);
+  }
+
+  /** Takes a buffer nothing refers to any more. */
+  give(buffer: Buffer): void {
+    if (this.free.length < MAX_POOLED_BUFFERS) this.free.push(buffer);
+  }
+}
 
 /**
  * A file (or a byte range of it) as a stream of chunks, like fs.createReadStream (`pending`,
@@ -286,7 +316,8 @@ const MAX_SPARE_BUFFERS = 4;
  * buffer is read into again. The raw download does so once the socket has taken each chunk,
  * so a download cycles through a few buffers instead of allocating one per chunk: in a
  * process of this size every ~30 MB of fresh buffers costs a full garbage collection
- * (docs/performance.md). A consumer that never releases simply gets fresh buffers.
+ * (docs/performance.md). A consumer that never releases simply gets fresh buffers. Buffers
+ * come from the store's pool and go back to it when the stream ends.
  */
 class FileChunkStream extends Readable {
   private fd: number | null = null;
@@ -294,8 +325,8 @@ class FileChunkStream extends Readable {
   private reading = false;
   private afterRead: (() => void) | null = null;
   private readonly spare: Buffer[] = [];
-  /** Buffers are never larger than the range: a 4 KiB file gets 4 KiB. */
-  private readonly bufferBytes: number;
+  /** A read asks for no more than the range: a 100 KiB file is one read. */
+  private readonly readBytes: number;
   /**
    * Buffers out with the consumer, by their memory: only these can come back, and only once.
    * Weak, so that the chunks a consumer keeps or drops without releasing are collected as usual.
@@ -307,10 +338,11 @@ class FileChunkStream extends Readable {
     start: number,
     private readonly end: number,
     chunkBytes: number,
+    private readonly pool: ReadBufferPool,
   ) {
     super({ highWaterMark: chunkBytes });
     this.position = start;
-    this.bufferBytes = Math.max(1, Math.min(chunkBytes, end - start + 1));
+    this.readBytes = Math.max(1, Math.min(chunkBytes, MAX_CHUNK_BYTES, end - start + 1));
   }
 
   get pending(): boolean {
@@ -333,9 +365,9 @@ class FileChunkStream extends Readable {
   }
 
   override _read(): void {
-    const wanted = Math.min(this.bufferBytes, this.end - this.position + 1);
+    const wanted = Math.min(this.readBytes, this.end - this.position + 1);
     if (wanted <= 0) return void this.push(null);
-    const buffer = this.spare.pop() ?? Buffer.allocUnsafeSlow(this.bufferBytes);
+    const buffer = this.spare.pop() ?? this.pool.take();
     this.reading = true;
     fs.read(this.fd as number, buffer, 0, wanted, this.position, (error, bytesRead) => {
       this.reading = false;
@@ -360,15 +392,17 @@ class FileChunkStream extends Readable {
 
   /** Hands a chunk of this stream back for reuse; the caller must not touch it afterwards. */
   release(chunk: Buffer): void {
-    if (!this.lent.delete(chunk.buffer) || this.spare.length >= MAX_SPARE_BUFFERS || this.destroyed) return;
-    this.spare.push(Buffer.from(chunk.buffer, chunk.byteOffset, this.bufferBytes));
+    if (!this.lent.delete(chunk.buffer)) return;
+    const whole = Buffer.from(chunk.buffer, 0, MAX_CHUNK_BYTES);
+    if (this.destroyed || this.spare.length >= MAX_SPARE_BUFFERS) this.pool.give(whole);
+    else this.spare.push(whole);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     // Never close the descriptor under a read in flight: the number could be reused meanwhile.
     const close = () => {
       this.afterRead = null;
-      this.spare.length = 0;
+      for (const buffer of this.spare.splice(0)) this.pool.give(buffer);
       if (this.fd === null) return callback(error);
       const fd = this.fd;
       this.fd = null;
@@ -384,6 +418,6 @@ class FileChunkStream extends Readable {
  * once the destination (a socket) has taken it, so its buffer is read into again instead of a
  * new one being allocated per chunk.
  */
-function sendReusingBuffers(body: FileChunkStream, destination: Writable): Promise<void> {
-  return sendContent(body, destination, { taken: (chunk) => body.release(chunk) });
+function sendReusingBuffers(body: FileChunkStream, destination: Writable, options?: PipeOptions): Promise<number> {
+  return sendContent(body, destination, { taken: (chunk) => body.release(chunk), end: options?.end });
 }

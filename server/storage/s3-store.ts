@@ -28,6 +28,7 @@ import {
   type ContentStat,
   type ContentStore,
   type OpenedContent,
+  type PipeOptions,
   type WriteOptions,
   type WrittenContent,
 } from './content-store';
@@ -90,10 +91,11 @@ export class S3Store implements ContentStore {
         // Each chunk from the bucket is a fresh buffer, freed by a scavenge (ADR 0023). The
         // client's socket may hold a few of them: with pipe's 16 KiB the bucket's connection
         // was paused and resumed for every 64 KiB chunk.
-        pipeTo: (destination: Writable) =>
+        pipeTo: (destination: Writable, options?: PipeOptions) =>
           sendContent(stream, destination, {
             passing: (chunk) => bodyCollectionPacer.bytesPassed(chunk.length),
             mayHold: DOWNLOAD_MAY_HOLD_BYTES,
+            end: options?.end,
           }),
       };
     } catch (error) {

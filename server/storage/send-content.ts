@@ -11,36 +11,62 @@ export interface SendOptions {
    * whenever a write says so (the destination's own high-water mark, 16 KiB for a socket).
    */
   mayHold?: number;
+  /** Whether to end the destination after the content (default true); if not, it is left open for more. */
+  end?: boolean;
 }
 
 /**
  * Streams content into a destination (a response), as `pipeline(source, destination)` does:
- * ends it when the content ends, and destroys both when either fails or the client goes away
- * (rejecting with ERR_STREAM_PREMATURE_CLOSE then).
+ * ends it when the content ends (unless `end: false`), and destroys both when either fails or
+ * the client goes away (rejecting with ERR_STREAM_PREMATURE_CLOSE then). Resolves with the
+ * number of bytes sent.
  */
-export async function sendContent(source: Readable, destination: Writable, options: SendOptions = {}): Promise<void> {
-  const { taken, passing, mayHold = 0 } = options;
+export async function sendContent(source: Readable, destination: Writable, options: SendOptions = {}): Promise<number> {
+  const { taken, passing, mayHold = 0, end = true } = options;
   // Settles when all is out, or rejects (ERR_STREAM_PREMATURE_CLOSE) when the client goes away.
-  const done = finished(destination);
-  done.catch(() => undefined);
+  const done = end ? finished(destination) : null;
+  done?.catch(() => undefined);
+  let sent = 0;
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
       passing?.(chunk);
+      sent += chunk.length;
       const room = destination.write(chunk, taken && (() => taken(chunk)));
       if (room || destination.writableLength < mayHold) continue;
-      if (!destination.destroyed) await drainOrClose(destination);
-      if (destination.destroyed) {
-        await done;
-        throw Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
-      }
+      await writableAgain(destination, done);
     }
-    destination.end();
-    await done;
+    if (end) {
+      destination.end();
+      await done;
+    } else if (destination.destroyed) throw prematureClose();
+    return sent;
   } catch (error) {
     source.destroy();
     destination.destroy();
     throw error;
   }
+}
+
+/**
+ * Writes bytes into a destination that stays open, waiting until it has room again when it
+ * says so; rejects with ERR_STREAM_PREMATURE_CLOSE when it closes first.
+ */
+export async function writeBytes(destination: Writable, bytes: Buffer): Promise<void> {
+  if (destination.destroyed) throw prematureClose();
+  if (!destination.write(bytes)) await writableAgain(destination, null);
+}
+
+/** Waits for room in the destination; rejects when it closed instead (after `done`, if it is watched). */
+async function writableAgain(destination: Writable, done: Promise<void> | null): Promise<void> {
+  if (!destination.destroyed) await drainOrClose(destination);
+  if (destination.destroyed) {
+    await done;
+    throw prematureClose();
+  }
+}
+
+function prematureClose(): Error {
+  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 /** Resolves on the destination's next 'drain' or its 'close', whichever comes first. */

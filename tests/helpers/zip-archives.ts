@@ -4,10 +4,13 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, Writable, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import yauzl from 'yauzl';
+import { sendZip } from '../../server/archive/send-zip';
+import type { ZipByteRange, ZipPlan } from '../../server/archive/zip-plan';
+import { sendContent } from '../../server/storage/send-content';
 
 const run = promisify(execFile);
 
@@ -17,6 +20,36 @@ export function sha256(bytes: Buffer): string {
 
 export async function collect(stream: Readable): Promise<Buffer> {
   return Buffer.concat(await stream.toArray());
+}
+
+/** Bytes [start, end] (inclusive) of entry `index`'s content, as a ranged read of a store gives them. */
+export type OpenZipEntry = (index: number, start: number, end: number) => Promise<Readable>;
+
+/**
+ * The planned archive (or one range of it) as a stream to read: what `sendZip` sends a client,
+ * each entry's content from `openEntry` sent as a store sends it. The stream fails with the error
+ * `sendZip` rejects with; destroying it is a client going away.
+ */
+export function zipStream(plan: ZipPlan, range: ZipByteRange | null, openEntry: OpenZipEntry): Readable {
+  const output = new PassThrough();
+  const client = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      if (output.write(chunk)) callback();
+      else output.once('drain', () => callback());
+    },
+    final(callback) {
+      output.end();
+      callback();
+    },
+  });
+  output.once('close', () => client.destroy());
+  sendZip(
+    plan,
+    range,
+    async (index, start, end, into) => sendContent(await openEntry(index, start, end), into, { end: false }),
+    client,
+  ).catch((error: Error) => output.destroy(error));
+  return output;
 }
 
 export interface ReadEntry {

@@ -10,7 +10,8 @@ import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { type OpenZipEntry, planZip, type ZipPlan, zipStream } from '../../server/archive/zip-plan';
+import { planZip, type ZipPlan } from '../../server/archive/zip-plan';
+import { type OpenZipEntry, zipStream } from '../helpers/zip-archives';
 
 const run = promisify(execFile);
 const UPLOADED = new Date('2026-03-14T15:09:26Z');

@@ -12,7 +12,6 @@ import {
 } from '../../services/collection-access';
 import { GONE_MESSAGES } from '../../services/share-settings';
 import { ContentNotFoundError, type ByteRange } from '../../storage/content-store';
-import { sendContent } from '../../storage/send-content';
 import { dispositionHeader, headerText } from './raw-file';
 
 /** An archive has no date of its own to compare (its files change): If-Range and the rest go by ETag. */
@@ -67,7 +66,7 @@ export function collectionArchive() {
       res.setHeader('Content-Disposition', dispositionHeader('attachment', `${collection.title}.zip`));
       res.setHeader('Content-Length', String(sent ? sent.end - sent.start + 1 : 0));
       if (req.method === 'HEAD' || !sent) return void res.end();
-      await sendContent(archive.stream(sent), res);
+      await archive.send(sent, res);
     } catch (error) {
       if (error instanceof ContentNotFoundError && !res.headersSent) return next();
       if (isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE' && !res.headersSent) {
