@@ -2,50 +2,61 @@
 // `Authorization: Bearer` opens the file routes and never sets a cookie; a revoked, expired or
 // unknown token, or one whose user is gone, is a 401 at once. Runs on both backends.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, TestClock, type TestApp } from '../helpers/app';
+import { test as base, describe, expect, registeredUser } from '../helpers/fixtures';
 import { OFFSET_OCTET_STREAM, TUS, uploadMetadata } from '../helpers/tus';
 
-let app: TestApp;
-let clock: TestClock;
-let cookie: string;
-let otherCookie: string;
+const clock = new TestClock();
 
-beforeAll(async () => {
-  clock = new TestClock();
-  app = await startApp({}, { clock });
-  await app.createUser('scripter');
-  await app.createUser('someone');
-  cookie = await app.login('scripter');
-  otherCookie = await app.login('someone');
-});
-afterAll(() => app.close());
+/** Token and file requests to `app`, by default as the user whose session cookie is `cookie`. */
+function tokenRequests(app: TestApp, cookie: string) {
+  async function createToken(
+    body: Record<string, unknown> = { name: 'ci' },
+    headers: Record<string, string> = { cookie },
+  ) {
+    return fetch(`${app.url}/api/v1/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  }
 
-async function createToken(
-  body: Record<string, unknown> = { name: 'ci' },
-  headers: Record<string, string> = { cookie },
-) {
-  return fetch(`${app.url}/api/v1/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
+  async function newToken(
+    body: Record<string, unknown> = { name: 'ci' },
+    who = cookie,
+  ): Promise<{ token: string; id: string }> {
+    const res = await createToken(body, { cookie: who });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    return { token: created.token, id: created.apiToken.id };
+  }
+
+  async function fileIdsOf(username: string): Promise<string[]> {
+    const rows = await app.rows(
+      'select f.id from files f join users u on u.id = f.user_id where u.username = ? order by f.id',
+      [username],
+    );
+    return rows.map((row) => String(row.id));
+  }
+
+  const upload = (headers: Record<string, string>, name = 'cross.txt') =>
+    fetch(`${app.url}/api/v1/files`, { method: 'POST', headers, body: fileForm('from elsewhere', name, 'text/plain') });
+
+  return { createToken, newToken, fileIdsOf, upload };
 }
 
-async function newToken(
-  body: Record<string, unknown> = { name: 'ci' },
-  who = cookie,
-): Promise<{ token: string; id: string }> {
-  const res = await createToken(body, { cookie: who });
-  expect(res.status).toBe(201);
-  const created = await res.json();
-  return { token: created.token, id: created.apiToken.id };
-}
+const test = base.extend('tokens', { scope: 'file' }, ({ app, alice }) => tokenRequests(app, alice.cookie));
+test.override('appOptions', { clock });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('the token life cycle', () => {
-  it('when a user creates a token with a session, then it is shown once with its prefix and 256 random bits, and only its SHA-256 is stored', async () => {
+  test('when a user creates a token with a session, then it is shown once with its prefix and 256 random bits, and only its SHA-256 is stored', async ({
+    app,
+    alice,
+    tokens: { createToken },
+  }) => {
+    const { cookie } = alice;
     const res = await createToken({ name: 'laptop backup', expiresInDays: 30 });
     expect(res.status).toBe(201);
     const { token, apiToken } = await res.json();
@@ -64,7 +75,12 @@ describe('the token life cycle', () => {
     });
   });
 
-  it('when a token is used, then it lists, uploads and deletes files, sets no cookie, and its last use shows in the list', async () => {
+  test('when a token is used, then it lists, uploads and deletes files, sets no cookie, and its last use shows in the list', async ({
+    app,
+    alice,
+    tokens: { newToken },
+  }) => {
+    const { cookie } = alice;
     const { token, id } = await newToken({ name: 'sharex' });
     const upload = await fetch(`${app.url}/api/v1/files`, {
       method: 'POST',
@@ -96,12 +112,11 @@ describe('the token life cycle', () => {
     expect(Math.abs(Date.parse(used.lastUsedAt) - clock.now())).toBeLessThan(60_000);
   });
 
-  it('when a request carries a token and a session cookie due for renewal, then the cookie is neither read nor renewed', async () => {
+  test('when a request carries a token and a session cookie due for renewal, then the cookie is neither read nor renewed', async () => {
     // Sessions of 30 minutes are always under the one-hour renewal threshold: every cookie request renews.
     const renewing = await startApp({ JWT_EXPIRES_IN: '30m' });
     try {
-      await renewing.createUser('renewer');
-      const sessionCookie = await renewing.login('renewer');
+      const sessionCookie = (await registeredUser(renewing, 'renewer')).cookie;
       const created = await fetch(`${renewing.url}/api/v1/tokens`, {
         method: 'POST',
         headers: { cookie: sessionCookie, 'content-type': 'application/json' },
@@ -120,7 +135,12 @@ describe('the token life cycle', () => {
     }
   });
 
-  it('when a token is revoked, then the next request with it is 401, and revoking it again is 404', async () => {
+  test('when a token is revoked, then the next request with it is 401, and revoking it again is 404', async ({
+    app,
+    alice,
+    tokens: { newToken },
+  }) => {
+    const { cookie } = alice;
     const { token, id } = await newToken();
     expect((await fetch(`${app.url}/api/v1/files`, { headers: bearer(token) })).status).toBe(200);
     const revoked = await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: { cookie } });
@@ -134,7 +154,12 @@ describe('the token life cycle', () => {
     expect((await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(404);
   });
 
-  it("when someone revokes another user's token, then 404 and it keeps working", async () => {
+  test("when someone revokes another user's token, then 404 and it keeps working", async ({
+    app,
+    bob,
+    tokens: { newToken },
+  }) => {
+    const otherCookie = bob.cookie;
     const { token, id } = await newToken();
     expect(
       (await fetch(`${app.url}/api/v1/tokens/${id}`, { method: 'DELETE', headers: { cookie: otherCookie } })).status,
@@ -144,14 +169,17 @@ describe('the token life cycle', () => {
 });
 
 describe('the 401 cases', () => {
-  it('when a token has expired, then 401 at once', async () => {
+  test('when a token has expired, then 401 at once', async ({ app, tokens: { newToken } }) => {
     const { token } = await newToken({ name: 'short', expiresInDays: 1 });
     expect((await fetch(`${app.url}/api/v1/files`, { headers: bearer(token) })).status).toBe(200);
     clock.advance(86400_000 + 1000);
     expect((await fetch(`${app.url}/api/v1/files`, { headers: bearer(token) })).status).toBe(401);
   });
 
-  it('when the token is unknown, malformed, or its user is gone, then 401 {"error":"Unauthorized"} with the reason in WWW-Authenticate, on the fast upload path too', async () => {
+  test('when the token is unknown, malformed, or its user is gone, then 401 {"error":"Unauthorized"} with the reason in WWW-Authenticate, on the fast upload path too', async ({
+    app,
+    tokens: { newToken },
+  }) => {
     for (const headers of [
       bearer(`fsk_${'A'.repeat(43)}`),
       { authorization: 'Bearer' },
@@ -172,19 +200,25 @@ describe('the 401 cases', () => {
         );
       }
     }
-    const doomedId = await app.createUser('doomed');
-    const doomedCookie = await app.login('doomed');
+    const { id: doomedId, cookie: doomedCookie } = await registeredUser(app, 'doomed');
     const { token } = await newToken({ name: 'orphan' }, doomedCookie);
     await app.rows('delete from users where id = ?', [doomedId]);
     expect((await fetch(`${app.url}/api/v1/files`, { headers: bearer(token) })).status).toBe(401);
   });
 
-  it('when a request carries a valid cookie and a bad token, then it is judged by the token: 401', async () => {
+  test('when a request carries a valid cookie and a bad token, then it is judged by the token: 401', async ({
+    app,
+    alice,
+  }) => {
+    const { cookie } = alice;
     const res = await fetch(`${app.url}/api/v1/files`, { headers: { cookie, ...bearer('fsk_not-a-real-token') } });
     expect(res.status).toBe(401);
   });
 
-  it('when a token tries to manage tokens, then 403: a token cannot mint tokens', async () => {
+  test('when a token tries to manage tokens, then 403: a token cannot mint tokens', async ({
+    app,
+    tokens: { createToken, newToken },
+  }) => {
     const { token, id } = await newToken();
     const minted = await createToken({ name: 'more' }, bearer(token));
     expect(minted.status).toBe(403);
@@ -197,7 +231,9 @@ describe('the 401 cases', () => {
     expect(Number(count)).toBe(0);
   });
 
-  it('when a token is created with a bad name or lifetime, then 400 with a clear error', async () => {
+  test('when a token is created with a bad name or lifetime, then 400 with a clear error', async ({
+    tokens: { createToken },
+  }) => {
     for (const [body, message] of [
       [{}, 'name is required'],
       [{ name: '  ' }, 'name is required'],
@@ -222,27 +258,16 @@ const FOREIGN: Array<[string, Record<string, string>]> = [
   ['Sec-Fetch-Site: cross-site without an Origin', { 'sec-fetch-site': 'cross-site' }],
 ];
 
-async function fileIdsOf(username: string): Promise<string[]> {
-  const rows = await app.rows(
-    'select f.id from files f join users u on u.id = f.user_id where u.username = ? order by f.id',
-    [username],
-  );
-  return rows.map((row) => String(row.id));
-}
-
-const upload = (headers: Record<string, string>, name = 'cross.txt') =>
-  fetch(`${app.url}/api/v1/files`, { method: 'POST', headers, body: fileForm('from elsewhere', name, 'text/plain') });
-
 describe('a request with an API token is not a cross-site request', () => {
-  it.each(FOREIGN)(
+  test.for(FOREIGN)(
     'when a token uploads, lists, changes and deletes with %s, then each works as without it',
-    async (_label, foreign) => {
+    async ([_label, foreign], { app, alice, tokens: { newToken, fileIdsOf, upload } }) => {
       const { token } = await newToken({ name: 'extension' });
       const uploaded = await upload({ ...bearer(token), ...foreign });
       expect(uploaded.status).toBe(201);
       expect(uploaded.headers.getSetCookie()).toEqual([]);
       const { file } = await uploaded.json();
-      expect(await fileIdsOf('scripter')).toContain(file.id);
+      expect(await fileIdsOf(alice.username)).toContain(file.id);
 
       const listed = await fetch(`${app.url}/api/v1/files`, { headers: { ...bearer(token), ...foreign } });
       expect(listed.status).toBe(200);
@@ -260,12 +285,16 @@ describe('a request with an API token is not a cross-site request', () => {
         headers: { ...bearer(token), ...foreign },
       });
       expect(deleted.status).toBe(200);
-      expect(await fileIdsOf('scripter')).not.toContain(file.id);
+      expect(await fileIdsOf(alice.username)).not.toContain(file.id);
       expect(await app.storedFiles()).not.toContain(file.storedName);
     },
   );
 
-  it('when a token makes a resumable upload with another site’s Origin, then it is created, written and becomes the token user’s file', async () => {
+  test('when a token makes a resumable upload with another site’s Origin, then it is created, written and becomes the token user’s file', async ({
+    app,
+    alice,
+    tokens: { newToken },
+  }) => {
     const { token } = await newToken({ name: 'resumable extension' });
     const headers = { ...bearer(token), ...TUS, origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' };
     const created = await fetch(`${app.url}/api/v1/uploads`, {
@@ -281,14 +310,15 @@ describe('a request with an API token is not a cross-site request', () => {
     expect(written.status).toBe(200); // the last byte: the answer carries the file
     const [row] = await app.rows(
       "select f.id from files f join users u on u.id = f.user_id where u.username = ? and f.original_name = 'ext.txt'",
-      ['scripter'],
+      [alice.username],
     );
     expect(row).toBeDefined();
   });
 
-  it.each(FOREIGN)(
+  test.for(FOREIGN)(
     'when the same requests carry only a session cookie with %s, then each is 403 and changes nothing',
-    async (_label, foreign) => {
+    async ([_label, foreign], { app, alice, tokens: { upload } }) => {
+      const { cookie } = alice;
       const own = await upload({ cookie }, 'mine.txt');
       const { file } = await own.json();
       const before = {
@@ -316,15 +346,21 @@ describe('a request with an API token is not a cross-site request', () => {
     },
   );
 
-  it('when a cross-site request carries one user’s token and another user’s cookie, then it acts as the token’s user only and leaves the cookie alone', async () => {
+  test('when a cross-site request carries one user’s token and another user’s cookie, then it acts as the token’s user only and leaves the cookie alone', async ({
+    app,
+    alice,
+    bob,
+    tokens: { newToken, fileIdsOf, upload },
+  }) => {
+    const otherCookie = bob.cookie;
     const { token } = await newToken({ name: 'mixed' });
-    const someoneBefore = await fileIdsOf('someone');
+    const someoneBefore = await fileIdsOf(bob.username);
     const uploaded = await upload({ ...bearer(token), cookie: otherCookie, origin: 'https://elsewhere.example' });
     expect(uploaded.status).toBe(201);
     expect(uploaded.headers.getSetCookie()).toEqual([]);
     const { file } = await uploaded.json();
-    expect(await fileIdsOf('scripter')).toContain(file.id);
-    expect(await fileIdsOf('someone')).toEqual(someoneBefore);
+    expect(await fileIdsOf(alice.username)).toContain(file.id);
+    expect(await fileIdsOf(bob.username)).toEqual(someoneBefore);
 
     // The cookie's owner cannot be reached through it: their file is another user's to the token
     // (the 403 of someone else's file, not the cross-site refusal).
@@ -336,12 +372,16 @@ describe('a request with an API token is not a cross-site request', () => {
     });
     expect(notMine.status).toBe(403);
     expect(await notMine.json()).toEqual({ error: 'Forbidden' });
-    expect(await fileIdsOf('someone')).toContain(theirFile.id);
+    expect(await fileIdsOf(bob.username)).toContain(theirFile.id);
   });
 
-  it('when a cross-site logout carries a token and a session cookie, then it is 403 and the cookie’s session still works', async () => {
+  test('when a cross-site logout carries a token and a session cookie, then it is 403 and the cookie’s session still works', async ({
+    app,
+    bob,
+    tokens: { newToken },
+  }) => {
     const { token } = await newToken({ name: 'no logout' });
-    const victim = await app.login('someone');
+    const victim = await app.login(bob.username);
     for (const authorization of [`Bearer ${token}`, 'Bearer fsk_not-a-real-token']) {
       const out = await fetch(`${app.url}/api/v1/auth/logout`, {
         method: 'POST',
@@ -365,7 +405,12 @@ describe('a request with an API token is not a cross-site request', () => {
     expect((await fetch(`${app.url}/api/v1/files`, { headers: { cookie: victim } })).status).toBe(200);
   });
 
-  it('when a cross-site request carries a bad token and a valid session cookie, then it is 401 and nothing is stored or deleted', async () => {
+  test('when a cross-site request carries a bad token and a valid session cookie, then it is 401 and nothing is stored or deleted', async ({
+    app,
+    alice,
+    tokens: { upload },
+  }) => {
+    const { cookie } = alice;
     const own = await upload({ cookie }, 'kept.txt');
     const { file } = await own.json();
     const before = { files: await app.rows('select id from files order by id'), stored: await app.storedFiles() };
