@@ -35,7 +35,7 @@ const cookies = new Map<string, string>();
 beforeAll(async () => {
   if (!hasChromium) return;
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  for (const name of ['dora', 'felix', 'maya', 'quinn']) {
+  for (const name of ['dora', 'felix', 'maya', 'quinn', 'rosa']) {
     await app.createUser(name);
     cookies.set(name, await app.login(name));
   }
@@ -321,6 +321,38 @@ describe.skipIf(!hasChromium)('several files and folders from the upload page', 
         const res = await fetch(`${app.url}${await link.getAttribute('href')}/raw`, {
           headers: { cookie: cookies.get('maya') ?? '' },
         });
+        expect(Buffer.from(await res.arrayBuffer()).equals(file.buffer)).toBe(true);
+      }
+    });
+  }, 60_000);
+
+  it('when Pause is pressed while several files are on their way, then nothing more is sent until Resume, which finishes every file whole into one collection', async () => {
+    const chosen = Array.from({ length: 6 }, (_, n) => ({
+      name: `part-${n + 1}.bin`,
+      mimeType: 'application/octet-stream',
+      buffer: randomBytes(300_000),
+    }));
+    const total = chosen.reduce((sum, file) => sum + file.buffer.length, 0);
+    await onUploadPage('rosa', async ({ page }) => {
+      const overall = () =>
+        page.locator('progress[aria-label="Upload progress"]').evaluate((bar: HTMLProgressElement) => bar.value);
+      await page.locator('input[type=file]').setInputFiles(chosen);
+      await page.locator('main').getByRole('button', { name: 'Upload', exact: true }).click();
+      await expect.poll(overall).toBeGreaterThan(total * 0.25);
+      await page.getByRole('button', { name: 'Pause' }).click();
+      expect(await page.getByRole('status').textContent()).toBe('Paused. What was sent is kept.');
+      await page.waitForTimeout(300); // what was already under way when the button was pressed
+      const held = await overall();
+      expect(held).toBeLessThan(total);
+      await page.waitForTimeout(1500);
+      expect(await overall()).toBe(held);
+
+      await Promise.all([page.waitForURL(COLLECTION_PAGE), page.getByRole('button', { name: 'Resume' }).click()]);
+      const collection = await collectionOf('rosa', COLLECTION_PAGE.exec(page.url())?.[1] ?? '');
+      expect(collection.files.map((entry) => entry.path).sort()).toEqual(chosen.map((file) => file.name));
+      for (const file of chosen) {
+        const href = await page.getByRole('link', { name: file.name, exact: true }).getAttribute('href');
+        const res = await fetch(`${app.url}${href}/raw`, { headers: { cookie: cookies.get('rosa') ?? '' } });
         expect(Buffer.from(await res.arrayBuffer()).equals(file.buffer)).toBe(true);
       }
     });
