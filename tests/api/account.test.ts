@@ -2,61 +2,75 @@
 // created and last seen; one or all logged out) and changing the password (other sessions
 // logged out, this one kept). Session management needs a session: a token gets 403. Runs on
 // both backends.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieFrom, DEFAULT_PASSWORD, startApp, TestClock, type TestApp } from '../helpers/app';
+import { cookieFrom, DEFAULT_PASSWORD, TestClock, type TestApp } from '../helpers/app';
+import { test as base, describe, expect } from '../helpers/fixtures';
 import { claimsOf, tokenOf } from '../helpers/tokens';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
-let app: TestApp;
-let clock: TestClock;
-
-beforeAll(async () => {
-  clock = new TestClock();
-  app = await startApp({}, { clock });
-});
-afterAll(() => app.close());
-
-let userCount = 0;
-/** A new user of its own for each test, so that sessions never leak between tests. */
-async function newUser(): Promise<string> {
-  const name = `account${++userCount}`;
-  await app.createUser(name);
-  return name;
-}
-
-async function loginAs(username: string, userAgent = FIREFOX, password = DEFAULT_PASSWORD): Promise<Response> {
-  return fetch(`${app.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': userAgent },
-    body: JSON.stringify({ username, password }),
-  });
-}
-
-async function sessionOf(username: string, userAgent = FIREFOX): Promise<string> {
-  const res = await loginAs(username, userAgent);
-  expect(res.status).toBe(200);
-  return cookieFrom(res);
-}
+const clock = new TestClock();
 
 const sidOf = (cookie: string) => claimsOf(tokenOf(cookie)).sid!;
-const get = (path: string, headers: Record<string, string>) => fetch(`${app.url}/api/v1${path}`, { headers });
-const del = (path: string, headers: Record<string, string>) =>
-  fetch(`${app.url}/api/v1${path}`, { method: 'DELETE', headers });
-const listFilesWith = (cookie: string) => get('/files', { cookie });
 
-function changePassword(cookie: string, body: Record<string, unknown>) {
-  return fetch(`${app.url}/api/v1/me/password`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+/** The account's requests to `app`, and new users to make them as. */
+function accountRequests(app: TestApp) {
+  let userCount = 0;
+  /** A new user of its own for each test, so that sessions never leak between tests. */
+  async function newUser(): Promise<string> {
+    const name = `account${++userCount}`;
+    await app.createUser(name);
+    return name;
+  }
+
+  async function loginAs(username: string, userAgent = FIREFOX, password = DEFAULT_PASSWORD): Promise<Response> {
+    return fetch(`${app.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': userAgent },
+      body: JSON.stringify({ username, password }),
+    });
+  }
+
+  async function sessionOf(username: string, userAgent = FIREFOX): Promise<string> {
+    const res = await loginAs(username, userAgent);
+    expect(res.status).toBe(200);
+    return cookieFrom(res);
+  }
+
+  const get = (path: string, headers: Record<string, string>) => fetch(`${app.url}/api/v1${path}`, { headers });
+  const del = (path: string, headers: Record<string, string>) =>
+    fetch(`${app.url}/api/v1${path}`, { method: 'DELETE', headers });
+  const listFilesWith = (cookie: string) => get('/files', { cookie });
+
+  function changePassword(cookie: string, body: Record<string, unknown>) {
+    return fetch(`${app.url}/api/v1/me/password`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  async function createToken(cookie: string): Promise<string> {
+    const res = await fetch(`${app.url}/api/v1/tokens`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'script' }),
+    });
+    expect(res.status).toBe(201);
+    return (await res.json()).token;
+  }
+
+  return { newUser, loginAs, sessionOf, get, del, listFilesWith, changePassword, createToken };
 }
 
+const test = base.extend('account', { scope: 'file' }, ({ app }) => accountRequests(app));
+test.override('appOptions', { clock });
+
 describe('the sessions list', () => {
-  it('when a user is logged in from two browsers, then each session shows its browser, address, login and last sight, and the caller’s own is marked', async () => {
+  test('when a user is logged in from two browsers, then each session shows its browser, address, login and last sight, and the caller’s own is marked', async ({
+    account: { newUser, sessionOf, get },
+  }) => {
     const name = await newUser();
     const laptop = await sessionOf(name, FIREFOX);
     const phone = await sessionOf(name, IPHONE);
@@ -79,7 +93,10 @@ describe('the sessions list', () => {
     expect(theirs.map((s: { id: string }) => s.id)).toEqual([sidOf(stranger)]);
   });
 
-  it('when a session is used again within a minute, then its last sight is not rewritten; a minute later it is', async () => {
+  test('when a session is used again within a minute, then its last sight is not rewritten; a minute later it is', async ({
+    app,
+    account: { newUser, sessionOf, get, listFilesWith },
+  }) => {
     const name = await newUser();
     const cookie = await sessionOf(name);
     const sid = sidOf(cookie);
@@ -96,7 +113,9 @@ describe('the sessions list', () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('when a script logs in without naming a browser, then the list says so rather than guessing', async () => {
+  test('when a script logs in without naming a browser, then the list says so rather than guessing', async ({
+    account: { newUser, sessionOf, get },
+  }) => {
     const name = await newUser();
     const viaCurl = await sessionOf(name, 'curl/8.5.0');
     const viaNothing = await sessionOf(name, '');
@@ -105,7 +124,7 @@ describe('the sessions list', () => {
     expect(sessions.find((s: { id: string }) => s.id === sidOf(viaNothing)).browser).toBe('Unknown browser');
   });
 
-  it('when a session has expired, then it is not listed', async () => {
+  test('when a session has expired, then it is not listed', async ({ app, account: { newUser, sessionOf, get } }) => {
     const name = await newUser();
     const cookie = await sessionOf(name);
     const stale = await sessionOf(name);
@@ -120,7 +139,10 @@ describe('the sessions list', () => {
 });
 
 describe('logging sessions out', () => {
-  it('when a user logs out another of their sessions, then that session is refused at its next request and this one goes on', async () => {
+  test('when a user logs out another of their sessions, then that session is refused at its next request and this one goes on', async ({
+    app,
+    account: { newUser, sessionOf, del, listFilesWith },
+  }) => {
     const name = await newUser();
     const laptop = await sessionOf(name);
     const phone = await sessionOf(name, IPHONE);
@@ -133,7 +155,9 @@ describe('logging sessions out', () => {
     expect(await app.rows('select id from sessions where id = ?', [sidOf(phone)])).toEqual([]);
   });
 
-  it('when a user logs out the session they are using, then its cookie is cleared and it no longer works', async () => {
+  test('when a user logs out the session they are using, then its cookie is cleared and it no longer works', async ({
+    account: { newUser, sessionOf, del, listFilesWith },
+  }) => {
     const name = await newUser();
     const cookie = await sessionOf(name);
     const res = await del(`/sessions/${sidOf(cookie)}`, { cookie });
@@ -142,7 +166,9 @@ describe('logging sessions out', () => {
     expect((await listFilesWith(cookie)).status).toBe(401);
   });
 
-  it('when a user names another user’s session, then it is 404 and that session lives on', async () => {
+  test('when a user names another user’s session, then it is 404 and that session lives on', async ({
+    account: { newUser, sessionOf, del, listFilesWith },
+  }) => {
     const victim = await sessionOf(await newUser());
     const attacker = await sessionOf(await newUser());
     const res = await del(`/sessions/${sidOf(victim)}`, { cookie: attacker });
@@ -151,7 +177,9 @@ describe('logging sessions out', () => {
     expect((await listFilesWith(victim)).status).toBe(200);
   });
 
-  it('when a user logs out everywhere, then every one of their sessions stops working, other users’ do not, and API tokens keep working', async () => {
+  test('when a user logs out everywhere, then every one of their sessions stops working, other users’ do not, and API tokens keep working', async ({
+    account: { newUser, sessionOf, get, del, listFilesWith, createToken },
+  }) => {
     const name = await newUser();
     const cookies = [await sessionOf(name), await sessionOf(name, IPHONE), await sessionOf(name, 'curl/8.5.0')];
     const bystander = await sessionOf(await newUser());
@@ -166,20 +194,13 @@ describe('logging sessions out', () => {
   });
 });
 
-async function createToken(cookie: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/v1/tokens`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'script' }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()).token;
-}
-
 describe('changing the password', () => {
   const NEW_PASSWORD = 'a much better passphrase';
 
-  it('when a user gives the right current password and the new one twice, then it changes, other sessions are logged out and this one stays', async () => {
+  test('when a user gives the right current password and the new one twice, then it changes, other sessions are logged out and this one stays', async ({
+    app,
+    account: { newUser, loginAs, sessionOf, get, listFilesWith, changePassword, createToken },
+  }) => {
     const name = await newUser();
     const here = await sessionOf(name);
     const elsewhere = [await sessionOf(name, IPHONE), await sessionOf(name, 'curl/8.5.0')];
@@ -202,7 +223,7 @@ describe('changing the password', () => {
     expect(String(row.password_hash)).not.toContain(NEW_PASSWORD);
   });
 
-  it.each([
+  test.for<[Record<string, unknown>, string]>([
     [
       { currentPassword: 'not my password', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
       'The current password is wrong',
@@ -225,18 +246,23 @@ describe('changing the password', () => {
       { currentPassword: DEFAULT_PASSWORD, newPassword: NEW_PASSWORD, admin: true },
       "Unrecognized key(s) in object: 'admin'",
     ],
-  ])('when the change is %j, then it is a 400 saying why, and nothing changes', async (body, message) => {
-    const name = await newUser();
-    const here = await sessionOf(name);
-    const elsewhere = await sessionOf(name, IPHONE);
-    const res = await changePassword(here, body);
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: message });
-    expect((await listFilesWith(elsewhere)).status).toBe(200);
-    expect((await loginAs(name)).status).toBe(200);
-  });
+  ])(
+    'when the change is %j, then it is a 400 saying why, and nothing changes',
+    async ([body, message], { account: { newUser, loginAs, sessionOf, listFilesWith, changePassword } }) => {
+      const name = await newUser();
+      const here = await sessionOf(name);
+      const elsewhere = await sessionOf(name, IPHONE);
+      const res = await changePassword(here, body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: message });
+      expect((await listFilesWith(elsewhere)).status).toBe(200);
+      expect((await loginAs(name)).status).toBe(200);
+    },
+  );
 
-  it('when someone with the cookie guesses the current password again and again, then they are throttled like a login', async () => {
+  test('when someone with the cookie guesses the current password again and again, then they are throttled like a login', async ({
+    account: { newUser, loginAs, sessionOf, changePassword },
+  }) => {
     const name = await newUser();
     const here = await sessionOf(name);
     const statuses: number[] = [];
@@ -255,7 +281,10 @@ describe('changing the password', () => {
 });
 
 describe('who may manage the account', () => {
-  it('when a request carries an API token, then the sessions and the password are refused with 403', async () => {
+  test('when a request carries an API token, then the sessions and the password are refused with 403', async ({
+    app,
+    account: { newUser, sessionOf, get, del, listFilesWith, createToken },
+  }) => {
     const name = await newUser();
     const cookie = await sessionOf(name);
     const bearer = { authorization: `Bearer ${await createToken(cookie)}` };
@@ -276,7 +305,7 @@ describe('who may manage the account', () => {
     expect((await listFilesWith(cookie)).status).toBe(200);
   });
 
-  it('when nobody is logged in, then every account route is 401', async () => {
+  test('when nobody is logged in, then every account route is 401', async ({ app, account: { get, del } }) => {
     const responses = [
       await get('/sessions', {}),
       await del('/sessions/whatever', {}),
