@@ -14,7 +14,7 @@ import { receiveUploadForm } from './http/receive-upload-form';
 import { previewKind } from './services/content-policy';
 import * as apiTokens from './services/api-tokens';
 import { openCollectionShare, unlockCollection } from './services/collection-access';
-import { listCollections } from './services/collections';
+import { deleteCollection, getOwnCollection, listCollections } from './services/collections';
 import * as files from './services/files';
 import * as shares from './services/share-access';
 import { expiryChoices } from './services/share-settings';
@@ -35,7 +35,7 @@ export function loadContextFor(res: Response) {
       files,
       sessions,
       shares,
-      collections: { openCollectionShare, unlockCollection, listCollections },
+      collections: { openCollectionShare, unlockCollection, listCollections, getOwnCollection, deleteCollection },
       apiTokens,
       sharexConfigFor,
       shareSettings: { expiryChoices },

@@ -9,7 +9,7 @@ interface ListedCollection {
   hasPassword: boolean;
 }
 
-/** The owner's collections on their files page: each title linking to its page, with its count and size. */
+/** The owner's collections on their files page: each title linking to its page, with its count and size, and a Delete link. */
 export function CollectionList({ collections }: { collections: ListedCollection[] }) {
   if (collections.length === 0) return null;
   return (
@@ -25,6 +25,9 @@ export function CollectionList({ collections }: { collections: ListedCollection[
               </span>
             ) : null}
             <span className="muted">{`${counted(collection.fileCount, 'file')}, ${formatBytes(collection.totalSize)}`}</span>
+            <Link to={`/collections/${collection.id}/delete`} aria-label={`Delete “${collection.title}”`}>
+              Delete
+            </Link>
           </li>
         ))}
       </ul>
