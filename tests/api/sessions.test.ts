@@ -1,6 +1,6 @@
 // Which tokens open a session, and when a session is renewed (ADR 0002).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
+import { test as base, describe, expect, registeredUser } from '../helpers/fixtures';
 import { queryPostgres } from '../helpers/outside-reader';
 import {
   claimsOf,
@@ -14,23 +14,22 @@ import {
 } from '../helpers/tokens';
 
 const TTL = 2592000;
-let app: TestApp;
-let userId: string;
-let otherId: string;
-/** A real login's token: its sid names a live session row. */
-let realToken: string;
-let sid: string;
 
-beforeAll(async () => {
-  app = await startApp();
-  userId = await app.createUser('erin');
-  otherId = await app.createUser('frank');
-  realToken = tokenOf(await app.login('erin'));
-  sid = claimsOf(realToken).sid!;
+/** A user's real login, and another user. */
+interface Session {
+  userId: string;
+  otherId: string;
+  /** A real login's token: its sid names a live session row. */
+  realToken: string;
+  sid: string;
+}
+
+const test = base.extend('session', { scope: 'file' }, ({ alice, bob }): Session => {
+  const realToken = tokenOf(alice.cookie);
+  return { userId: alice.id, otherId: bob.id, realToken, sid: claimsOf(realToken).sid! };
 });
-afterAll(() => app.close());
 
-function listFiles(token: string) {
+function listFiles(app: TestApp, token: string) {
   return fetch(`${app.url}/api/v1/files`, { headers: { cookie: `token=${token}` } });
 }
 
@@ -39,17 +38,20 @@ async function expectUnauthorized(res: Response) {
   expect(await res.json()).toEqual({ error: 'Unauthorized' });
 }
 
-/** Claims of a valid session of erin, expiring in `secondsLeft`. */
-function claimsExpiringIn(secondsLeft: number, session = sid) {
+/** Claims of a valid session of the user, expiring in `secondsLeft`. */
+function claimsExpiringIn({ userId, sid }: Session, secondsLeft: number, session = sid) {
   const t = now();
   return { sub: userId, sid: session, iat: t + secondsLeft - TTL, exp: t + secondsLeft };
 }
 
 describe('renewal', () => {
-  it('when a valid token has less than 3600 s left, then GET /api/v1/files renews it with a full-lifetime cookie that works', async () => {
-    const oldToken = await signToken(claimsExpiringIn(1800));
+  test('when a valid token has less than 3600 s left, then GET /api/v1/files renews it with a full-lifetime cookie that works', async ({
+    app,
+    session,
+  }) => {
+    const oldToken = await signToken(claimsExpiringIn(session, 1800));
 
-    const res = await listFiles(oldToken);
+    const res = await listFiles(app, oldToken);
 
     expect(res.status).toBe(200);
     const cookies = sessionCookies(res);
@@ -60,14 +62,18 @@ describe('renewal', () => {
     expect(cookie.attributes.path).toBe('/');
     expect(cookie.attributes.samesite?.toLowerCase()).toBe('lax');
     const claims = claimsOf(cookie.value);
-    expect(claims.sub).toBe(userId);
+    expect(claims.sub).toBe(session.userId);
     expect(claims.exp! - claims.iat!).toBe(TTL);
     expect(claims.exp!).toBeGreaterThanOrEqual(now() + TTL - 5);
-    expect((await listFiles(cookie.value)).status).toBe(200);
+    expect((await listFiles(app, cookie.value)).status).toBe(200);
   });
 
-  it('when a session 10 minutes from its end is renewed, then its row lives for a full lifetime again', async () => {
-    const agingSid = claimsOf(tokenOf(await app.login('erin'))).sid!;
+  test('when a session 10 minutes from its end is renewed, then its row lives for a full lifetime again', async ({
+    app,
+    alice,
+    session,
+  }) => {
+    const agingSid = claimsOf(tokenOf(await app.login(alice.username))).sid!;
     // The state of a session logged in 30 days minus 10 minutes ago.
     const expiresAt = (now() + 600) * 1000;
     // SQLite keeps times as milliseconds, PostgreSQL as timestamptz.
@@ -76,31 +82,35 @@ describe('renewal', () => {
       agingSid,
     ]);
 
-    const res = await listFiles(await signToken(claimsExpiringIn(600, agingSid)));
+    const res = await listFiles(app, await signToken(claimsExpiringIn(session, 600, agingSid)));
     expect(sessionCookies(res)).toHaveLength(1);
 
     const [row] = await app.rows('select expires_at from sessions where id = ?', [agingSid]);
     expect(Number(row.expires_at) / 1000).toBeGreaterThan(now() + TTL - 60);
   });
 
-  it('when a valid token has more than 3600 s left, then no cookie is set', async () => {
-    const res = await listFiles(await signToken(claimsExpiringIn(7200)));
+  test('when a valid token has more than 3600 s left, then no cookie is set', async ({ app, session }) => {
+    const res = await listFiles(app, await signToken(claimsExpiringIn(session, 7200)));
 
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
-  it('when a fresh login token is used, then no cookie is set', async () => {
-    const res = await listFiles(realToken);
+  test('when a fresh login token is used, then no cookie is set', async ({ app, session: { realToken } }) => {
+    const res = await listFiles(app, realToken);
 
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
-  it('when a token with less than 3600 s left is sent to POST /api/v1/auth/logout, then the only cookie set is the cleared one', async () => {
-    const login = await app.login('erin');
+  test('when a token with less than 3600 s left is sent to POST /api/v1/auth/logout, then the only cookie set is the cleared one', async ({
+    app,
+    alice,
+    session,
+  }) => {
+    const login = await app.login(alice.username);
     const logoutSid = claimsOf(tokenOf(login)).sid!;
-    const nearlyExpired = await signToken(claimsExpiringIn(1800, logoutSid));
+    const nearlyExpired = await signToken(claimsExpiringIn(session, 1800, logoutSid));
 
     const res = await fetch(`${app.url}/api/v1/auth/logout`, {
       method: 'POST',
@@ -116,59 +126,69 @@ describe('renewal', () => {
 });
 
 describe('tokens that are refused', () => {
-  it('when a token is built like the refused ones below but correctly, then it is accepted (the control case)', async () => {
-    const res = await listFiles(await signToken(claimsExpiringIn(7200)));
+  test('when a token is built like the refused ones below but correctly, then it is accepted (the control case)', async ({
+    app,
+    session,
+  }) => {
+    const res = await listFiles(app, await signToken(claimsExpiringIn(session, 7200)));
 
     expect(res.status).toBe(200);
   });
 
-  const cases: [string, () => Promise<string> | string][] = [
-    ['its signature is tampered with', () => tamperSignature(realToken)],
-    ['its payload names another user under the same signature', () => tamperPayload(realToken, { sub: otherId })],
-    ['it is unsigned (alg none)', () => unsignedToken(claimsExpiringIn(7200))],
+  const cases: [string, (session: Session) => Promise<string> | string][] = [
+    ['its signature is tampered with', ({ realToken }) => tamperSignature(realToken)],
+    [
+      'its payload names another user under the same signature',
+      ({ otherId, realToken }) => tamperPayload(realToken, { sub: otherId }),
+    ],
+    ['it is unsigned (alg none)', (session) => unsignedToken(claimsExpiringIn(session, 7200))],
     [
       'it is signed with another secret',
-      () => signToken(claimsExpiringIn(7200), { secret: 'another-secret-that-is-long-enough-0123456789' }),
+      (session) =>
+        signToken(claimsExpiringIn(session, 7200), { secret: 'another-secret-that-is-long-enough-0123456789' }),
     ],
-    ['it is HS512 with the right secret', () => signToken(claimsExpiringIn(7200), { alg: 'HS512' })],
-    ['it is HS384 with the right secret', () => signToken(claimsExpiringIn(7200), { alg: 'HS384' })],
-    ['it expired', () => signToken(claimsExpiringIn(-10))],
-    ['it has no exp', () => signToken({ sub: userId, sid, iat: now() })],
-    ['it has no iat', () => signToken({ sub: userId, sid, exp: now() + 7200 })],
-    ['it has no sub', () => signToken({ sid, iat: now(), exp: now() + 7200 })],
+    ['it is HS512 with the right secret', (session) => signToken(claimsExpiringIn(session, 7200), { alg: 'HS512' })],
+    ['it is HS384 with the right secret', (session) => signToken(claimsExpiringIn(session, 7200), { alg: 'HS384' })],
+    ['it expired', (session) => signToken(claimsExpiringIn(session, -10))],
+    ['it has no exp', ({ userId, sid }) => signToken({ sub: userId, sid, iat: now() })],
+    ['it has no iat', ({ userId, sid }) => signToken({ sub: userId, sid, exp: now() + 7200 })],
+    ['it has no sub', ({ sid }) => signToken({ sid, iat: now(), exp: now() + 7200 })],
     [
       'it names a session that does not exist',
-      () => signToken({ sub: userId, sid: 'no-such-session', iat: now(), exp: now() + 7200 }),
+      ({ userId }) => signToken({ sub: userId, sid: 'no-such-session', iat: now(), exp: now() + 7200 }),
     ],
     [
       'it pairs a real session with another user',
-      () => signToken({ sub: otherId, sid, iat: now(), exp: now() + 7200 }),
+      ({ otherId, sid }) => signToken({ sub: otherId, sid, iat: now(), exp: now() + 7200 }),
     ],
     ['it is not a JWT at all', () => 'not-a-jwt'],
   ];
 
-  it.each(cases)(
+  test.for(cases)(
     'when %s, then the API answers 401 {"error":"Unauthorized"} and sets no cookie',
-    async (_what, make) => {
-      const res = await listFiles(await make());
+    async ([_what, make], { app, session }) => {
+      const res = await listFiles(app, await make(session));
 
       expect(res.headers.getSetCookie()).toEqual([]);
       await expectUnauthorized(res);
     },
   );
 
-  it('when a nearly expired token is forged with another secret, then it is refused and not renewed', async () => {
+  test('when a nearly expired token is forged with another secret, then it is refused and not renewed', async ({
+    app,
+    session,
+  }) => {
     const res = await listFiles(
-      await signToken(claimsExpiringIn(600), { secret: 'another-secret-that-is-long-enough-0123456789' }),
+      app,
+      await signToken(claimsExpiringIn(session, 600), { secret: 'another-secret-that-is-long-enough-0123456789' }),
     );
 
     expect(res.headers.getSetCookie()).toEqual([]);
     await expectUnauthorized(res);
   });
 
-  it('when the user of a valid token is deleted, then the token is refused', async () => {
-    const doomedId = await app.createUser('doomed');
-    const cookie = await app.login('doomed');
+  test('when the user of a valid token is deleted, then the token is refused', async ({ app }) => {
+    const { id: doomedId, cookie } = await registeredUser(app, 'doomed');
     expect((await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).status).toBe(200);
 
     await app.rows('delete from users where id = ?', [doomedId]);
@@ -176,19 +196,23 @@ describe('tokens that are refused', () => {
     await expectUnauthorized(await fetch(`${app.url}/api/v1/files`, { headers: { cookie } }));
   });
 
-  it('when the user is deleted by a tool that does not cascade (foreign keys off, as in the sqlite3 shell), then the token is refused', async () => {
-    const ghostId = await app.createUser('ghost');
-    const cookie = await app.login('ghost');
+  test('when the user is deleted by a tool that does not cascade (foreign keys off, as in the sqlite3 shell), then the token is refused', async ({
+    app,
+  }) => {
+    const { id: ghostId, cookie } = await registeredUser(app, 'ghost');
 
-    await deleteWithoutCascade('users', ghostId);
+    await deleteWithoutCascade(app, 'users', ghostId);
     expect(await app.rows('select id from sessions where user_id = ?', [ghostId])).toHaveLength(1);
 
     await expectUnauthorized(await fetch(`${app.url}/api/v1/files`, { headers: { cookie } }));
   });
 
-  it("when one session of a user logs out, then its token is revoked and the user's other session still works", async () => {
-    const first = await app.login('erin');
-    const second = await app.login('erin');
+  test("when one session of a user logs out, then its token is revoked and the user's other session still works", async ({
+    app,
+    alice,
+  }) => {
+    const first = await app.login(alice.username);
+    const second = await app.login(alice.username);
 
     const out = await fetch(`${app.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie: first } });
     expect(out.status).toBe(200);
@@ -197,7 +221,10 @@ describe('tokens that are refused', () => {
     expect((await fetch(`${app.url}/api/v1/files`, { headers: { cookie: second } })).status).toBe(200);
   });
 
-  it('when the token cookie comes among other cookies, then it is still recognised', async () => {
+  test('when the token cookie comes among other cookies, then it is still recognised', async ({
+    app,
+    session: { realToken },
+  }) => {
     const res = await fetch(`${app.url}/api/v1/files`, {
       headers: { cookie: `theme=dark; token=${realToken}; lang=fr` },
     });
@@ -207,17 +234,23 @@ describe('tokens that are refused', () => {
 });
 
 describe('tokens checked once are remembered (server/auth/tokens.ts)', () => {
-  it('when an accepted token reaches its expiry, then it is refused from that second on', async () => {
-    const shortLived = await signToken(claimsExpiringIn(2));
-    expect((await listFiles(shortLived)).status).toBe(200);
+  test('when an accepted token reaches its expiry, then it is refused from that second on', async ({
+    app,
+    session,
+  }) => {
+    const shortLived = await signToken(claimsExpiringIn(session, 2));
+    expect((await listFiles(app, shortLived)).status).toBe(200);
     const { exp } = claimsOf(shortLived);
     while (Date.now() / 1000 < exp!) await new Promise((resolve) => setTimeout(resolve, 100));
 
-    await expectUnauthorized(await listFiles(shortLived));
+    await expectUnauthorized(await listFiles(app, shortLived));
   });
 
-  it('when an accepted token is sent to an instance of the same database with another secret, then it is refused there', async () => {
-    expect((await listFiles(realToken)).status).toBe(200);
+  test('when an accepted token is sent to an instance of the same database with another secret, then it is refused there', async ({
+    app,
+    session: { realToken },
+  }) => {
+    expect((await listFiles(app, realToken)).status).toBe(200);
     const other = await startApp({ ...app.env, SESSION_SECRET: 'another-secret-that-is-long-enough-0123456789' });
     try {
       await expectUnauthorized(await fetch(`${other.url}/api/v1/files`, { headers: { cookie: `token=${realToken}` } }));
@@ -228,7 +261,7 @@ describe('tokens checked once are remembered (server/auth/tokens.ts)', () => {
 });
 
 /** Deletes a row with foreign-key checks off for that one statement's connection. */
-async function deleteWithoutCascade(table: 'users', id: string): Promise<void> {
+async function deleteWithoutCascade(app: TestApp, table: 'users', id: string): Promise<void> {
   const { database } = app.config;
   if (database.dialect === 'postgresql') {
     await queryPostgres(database.url, [
