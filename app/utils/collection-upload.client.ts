@@ -1,9 +1,11 @@
 // Several files, or a folder, from the upload page as one collection (ADR 0039): each file goes
-// as a resumable upload (tus, /api/v1/uploads), two at a time. A collection holds at least one
-// file, so the first file to arrive makes it (POST /api/v1/collections, with the form's title
+// as a resumable upload (tus, /api/v1/uploads), one after another. A collection holds at least
+// one file, so the first file to arrive makes it (POST /api/v1/collections, with the form's title
 // and link options); every other file names it in its upload's metadata, with its path, and
-// joins it once its last byte is in. A file that fails after the retries is reported and the
-// others carry on: what arrived stays in the collection.
+// joins it once its last byte is in. One at a time, the files join in the order chosen: two
+// joining at the same moment could both take the same place at the collection's end. A file that
+// fails after the retries is reported and the others carry on: what arrived stays in the
+// collection.
 import { Upload, type DetailedError } from 'tus-js-client';
 
 const UPLOADS_ENDPOINT = '/api/v1/uploads';
@@ -12,8 +14,6 @@ const COLLECTIONS_ENDPOINT = '/api/v1/collections';
 const CHUNK_BYTES = 50 * 1024 * 1024;
 /** As for one file: quick retries at first, then every half minute for a while. */
 const RETRY_DELAYS_MS = [0, 1000, 2000, 4000, 8000, 15000, ...Array<number>(20).fill(30000)];
-/** Files on their way at once: the link stays busy without one file starving the others. */
-const AT_ONCE = 2;
 /** A refusal of the link options, or of the person: every other file would be refused alike. */
 const REFUSES_ALL = /^(expiresAt|expiresIn|maxDownloads|password)\b/;
 
@@ -160,7 +160,7 @@ export function startCollectionUpload(
 
   const run = async () => {
     let next = 0;
-    // One file at a time until one arrives and the collection is made of it.
+    // Until one file arrives and the collection is made of it.
     while (collectionId === null && stopped === null && next < files.length) {
       const index = next++;
       const fileId = await send(index, options.settings);
@@ -169,15 +169,11 @@ export function startCollectionUpload(
       if (problem) return callbacks.onFinished(null, problem);
     }
     if (collectionId === null) return callbacks.onFinished(null, stopped);
-    const joining = collectionId;
-    const worker = async () => {
-      while (stopped === null && next < files.length) {
-        const index = next++;
-        await send(index, { ...fileSettings, collection: joining, path: files[index].path });
-      }
-    };
-    await Promise.all(Array.from({ length: AT_ONCE }, worker));
-    callbacks.onFinished(joining, stopped);
+    while (stopped === null && next < files.length) {
+      const index = next++;
+      await send(index, { ...fileSettings, collection: collectionId, path: files[index].path });
+    }
+    callbacks.onFinished(collectionId, stopped);
   };
   void run();
 

@@ -153,7 +153,7 @@ async function onUploadPage(
   } finally {
     await context.close();
   }
-  expect(errors).toEqual([]);
+  expect(errors.join('\n')).toBe('');
 }
 
 /** Drops a folder of the disk on the drop area, as the desktop does (a path, not bytes). */
@@ -251,6 +251,8 @@ describe.skipIf(!hasChromium)('several files and folders from the upload page', 
       for (const filePath of sizes.keys())
         expect(await page.getByRole('link', { name: path.posix.basename(filePath), exact: true }).count()).toBe(1);
       const collection = await collectionOf('dora', id);
+      // In the order the page listed them (the order the browser walked the folder in).
+      expect(collection.files.map((entry) => entry.path)).toEqual(upload.seen[0].rows.map((row) => row.path));
       expect(collection.files.map((entry) => entry.path).sort()).toEqual([...sizes.keys()].sort());
       await page.screenshot({ path: screenshotPath('collection-upload-folder'), fullPage: true });
 
@@ -315,7 +317,7 @@ describe.skipIf(!hasChromium)('several files and folders from the upload page', 
       expect(uploadsSent(upload.sent)).toEqual({ creations: 3, forms: 0, collections: 1 });
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('3 files');
       const collection = await collectionOf('maya', id);
-      expect(collection.files.map((entry) => entry.path).sort()).toEqual(['first.bin', 'second.bin', 'third.txt']);
+      expect(collection.files.map((entry) => entry.path)).toEqual(['first.bin', 'second.bin', 'third.txt']);
       for (const file of chosen) {
         const link = page.getByRole('link', { name: file.name, exact: true });
         const res = await fetch(`${app.url}${await link.getAttribute('href')}/raw`, {
