@@ -6,10 +6,11 @@ import { ErrorPage, errorMeta } from '~/components/error-page';
 import { ShareLink } from '~/components/share-link';
 import { LocalTime } from '~/components/local-time';
 import { ShareSettingsFields } from '~/components/share-settings-fields';
+import { RenameFileForm } from '~/components/rename-file-form';
 import { LinkLimits } from '~/components/link-limits';
 import { UnlockForm } from '~/components/unlock-form';
 import { pageErrorFrom, unlockRefusal } from '~/utils/errors.server';
-import { inFormWords, sentShareSettings, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
+import { type FieldLabels, inFormWords, sentShareSettings, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
 import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
@@ -83,7 +84,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 // A document render takes its headers from here: the action's Retry-After (429), the loader's Cache-Control.
 export const headers: HeadersFunction = sharePageHeaders;
 
-/** The share page's two forms: a visitor's password, and the owner's settings. */
+/** The rename form's one field, as the page labels it. */
+const RENAME_LABELS: FieldLabels = { originalName: 'Name' };
+
+/** What a form's answer carries when it is not the rename form's. */
+const NOT_RENAMED = { renameError: null, renamed: false, sentName: null } as const;
+
+/** The share page's forms: a visitor's password, and the owner's settings and name. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { ctx, services, http } = context;
   const id = params.id ?? '';
@@ -100,14 +107,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       });
     } catch (error) {
       const { status, message, headers } = unlockRefusal(context, error);
-      return data({ unlockError: message, settingsError: null, settingsSaved: false, sent: null }, { status, headers });
+      return data(
+        { unlockError: message, settingsError: null, settingsSaved: false, sent: null, ...NOT_RENAMED },
+        { status, headers },
+      );
     }
   }
   if (intent === 'settings') {
     requireUserPage(context, request);
     try {
       await services.files.updateShareSettings(ctx, id, settingsFromForm(form));
-      return { unlockError: null, settingsError: null, settingsSaved: true, sent: null };
+      return { unlockError: null, settingsError: null, settingsSaved: true, sent: null, ...NOT_RENAMED };
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
       // In words for a person: the service's (and the API's) 403 says only "Forbidden".
@@ -117,7 +127,45 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       // The form comes back with what was typed (a page without JavaScript is drawn anew), its password aside.
       const sent = sentShareSettings((name) => form.get(name));
       return data(
-        { unlockError: null, settingsError: inFormWords(message, SHARE_SETTINGS_LABELS), settingsSaved: false, sent },
+        {
+          unlockError: null,
+          settingsError: inFormWords(message, SHARE_SETTINGS_LABELS),
+          settingsSaved: false,
+          sent,
+          ...NOT_RENAMED,
+        },
+        { status },
+      );
+    }
+  }
+  if (intent === 'rename') {
+    requireUserPage(context, request);
+    const name = form.get('originalName');
+    try {
+      await services.files.renameFile(ctx, id, name);
+      return {
+        unlockError: null,
+        settingsError: null,
+        settingsSaved: false,
+        sent: null,
+        ...NOT_RENAMED,
+        renamed: true,
+      };
+    } catch (error) {
+      const { status, message } = pageErrorFrom(context, error);
+      if (status === 403) throw data({ message: 'You can only rename your own files.' }, { status });
+      if (status === 404 || status === 410) throw data({ message }, { status });
+      // The file keeps its name; the field comes back with what was typed, to be put right.
+      return data(
+        {
+          unlockError: null,
+          settingsError: null,
+          settingsSaved: false,
+          sent: null,
+          renameError: inFormWords(message, RENAME_LABELS),
+          renamed: false,
+          sentName: typeof name === 'string' ? name : '',
+        },
         { status },
       );
     }
@@ -297,6 +345,14 @@ export default function FileView() {
           <p className="muted">No preview for this type of file. Download it to open it.</p>
         ) : null}
       </section>
+      {settings ? (
+        <RenameFileForm
+          currentName={file.originalName}
+          error={actionData?.renameError ?? null}
+          renamed={actionData?.renamed ?? false}
+          sentName={actionData?.sentName ?? null}
+        />
+      ) : null}
       {settings ? (
         <Form method="post" className="card stack owner-settings" aria-label="Link settings" ref={settingsForm}>
           <input type="hidden" name="intent" value="settings" />

@@ -329,25 +329,75 @@ export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<F
  * Changes the share settings of one of the caller's files (only the keys sent; null clears).
  * A link that has already expired or used up its downloads stays gone.
  */
-export async function updateShareSettings(ctx: ServiceContext, fileId: string, input: unknown): Promise<FileDto> {
+export function updateShareSettings(ctx: ServiceContext, fileId: string, input: unknown): Promise<FileDto> {
+  return changeFile(ctx, fileId, { settings: input });
+}
+
+/**
+ * Renames one of the caller's files: the name its pages show and its downloads carry. The
+ * content, its stored name, its type and its link stay as they are (ADR 0040).
+ */
+export function renameFile(ctx: ServiceContext, fileId: string, name: unknown): Promise<FileDto> {
+  return changeFile(ctx, fileId, { name });
+}
+
+/**
+ * A change of one of the caller's files as the API's PATCH sends it: `originalName` renames it,
+ * the other keys are its share settings; either may come alone. Nothing changes unless all of it is good.
+ */
+export function updateFile(ctx: ServiceContext, fileId: string, input: unknown): Promise<FileDto> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || !Object.hasOwn(input, 'originalName'))
+    return changeFile(ctx, fileId, { settings: input });
+  const { originalName, ...settings } = input as Record<string, unknown>;
+  return changeFile(ctx, fileId, {
+    name: originalName,
+    // A rename alone touches no setting, so an expired link does not stop it.
+    settings: Object.keys(settings).length > 0 ? settings : undefined,
+  });
+}
+
+async function changeFile(
+  ctx: ServiceContext,
+  fileId: string,
+  change: { name?: unknown; settings?: unknown },
+): Promise<FileDto> {
   const owner = requireUser(ctx);
+  const renaming = Object.hasOwn(change, 'name');
+  // Checked before the file is looked at: a bad name is a 400 whoever asks.
+  const originalName = renaming ? newFileName(change.name) : undefined;
+  const withSettings = change.settings !== undefined || !renaming;
   // A new limit is checked against the downloads so far: this instance's count in them.
-  await ctx.downloads.flush();
+  if (withSettings) await ctx.downloads.flush();
   const file = await findFile(ctx, fileId);
   if (!file) throw new AppError('NOT_FOUND', 'File not found');
   if (file.userId !== owner.id) throw new AppError('FORBIDDEN', 'Forbidden');
-  const gone = goneReason(file, ctx.clock.now());
-  if (gone) throw new AppError('GONE', GONE_MESSAGES[gone]);
-  const changes = await changedShareColumns(ctx, file, input);
+  const changes: Partial<Pick<StoredFile, 'originalName' | 'expiresAt' | 'maxDownloads' | 'passwordHash'>> = {};
+  if (withSettings) {
+    const gone = goneReason(file, ctx.clock.now());
+    if (gone) throw new AppError('GONE', GONE_MESSAGES[gone]);
+    Object.assign(changes, await changedShareColumns(ctx, file, change.settings));
+  }
+  if (originalName !== undefined && originalName !== file.originalName) changes.originalName = originalName;
   if (Object.keys(changes).length > 0) {
-    // Only while the link is still live: a download may have used it up since it was read.
+    // Only while the file is still there: a concurrent delete may have won.
     const updated = await ctx.em.nativeUpdate(FileSchema, { id: file.id, userId: owner.id }, changes);
     if (updated === 0) throw new AppError('NOT_FOUND', 'File not found');
-    ctx.log.info({ fileId: file.id, changed: Object.keys(changes) }, 'share settings changed');
+    ctx.log.info({ fileId: file.id, changed: Object.keys(changes) }, 'file changed');
   }
   const changed = await findFile(ctx, file.id);
   if (!changed) throw new AppError('NOT_FOUND', 'File not found');
   return toFileDto(changed);
+}
+
+/**
+ * A new name for a file, under the rules of an upload's name (cleanFileName): control and bidi
+ * characters dropped, spaces trimmed, a name too long shortened to its first characters and its
+ * extension. Where an upload without a name is called "file", a rename to nothing is refused.
+ */
+function newFileName(name: unknown): string {
+  if (typeof name !== 'string') throw new AppError('BAD_REQUEST', 'originalName must be a string');
+  if (withoutUnsafeCharacters(name) === '') throw new AppError('BAD_REQUEST', 'originalName must not be empty');
+  return cleanFileName(name);
 }
 
 const FILE_BY_ID = `select ${FILE_COLUMNS} from "files" "f" where "f"."id" = ?`;
@@ -403,14 +453,19 @@ const MAX_NAME_LENGTH = 255;
 /** An extension worth keeping when a long name is shortened: a dot and up to 16 characters, no dot or space. */
 const KEPT_EXTENSION = /\.[^.\s]{1,16}$/u;
 
+/** A name without the characters no name keeps, trimmed. */
+function withoutUnsafeCharacters(name: string): string {
+  // A lone surrogate cannot be encoded in UTF-8 (nor in a Content-Disposition header).
+  return name.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE_NAME_CHARS, '').trim();
+}
+
 /**
  * The uploader's name without control or bidi characters, capped at MAX_NAME_LENGTH characters
  * (code points); never empty. A longer name loses the end of its stem, not its extension: the
  * download keeps its type, and the stored name its extension.
  */
 export function cleanFileName(name: string): string {
-  // A lone surrogate cannot be encoded in UTF-8 (nor in a Content-Disposition header).
-  const cleaned = name.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE_NAME_CHARS, '').trim();
+  const cleaned = withoutUnsafeCharacters(name);
   const characters = Array.from(cleaned);
   if (characters.length <= MAX_NAME_LENGTH) return cleaned || 'file';
   const extension = Array.from(KEPT_EXTENSION.exec(cleaned)?.[0] ?? '');

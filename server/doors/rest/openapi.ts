@@ -14,7 +14,6 @@ import {
   MAX_DOWNLOADS_LIMIT,
   newApiTokenSchema,
   shareSettingsFields,
-  shareSettingsSchema,
 } from '../../schemas';
 
 const isoDate = z.string().datetime({ offset: true });
@@ -78,6 +77,16 @@ const Session = z
   })
   .strict()
   .openapi('Session');
+
+/** The body of PATCH /files/{id}: a new name, share settings, or both. */
+const fileChange = shareSettingsFields
+  .extend({
+    originalName: z
+      .string()
+      .optional()
+      .openapi({ description: 'The file’s new name.', example: 'holiday in Rome.jpg' }),
+  })
+  .openapi('FileChange');
 
 const idParam = (what: string) => z.object({ id: z.string().openapi({ description: `The ${what}'s id` }) });
 
@@ -339,9 +348,13 @@ function describeApi(registry: OpenAPIRegistry): void {
     method: 'patch',
     path: '/files/{id}',
     tags: ['Files'],
-    summary: 'Change a file’s share settings (a key left out stays as it is; null clears it)',
+    summary: 'Rename a file or change its share settings (a key left out stays as it is; null clears a setting)',
+    description:
+      '`originalName` renames the file: the name its page, the list and its downloads show. Its content and link stay ' +
+      'the same. The name is cleaned as an upload’s is (control characters dropped, trimmed, shortened past 255 ' +
+      'characters keeping its extension); one that is not a string or is left empty is a 400, and nothing changes.',
     security: SESSION_OR_TOKEN,
-    request: { params: idParam('file'), body: { content: json(shareSettingsSchema) } },
+    request: { params: idParam('file'), body: { content: json(fileChange) } },
     responses: {
       200: { description: 'The file as it is now', content: json(z.object({ file: File })) },
       ...errors(400, 401, 403, 404, 410),

@@ -15,7 +15,7 @@ import {
   removeFromCollection,
   updateCollection,
 } from '../../services/collections';
-import { deleteFile, listFilesJson, listFilesPage, updateShareSettings } from '../../services/files';
+import { deleteFile, listFilesJson, listFilesPage, updateFile } from '../../services/files';
 import { myStorageReport } from '../../services/storage-usage';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../../services/sessions';
 import { changeOwnPassword } from '../../services/users';
@@ -137,7 +137,8 @@ export function apiV1Router(): Router {
     requireSession,
     ...jsonObjectBody,
     handler(async (req, res) => {
-      const file = await updateShareSettings(res.locals.ctx, req.params.id, req.body);
+      // `originalName` renames the file; the other keys are its share settings.
+      const file = await updateFile(res.locals.ctx, req.params.id, req.body);
       res.status(200).json({ file });
     }),
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deleteFile, shareUrl, updateShareSettings } from '../../services/files';
+import { deleteFile, renameFile, shareUrl, updateShareSettings } from '../../services/files';
 import { publicProcedure, router } from './trpc';
 
 // Procedures call the same services as the REST API; the services check the session.
@@ -12,6 +12,13 @@ export const appRouter = router({
       .input(z.object({ id: z.string().max(64), settings: z.record(z.unknown()) }))
       .mutation(async ({ ctx, input }) => {
         const file = await updateShareSettings(ctx, input.id, input.settings);
+        return { ...file, url: shareUrl(ctx, file.id) };
+      }),
+    // The name is checked by the service, with the same rules and messages as the API's PATCH.
+    rename: publicProcedure
+      .input(z.object({ id: z.string().max(64), originalName: z.unknown() }))
+      .mutation(async ({ ctx, input }) => {
+        const file = await renameFile(ctx, input.id, input.originalName);
         return { ...file, url: shareUrl(ctx, file.id) };
       }),
     delete: publicProcedure.input(z.object({ id: z.string().max(64) })).mutation(async ({ ctx, input }) => {
