@@ -1,7 +1,7 @@
 // The pages a visitor meets first: home, log in, log out, the
 // not-found page and the headers every page carries. Plain HTTP, as without JavaScript.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
+import { DEFAULT_PASSWORD, type TestApp } from '../helpers/app';
+import { test as base, describe, expect, registeredUser, type TestUser } from '../helpers/fixtures';
 import {
   alertsOf,
   apiUpload,
@@ -13,24 +13,18 @@ import {
   visibleText,
 } from '../helpers/pages-fixtures';
 
-let app: TestApp;
-let alice: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('alice');
-  await app.createUser('mallory');
-  alice = await app.login('alice');
-});
-afterAll(() => app?.close());
+/** mallory: a user whose password is guessed wrong. */
+const test = base.extend('mallory', { scope: 'file' }, ({ app }) => registeredUser(app, 'mallory'));
 
 /** Logs in through the page form and returns the response (never followed). */
-function pageLogin(fields: Record<string, string>, headers: Record<string, string> = {}) {
+function pageLogin(app: TestApp, fields: Record<string, string>, headers: Record<string, string> = {}) {
   return postForm(app, '/login', fields, { headers });
 }
 
 describe('GET /', () => {
-  it('when a visitor is not logged in, then the home page says what the service is and links to log in', async () => {
+  test('when a visitor is not logged in, then the home page says what the service is and links to log in', async ({
+    app,
+  }) => {
     const res = await getPage(app, '/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -41,8 +35,11 @@ describe('GET /', () => {
     expect(linkHrefs(html)).not.toContain('/files');
   });
 
-  it('when a user is logged in, then the home page links to upload and to their files, not to log in', async () => {
-    const res = await getPage(app, '/', alice);
+  test('when a user is logged in, then the home page links to upload and to their files, not to log in', async ({
+    app,
+    alice,
+  }) => {
+    const res = await getPage(app, '/', alice.cookie);
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(linkHrefs(html)).toEqual(expect.arrayContaining(['/upload', '/files']));
@@ -53,7 +50,7 @@ describe('GET /', () => {
 });
 
 describe('GET /login', () => {
-  it('when a visitor opens the login page, then it shows a form posting username and password', async () => {
+  test('when a visitor opens the login page, then it shows a form posting username and password', async ({ app }) => {
     const res = await getPage(app, '/login');
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -65,16 +62,19 @@ describe('GET /login', () => {
     expect(visibleText(html)).toContain('Log in');
   });
 
-  it('when a logged-in user opens the login page, then they are sent on to their files', async () => {
-    const res = await getPage(app, '/login', alice);
+  test('when a logged-in user opens the login page, then they are sent on to their files', async ({ app, alice }) => {
+    const res = await getPage(app, '/login', alice.cookie);
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/files');
   });
 });
 
 describe('POST /login', () => {
-  it('when the username and password are right, then it sets the session cookie and redirects to /files', async () => {
-    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD });
+  test('when the username and password are right, then it sets the session cookie and redirects to /files', async ({
+    app,
+    alice,
+  }) => {
+    const res = await pageLogin(app, { username: alice.username, password: DEFAULT_PASSWORD });
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/files');
     const setCookie = sessionSetCookie(res);
@@ -91,14 +91,18 @@ describe('POST /login', () => {
     expect(files.status).toBe(200);
   });
 
-  it('when the form carries a local redirectTo, then login lands there', async () => {
-    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD, redirectTo: '/upload?from=home' });
+  test('when the form carries a local redirectTo, then login lands there', async ({ app, alice }) => {
+    const res = await pageLogin(app, {
+      username: alice.username,
+      password: DEFAULT_PASSWORD,
+      redirectTo: '/upload?from=home',
+    });
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/upload?from=home');
     expect(sessionSetCookie(res)).toBeDefined();
   });
 
-  it.each([
+  test.for([
     ['//evil.com', '/files'],
     ['/\\evil.com', '/files'],
     ['https://evil.com', '/files'],
@@ -112,31 +116,39 @@ describe('POST /login', () => {
     ['/a/..//evil.com/x?y#z', '/files'],
     ['/%2e%2e//evil.com', '/files'],
     ['/%2e//evil.com', '/files'],
-  ])('when redirectTo is %j, then login lands on %j of this site, never elsewhere', async (redirectTo, expected) => {
-    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD, redirectTo });
-    expect([302, 303]).toContain(res.status);
-    const location = res.headers.get('location')!;
-    expect(location).toBe(expected);
-    // However a browser resolves it, it stays on this origin.
-    expect(new URL(location, app.url).origin).toBe(app.url);
-  });
+  ])(
+    'when redirectTo is %j, then login lands on %j of this site, never elsewhere',
+    async ([redirectTo, expected], { app, alice }) => {
+      const res = await pageLogin(app, { username: alice.username, password: DEFAULT_PASSWORD, redirectTo });
+      expect([302, 303]).toContain(res.status);
+      const location = res.headers.get('location')!;
+      expect(location).toBe(expected);
+      // However a browser resolves it, it stays on this origin.
+      expect(new URL(location, app.url).origin).toBe(app.url);
+    },
+  );
 
-  it.each(['//evil.com/x', '/.//evil.com/x'])(
+  test.for(['//evil.com/x', '/.//evil.com/x'])(
     'when the login page is opened with the hostile redirectTo %j and the user is already logged in, then it stays on this site',
-    async (redirectTo) => {
-      const res = await getPage(app, `/login?redirectTo=${encodeURIComponent(redirectTo)}`, alice);
+    async (redirectTo, { app, alice }) => {
+      const res = await getPage(app, `/login?redirectTo=${encodeURIComponent(redirectTo)}`, alice.cookie);
       expect([302, 303]).toContain(res.status);
       expect(res.headers.get('location')).toBe('/files');
     },
   );
 
-  it('when the login page carries redirectTo in its address, then the form sends it back with the credentials', async () => {
+  test('when the login page carries redirectTo in its address, then the form sends it back with the credentials', async ({
+    app,
+  }) => {
     const html = await (await getPage(app, `/login?redirectTo=${encodeURIComponent('/upload')}`)).text();
     expect(html).toMatch(/<input[^>]*name="redirectTo"[^>]*value="\/upload"/);
   });
 
-  it('when the password is wrong, then the form comes back with status 401, the message and the username kept, and no cookie', async () => {
-    const res = await pageLogin({ username: 'mallory', password: 'not the password' });
+  test('when the password is wrong, then the form comes back with status 401, the message and the username kept, and no cookie', async ({
+    app,
+    mallory,
+  }) => {
+    const res = await pageLogin(app, { username: mallory.username, password: 'not the password' });
     expect(res.status).toBe(401);
     expect(sessionSetCookie(res)).toBeUndefined();
     const html = await res.text();
@@ -145,14 +157,17 @@ describe('POST /login', () => {
     expect(html).toMatch(/<input[^>]*name="username"[^>]*value="mallory"/);
   });
 
-  it('when the form comes without a password, or without a username, then 400 with the form again asking for both in words, not the validator\'s "Expected string, received null"', async () => {
+  test('when the form comes without a password, or without a username, then 400 with the form again asking for both in words, not the validator\'s "Expected string, received null"', async ({
+    app,
+    mallory,
+  }) => {
     const sent: Array<Record<string, string>> = [
-      { username: 'mallory' },
+      { username: mallory.username },
       { password: 'not the password' },
       { username: '', password: '' },
     ];
     for (const fields of sent) {
-      const res = await pageLogin(fields);
+      const res = await pageLogin(app, fields);
       expect(res.status, JSON.stringify(fields)).toBe(400);
       expect(sessionSetCookie(res)).toBeUndefined();
       const html = await res.text();
@@ -161,33 +176,39 @@ describe('POST /login', () => {
       expect(html).toMatch(/<input[^>]*name="password"/);
     }
     // The username typed is kept.
-    expect(await (await pageLogin({ username: 'mallory' })).text()).toMatch(
+    expect(await (await pageLogin(app, { username: mallory.username })).text()).toMatch(
       /<input[^>]*name="username"[^>]*value="mallory"/,
     );
   });
 
-  it('when the username is over 256 characters, then 400 with the form again and the limit in words, not the validator\'s "String must contain at most 256 character(s)"', async () => {
-    const res = await pageLogin({ username: 'u'.repeat(257), password: 'not the password' });
+  test('when the username is over 256 characters, then 400 with the form again and the limit in words, not the validator\'s "String must contain at most 256 character(s)"', async ({
+    app,
+  }) => {
+    const res = await pageLogin(app, { username: 'u'.repeat(257), password: 'not the password' });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(alertsOf(html)).toEqual(['Username must be at most 256 characters']);
     expect(html).toMatch(/<input[^>]*name="password"/);
   });
 
-  it('when the username is unknown, then the answer is the same 401 page as for a wrong password', async () => {
-    const res = await pageLogin({ username: 'nobody-here', password: 'whatever-password' });
+  test('when the username is unknown, then the answer is the same 401 page as for a wrong password', async ({
+    app,
+  }) => {
+    const res = await pageLogin(app, { username: 'nobody-here', password: 'whatever-password' });
     expect(res.status).toBe(401);
     expect(visibleText(await res.text())).toContain('Invalid username or password');
   });
 
-  it('when one username keeps failing, then the login page answers 429 with Retry-After and a message, even for the right password', async () => {
+  test('when one username keeps failing, then the login page answers 429 with Retry-After and a message, even for the right password', async ({
+    app,
+  }) => {
     await app.createUser('throttled');
-    let res = await pageLogin({ username: 'throttled', password: 'wrong-0' });
+    let res = await pageLogin(app, { username: 'throttled', password: 'wrong-0' });
     for (let attempt = 1; res.status === 401 && attempt < 12; attempt++) {
-      res = await pageLogin({ username: 'throttled', password: `wrong-${attempt}` });
+      res = await pageLogin(app, { username: 'throttled', password: `wrong-${attempt}` });
     }
     expect(res.status).toBe(429);
-    res = await pageLogin({ username: 'throttled', password: DEFAULT_PASSWORD });
+    res = await pageLogin(app, { username: 'throttled', password: DEFAULT_PASSWORD });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(sessionSetCookie(res)).toBeUndefined();
@@ -196,16 +217,27 @@ describe('POST /login', () => {
     expect(html).toMatch(/<input[^>]*name="password"/); // the form, to try again later
   }, 60_000);
 
-  it('when another site posts the login form (Origin: https://evil.example), then it is refused with 403 and no cookie', async () => {
-    const res = await pageLogin({ username: 'alice', password: DEFAULT_PASSWORD }, { origin: 'https://evil.example' });
+  test('when another site posts the login form (Origin: https://evil.example), then it is refused with 403 and no cookie', async ({
+    app,
+    alice,
+  }) => {
+    const res = await pageLogin(
+      app,
+      { username: alice.username, password: DEFAULT_PASSWORD },
+      { origin: 'https://evil.example' },
+    );
     expect(res.status).toBe(403);
     expect(sessionSetCookie(res)).toBeUndefined();
     expect(res.headers.get('location')).toBeNull();
   });
 
-  it('when a browser posts the login form from this very site, then the Origin check lets it through', async () => {
+  test('when a browser posts the login form from this very site, then the Origin check lets it through', async ({
+    app,
+    alice,
+  }) => {
     const res = await pageLogin(
-      { username: 'alice', password: DEFAULT_PASSWORD },
+      app,
+      { username: alice.username, password: DEFAULT_PASSWORD },
       { origin: app.url, 'sec-fetch-site': 'same-origin' },
     );
     expect([302, 303]).toContain(res.status);
@@ -214,8 +246,11 @@ describe('POST /login', () => {
 });
 
 describe('GET /logout and POST /logout', () => {
-  it('when a logged-in user opens /logout, then it shows a one-button form and neither clears the cookie nor ends the session', async () => {
-    const token = await app.login('alice');
+  test('when a logged-in user opens /logout, then it shows a one-button form and neither clears the cookie nor ends the session', async ({
+    app,
+    alice,
+  }) => {
+    const token = await app.login(alice.username);
     const res = await getPage(app, '/logout', token);
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()).toEqual([]);
@@ -227,8 +262,11 @@ describe('GET /logout and POST /logout', () => {
     expect(api.status).toBe(200);
   });
 
-  it('when a logged-in user posts /logout, then the cookie is cleared, they land on /login and the old token is dead', async () => {
-    const token = await app.login('alice');
+  test('when a logged-in user posts /logout, then the cookie is cleared, they land on /login and the old token is dead', async ({
+    app,
+    alice,
+  }) => {
+    const token = await app.login(alice.username);
     const res = await postForm(app, '/logout', {}, { cookie: token });
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/login');
@@ -247,7 +285,9 @@ describe('GET /logout and POST /logout', () => {
     expect(page.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
   });
 
-  it('when someone without a session opens /logout, then it says they are not logged in and links to the login page, with no form', async () => {
+  test('when someone without a session opens /logout, then it says they are not logged in and links to the login page, with no form', async ({
+    app,
+  }) => {
     const res = await getPage(app, '/logout');
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -256,7 +296,9 @@ describe('GET /logout and POST /logout', () => {
     expect(html).not.toMatch(/<form[^>]*method="post"/i);
   });
 
-  it('when someone without a session posts /logout, then it still answers with the cleared cookie and /login', async () => {
+  test('when someone without a session posts /logout, then it still answers with the cleared cookie and /login', async ({
+    app,
+  }) => {
     const res = await postForm(app, '/logout', {});
     expect([302, 303]).toContain(res.status);
     expect(res.headers.get('location')).toBe('/login');
@@ -265,7 +307,7 @@ describe('GET /logout and POST /logout', () => {
 });
 
 describe('the not-found page', () => {
-  it('when a path matches nothing, then the not-found page is shown with status 404', async () => {
+  test('when a path matches nothing, then the not-found page is shown with status 404', async ({ app }) => {
     const res = await getPage(app, '/some/unknown/path');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -274,7 +316,7 @@ describe('the not-found page', () => {
     expect(text).toContain('Page not found');
   });
 
-  it('when a share link names no file, then the not-found page is shown with status 404', async () => {
+  test('when a share link names no file, then the not-found page is shown with status 404', async ({ app }) => {
     const res = await getPage(app, '/f/doesNotExist123');
     expect(res.status).toBe(404);
     const text = visibleText(await res.text());
@@ -282,8 +324,11 @@ describe('the not-found page', () => {
     expect(text).toContain('This file does not exist, or it was deleted.');
   });
 
-  it('when a raw link names no file, or one whose content is gone, then it is the share page\'s 404 page: "This file does not exist, or it was deleted.", not "Page not found."', async () => {
-    const file = await apiUpload(app, alice, { filename: 'soon-gone.txt', type: 'text/plain', content: 'x' });
+  test('when a raw link names no file, or one whose content is gone, then it is the share page\'s 404 page: "This file does not exist, or it was deleted.", not "Page not found."', async ({
+    app,
+    alice,
+  }) => {
+    const file = await apiUpload(app, alice.cookie, { filename: 'soon-gone.txt', type: 'text/plain', content: 'x' });
     await app.removeStored(file.storedName);
     for (const path of [
       '/f/AAAAAAAAAAAAAAAAAAAAAA/raw',
@@ -302,7 +347,7 @@ describe('the not-found page', () => {
     expect((await fetch(`${app.url}/f/AAAAAAAAAAAAAAAAAAAAAA/raw`, { method: 'HEAD' })).status).toBe(404);
   });
 
-  it('when a share link is not even a possible id, then it is the same 404 page', async () => {
+  test('when a share link is not even a possible id, then it is the same 404 page', async ({ app }) => {
     const res = await getPage(app, `/f/${encodeURIComponent('../../etc/passwd')}`);
     expect(res.status).toBe(404);
     expect(visibleText(await res.text())).toContain('Not found');
@@ -310,23 +355,29 @@ describe('the not-found page', () => {
 });
 
 describe('security headers of pages', () => {
-  const pages: Array<[string, () => Promise<Response>, number]> = [
-    ['GET /', () => getPage(app, '/'), 200],
-    ['GET / (logged in)', () => getPage(app, '/', alice), 200],
-    ['GET /login', () => getPage(app, '/login'), 200],
-    ['POST /login (wrong password)', () => pageLogin({ username: 'mallory', password: 'wrong-password' }), 401],
-    ['GET /logout', () => getPage(app, '/logout', alice), 200],
-    ['GET /files', () => getPage(app, '/files', alice), 200],
-    ['GET /upload', () => getPage(app, '/upload', alice), 200],
-    ['GET /files (redirect to login)', () => getPage(app, '/files'), 302],
-    ['GET /nope', () => getPage(app, '/nope'), 404],
-    ['GET /f/unknown', () => getPage(app, '/f/unknown'), 404],
+  const pages: Array<
+    [string, (visit: { app: TestApp; alice: TestUser; mallory: TestUser }) => Promise<Response>, number]
+  > = [
+    ['GET /', ({ app }) => getPage(app, '/'), 200],
+    ['GET / (logged in)', ({ app, alice }) => getPage(app, '/', alice.cookie), 200],
+    ['GET /login', ({ app }) => getPage(app, '/login'), 200],
+    [
+      'POST /login (wrong password)',
+      ({ app, mallory }) => pageLogin(app, { username: mallory.username, password: 'wrong-password' }),
+      401,
+    ],
+    ['GET /logout', ({ app, alice }) => getPage(app, '/logout', alice.cookie), 200],
+    ['GET /files', ({ app, alice }) => getPage(app, '/files', alice.cookie), 200],
+    ['GET /upload', ({ app, alice }) => getPage(app, '/upload', alice.cookie), 200],
+    ['GET /files (redirect to login)', ({ app }) => getPage(app, '/files'), 302],
+    ['GET /nope', ({ app }) => getPage(app, '/nope'), 404],
+    ['GET /f/unknown', ({ app }) => getPage(app, '/f/unknown'), 404],
   ];
 
-  it.each(pages)(
+  test.for(pages)(
     'when %s is requested, then it carries nosniff, a no-framing policy and a Referrer-Policy',
-    async (_name, request, status) => {
-      const res = await request();
+    async ([_name, request, status], { app, alice, mallory }) => {
+      const res = await request({ app, alice, mallory });
       expect(res.status).toBe(status);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       const csp = res.headers.get('content-security-policy') ?? '';
