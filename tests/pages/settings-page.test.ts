@@ -2,22 +2,13 @@
 // once, listed by name and first characters, revoked with a button; the ShareX uploader it
 // offers is valid JSON that uploads for real with its own headers; the password changed and
 // the sessions listed and logged out, with plain forms.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieFrom, DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
+import { cookieFrom, DEFAULT_PASSWORD, type TestApp } from '../helpers/app';
+import { test as base, describe, expect } from '../helpers/fixtures';
 import { claimsOf, tokenOf } from '../helpers/tokens';
 import { alertsOf, getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 
-let app: TestApp;
-let cookie: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  await app.createUser('settler');
-  cookie = await app.login('settler');
-});
-afterAll(() => app?.close());
-
-async function createWithForm(name: string): Promise<string> {
+/** Creates a token with the settings page's form as the user whose session cookie is `cookie`. */
+async function createWithForm(app: TestApp, cookie: string, name: string): Promise<string> {
   const res = await postForm(app, '/settings', { intent: 'create-token', name, expiresInDays: '30' }, { cookie });
   expect(res.status).toBe(201);
   const html = await res.text();
@@ -27,14 +18,41 @@ async function createWithForm(name: string): Promise<string> {
   return token!;
 }
 
+/** New users of `app` logged in from a given browser, one for each test, so that sessions never leak between tests. */
+function keeperLogins(app: TestApp) {
+  let users = 0;
+  async function loggedIn(userAgent: string): Promise<{ name: string; cookie: string }> {
+    const name = `keeper${++users}`;
+    await app.createUser(name);
+    return { name, cookie: await loginFrom(name, userAgent) };
+  }
+  async function loginFrom(name: string, userAgent: string, password = DEFAULT_PASSWORD): Promise<string> {
+    const res = await fetch(`${app.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': userAgent },
+      body: JSON.stringify({ username: name, password }),
+    });
+    expect(res.status).toBe(200);
+    return cookieFrom(res);
+  }
+  const filesStatus = async (cookie: string) =>
+    (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).status;
+  return { loggedIn, loginFrom, filesStatus };
+}
+
+const test = base.extend('keepers', { scope: 'file' }, ({ app }) => keeperLogins(app));
+
 describe('the settings page', () => {
-  it('when a visitor without a session opens it, then they are sent to log in', async () => {
+  test('when a visitor without a session opens it, then they are sent to log in', async ({ app }) => {
     const res = await getPage(app, '/settings');
     expect(res.headers.get('location')).toBe('/login?redirectTo=%2Fsettings');
   });
 
-  it('when a token is created with the form, then it is shown once, works, and the list later shows only its name and start', async () => {
-    const token = await createWithForm('curl on the NAS');
+  test('when a token is created with the form, then it is shown once, works, and the list later shows only its name and start', async ({
+    app,
+    alice: { cookie },
+  }) => {
+    const token = await createWithForm(app, cookie, 'curl on the NAS');
     expect((await fetch(`${app.url}/api/v1/files`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
       200,
     );
@@ -44,8 +62,11 @@ describe('the settings page', () => {
     expect(visibleText(later)).toContain(`${token.slice(0, 10)}…`);
   });
 
-  it('when a token is revoked with its button, then the page says so and the token stops working', async () => {
-    const token = await createWithForm('short-lived');
+  test('when a token is revoked with its button, then the page says so and the token stops working', async ({
+    app,
+    alice: { cookie },
+  }) => {
+    const token = await createWithForm(app, cookie, 'short-lived');
     const [{ id }] = await app.rows('select id from api_tokens where name = ?', ['short-lived']);
     const res = await postForm(app, '/settings', { intent: 'revoke-token', id: String(id) }, { cookie });
     expect(res.status).toBe(200);
@@ -55,13 +76,19 @@ describe('the settings page', () => {
     );
   });
 
-  it('when the form has no name, then the page says so with status 400 and no token is made', async () => {
+  test('when the form has no name, then the page says so with status 400 and no token is made', async ({
+    app,
+    alice: { cookie },
+  }) => {
     const res = await postForm(app, '/settings', { intent: 'create-token', name: ' ', expiresInDays: '' }, { cookie });
     expect(res.status).toBe(400);
     expect(alertsOf(await res.text())).toEqual(['Name is required']);
   });
 
-  it('when the token form is refused for a field, then the message names it by its label ("Name", "Expires after")', async () => {
+  test('when the token form is refused for a field, then the message names it by its label ("Name", "Expires after")', async ({
+    app,
+    alice: { cookie },
+  }) => {
     const long = await postForm(
       app,
       '/settings',
@@ -79,8 +106,11 @@ describe('the settings page', () => {
     expect(alertsOf(await days.text())).toEqual(['Expires after must be a whole number from 1 to 3650, or no expiry']);
   });
 
-  it('when the ShareX config is downloaded, then it is valid JSON whose request, headers and URL path make a real upload', async () => {
-    const token = await createWithForm('ShareX');
+  test('when the ShareX config is downloaded, then it is valid JSON whose request, headers and URL path make a real upload', async ({
+    app,
+    alice: { cookie },
+  }) => {
+    const token = await createWithForm(app, cookie, 'ShareX');
     const res = await postForm(app, '/settings/sharex', { token }, { cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="filesharing.sxcu"');
@@ -111,7 +141,10 @@ describe('the settings page', () => {
     expect((await fetch(answer[jsonPath])).status).toBe(200);
   });
 
-  it('when the ShareX download address is opened with a GET while logged in, then it leads to the settings page, where a config is made, not to a bare JSON 404', async () => {
+  test('when the ShareX download address is opened with a GET while logged in, then it leads to the settings page, where a config is made, not to a bare JSON 404', async ({
+    app,
+    alice: { cookie },
+  }) => {
     const res = await getPage(app, '/settings/sharex', cookie);
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/settings');
@@ -119,17 +152,22 @@ describe('the settings page', () => {
     expect(await res.text()).not.toContain('Page not found.');
   });
 
-  it('when the ShareX download address is opened with a GET without a session, then it sends to log in, and back to the settings page after', async () => {
+  test('when the ShareX download address is opened with a GET without a session, then it sends to log in, and back to the settings page after', async ({
+    app,
+  }) => {
     const res = await getPage(app, '/settings/sharex');
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/login?redirectTo=%2Fsettings');
     expect(res.headers.get('content-type') ?? '').not.toMatch(/json/);
   });
 
-  it("when the ShareX config is asked for with a token that is not the user's, then 400 and no file", async () => {
-    await app.createUser('stranger');
-    const strangerCookie = await app.login('stranger');
-    const token = await createWithForm('mine only');
+  test("when the ShareX config is asked for with a token that is not the user's, then 400 and no file", async ({
+    app,
+    alice: { cookie },
+    bob,
+  }) => {
+    const strangerCookie = bob.cookie;
+    const token = await createWithForm(app, cookie, 'mine only');
     const res = await postForm(app, '/settings/sharex', { token }, { cookie: strangerCookie });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-disposition')).toBeNull();
@@ -138,26 +176,12 @@ describe('the settings page', () => {
 });
 
 describe('the password and sessions sections', () => {
-  let users = 0;
-  async function loggedIn(userAgent: string): Promise<{ name: string; cookie: string }> {
-    const name = `keeper${++users}`;
-    await app.createUser(name);
-    return { name, cookie: await loginFrom(name, userAgent) };
-  }
-  async function loginFrom(name: string, userAgent: string, password = DEFAULT_PASSWORD): Promise<string> {
-    const res = await fetch(`${app.url}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': userAgent },
-      body: JSON.stringify({ username: name, password }),
-    });
-    expect(res.status).toBe(200);
-    return cookieFrom(res);
-  }
-  const filesStatus = async (cookie: string) =>
-    (await fetch(`${app.url}/api/v1/files`, { headers: { cookie } })).status;
   const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
-  it('when a user opens the page, then each of their sessions is listed by browser and address, this one marked', async () => {
+  test('when a user opens the page, then each of their sessions is listed by browser and address, this one marked', async ({
+    app,
+    keepers: { loggedIn, loginFrom },
+  }) => {
     const { name, cookie } = await loggedIn(FIREFOX);
     await loginFrom(name, 'curl/8.5.0');
     const text = visibleText(await (await getPage(app, '/settings', cookie)).text());
@@ -167,7 +191,10 @@ describe('the password and sessions sections', () => {
     expect(text).toContain('Log out everywhere');
   });
 
-  it('when the password is changed with the form, then the page says so, other sessions are logged out and this one stays', async () => {
+  test('when the password is changed with the form, then the page says so, other sessions are logged out and this one stays', async ({
+    app,
+    keepers: { loggedIn, loginFrom, filesStatus },
+  }) => {
     const { name, cookie } = await loggedIn(FIREFOX);
     const other = await loginFrom(name, 'curl/8.5.0');
     const fields = {
@@ -184,7 +211,10 @@ describe('the password and sessions sections', () => {
     await loginFrom(name, FIREFOX, 'new and long enough');
   });
 
-  it('when the two new passwords differ, then the form comes back with status 400 and the reason, and nothing changes', async () => {
+  test('when the two new passwords differ, then the form comes back with status 400 and the reason, and nothing changes', async ({
+    app,
+    keepers: { loggedIn, loginFrom },
+  }) => {
     const { name, cookie } = await loggedIn(FIREFOX);
     const fields = {
       intent: 'change-password',
@@ -198,7 +228,10 @@ describe('the password and sessions sections', () => {
     await loginFrom(name, FIREFOX);
   });
 
-  it('when the token form is refused without JavaScript, then it comes back with the name and lifetime as typed', async () => {
+  test('when the token form is refused without JavaScript, then it comes back with the name and lifetime as typed', async ({
+    app,
+    alice: { cookie },
+  }) => {
     const name = `${'n'.repeat(100)}<b>`;
     const res = await postForm(app, '/settings', { intent: 'create-token', name, expiresInDays: '365' }, { cookie });
     expect(res.status).toBe(400);
@@ -209,7 +242,10 @@ describe('the password and sessions sections', () => {
     expect(html).not.toContain('<b>');
   });
 
-  it('when the password form is refused, then no password comes back in its fields', async () => {
+  test('when the password form is refused, then no password comes back in its fields', async ({
+    app,
+    keepers: { loggedIn },
+  }) => {
     const { cookie } = await loggedIn(FIREFOX);
     const fields = {
       intent: 'change-password',
@@ -223,7 +259,10 @@ describe('the password and sessions sections', () => {
     expect(html).not.toMatch(/typed (current|new|other) one/);
   });
 
-  it('when the password form is refused for a field, then the message names it by its label ("Current password", "New password")', async () => {
+  test('when the password form is refused for a field, then the message names it by its label ("Current password", "New password")', async ({
+    app,
+    keepers: { loggedIn },
+  }) => {
     const { cookie } = await loggedIn(FIREFOX);
     const noCurrent = await postForm(
       app,
@@ -248,7 +287,10 @@ describe('the password and sessions sections', () => {
     expect(alertsOf(await short.text())).toEqual(['New password must be at least 8 characters long']);
   });
 
-  it('when another session is logged out with its button, then the page says so and that session stops working', async () => {
+  test('when another session is logged out with its button, then the page says so and that session stops working', async ({
+    app,
+    keepers: { loggedIn, loginFrom, filesStatus },
+  }) => {
     const { name, cookie } = await loggedIn(FIREFOX);
     const other = await loginFrom(name, 'curl/8.5.0');
     const res = await postForm(
@@ -264,7 +306,10 @@ describe('the password and sessions sections', () => {
     expect(await filesStatus(other)).toBe(401);
   });
 
-  it('when this session is logged out from the list, or everywhere, then the browser goes to the login page without its cookie', async () => {
+  test('when this session is logged out from the list, or everywhere, then the browser goes to the login page without its cookie', async ({
+    app,
+    keepers: { loggedIn, loginFrom, filesStatus },
+  }) => {
     const { name, cookie } = await loggedIn(FIREFOX);
     const own = await postForm(
       app,
@@ -286,7 +331,7 @@ describe('the password and sessions sections', () => {
     expect(await filesStatus(elsewhere)).toBe(401);
   });
 
-  it('when a form names an unknown action, then 400 and a message', async () => {
+  test('when a form names an unknown action, then 400 and a message', async ({ app, keepers: { loggedIn } }) => {
     const { cookie } = await loggedIn(FIREFOX);
     const res = await postForm(app, '/settings', { intent: 'make-me-admin' }, { cookie });
     expect(res.status).toBe(400);
