@@ -13,9 +13,18 @@ export function filesAtTheirNames(files: FileList | File[]): ChosenFile[] {
   return Array.from(files, (file) => ({ file, path: file.name }));
 }
 
+/**
+ * A folder's files in the order a file manager lists them: by path, numbers by their value
+ * (`item-2` before `item-10`), a folder's files together. The browser lists them as the disk
+ * happens to keep them.
+ */
+function inFolderOrder(chosen: ChosenFile[]): ChosenFile[] {
+  return chosen.sort((a, b) => a.path.localeCompare(b.path, undefined, { numeric: true }));
+}
+
 /** The files of a folder input (`webkitdirectory`): each at its path under the chosen folder. */
 export function filesOfFolderInput(files: FileList): ChosenFile[] {
-  return Array.from(files, (file) => ({ file, path: file.webkitRelativePath || file.name }));
+  return inFolderOrder(Array.from(files, (file) => ({ file, path: file.webkitRelativePath || file.name })));
 }
 
 /** Whether any of the files came from inside a folder. */
@@ -53,7 +62,7 @@ async function childrenOf(folder: FileSystemDirectoryEntry): Promise<FileSystemE
 
 /**
  * The files of dropped entries, walking into folders: a dropped folder `photos` gives
- * `photos/2026/beach.jpg`. Files in the order the browser lists them, folder by folder.
+ * `photos/2026/beach.jpg`, in the order of their paths.
  */
 export async function filesOfEntries(entries: FileSystemEntry[]): Promise<ChosenFile[]> {
   const chosen: ChosenFile[] = [];
@@ -64,5 +73,5 @@ export async function filesOfEntries(entries: FileSystemEntry[]): Promise<Chosen
       for (const child of await childrenOf(entry as FileSystemDirectoryEntry)) await walk(child, path);
   };
   for (const entry of entries) await walk(entry, '');
-  return chosen;
+  return inFolderOrder(chosen);
 }
