@@ -11,6 +11,7 @@ import { answeringOutagesOnPages } from './doors/pages/page-outages';
 import { remixPages } from './doors/pages/remix-pages';
 import { collectionArchive } from './doors/raw/collection-archive';
 import { rawFile } from './doors/raw/raw-file';
+import { fileThumbnail } from './doors/raw/thumbnail';
 import { withFastPaths } from './doors/fast-paths';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
@@ -57,6 +58,8 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.use('/trpc', trpcMiddleware());
   app.get('/f/:id/raw', rawFile());
   app.all('/f/:id/raw', onlyGetAndHead);
+  app.get('/f/:id/thumbnail', fileThumbnail());
+  app.all('/f/:id/thumbnail', onlyGetAndHead);
   app.get('/c/:id/archive', collectionArchive());
   app.all('/c/:id/archive', onlyGetAndHead);
 

@@ -11,6 +11,7 @@ import { createLogger } from './logger';
 import { OutageTracker } from './outage-tracker';
 import { DownloadTally } from './services/download-tally';
 import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './services/maintenance';
+import { withThumbnails } from './services/thumbnails';
 import type { ContentStore } from './storage/content-store';
 import { LocalDiskStore } from './storage/local-disk-store';
 
@@ -23,7 +24,8 @@ export interface Deps extends AppDeps {
 export async function createDeps(config: Config, options: { logLevel?: LogLevel; clock?: Clock } = {}): Promise<Deps> {
   const log = createLogger(options.logLevel ?? config.logLevel);
   const orm = await initOrm(config.database, log);
-  const store = await createContentStore(config, log);
+  // Images get their thumbnails beside them, and lose them with their content (ADR 0040).
+  const store = withThumbnails(await createContentStore(config, log), log);
   const sql = openDirectSql(orm, config.database);
   const downloads = new DownloadTally(sql, log);
   const outages = new OutageTracker(log, {
