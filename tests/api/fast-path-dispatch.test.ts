@@ -16,6 +16,7 @@ import { withFastPaths } from '../../server/doors/fast-paths';
 import { issueApiToken } from '../../server/services/api-tokens';
 import { registerUser } from '../../server/services/users';
 import { DEFAULT_PASSWORD, TEST_SECRET, tempDir } from '../helpers/app';
+import { CHECKED_LOG_LEVEL, checkErrorLogs } from '../helpers/error-logs';
 import { backendEnv } from '../helpers/test-backend';
 import { handMadeMultipart, request } from '../sharing/support';
 
@@ -40,13 +41,14 @@ beforeAll(async () => {
   const config = provision(
     loadConfig({
       SESSION_SECRET: TEST_SECRET,
-      LOG_LEVEL: 'silent',
       ...(await backendEnv()),
       DATA_DIR: tempDir(),
       BASE_URL: url,
     }),
   );
-  deps = await createDeps(config);
+  // Its error and fatal lines fail the test they happen in, as those of startApp's apps do.
+  deps = await createDeps(config, { logLevel: CHECKED_LOG_LEVEL });
+  checkErrorLogs(deps.log, { keepWriting: false });
   server.on('request', withFastPaths(deps, recordingExpress));
 
   const ctx = createServiceContext(deps);

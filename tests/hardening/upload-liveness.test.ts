@@ -4,6 +4,7 @@ import { provision } from '../../server/provision';
 import { createDeps } from '../../server/deps';
 import { reconcileStorage } from '../../server/services/maintenance';
 import { startApp, tempDir, TestClock, type TestApp } from '../helpers/app';
+import { CHECKED_LOG_LEVEL, checkErrorLogs } from '../helpers/error-logs';
 import { openPost } from '../helpers/hardening-http';
 import {
   killAllSpawned,
@@ -47,7 +48,9 @@ function startUpload(url: string, cookie: string) {
 
 /** The hourly round of another instance on the same database and storage, at `clock`'s time. */
 async function sweepFromAnotherInstance(env: Record<string, string>, clock: TestClock) {
-  const other = await createDeps(provision(loadConfig(env)), { clock, logLevel: 'silent' });
+  // Its error and fatal lines fail the test they happen in, as those of startApp's apps do.
+  const other = await createDeps(provision(loadConfig(env)), { clock, logLevel: CHECKED_LOG_LEVEL });
+  checkErrorLogs(other.log, { keepWriting: false });
   try {
     return await reconcileStorage({ em: other.orm.em.fork(), store: other.store, log: other.log, clock });
   } finally {
