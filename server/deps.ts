@@ -24,7 +24,7 @@ export interface Deps extends AppDeps {
 export async function createDeps(config: Config, options: { logLevel?: LogLevel; clock?: Clock } = {}): Promise<Deps> {
   const log = createLogger(options.logLevel ?? config.logLevel);
   const orm = await initOrm(config.database, log);
-  // Images get their thumbnails beside them, and lose them with their content (ADR 0040).
+  // Images get their thumbnails beside them, and lose them with their content (ADR 0041).
   const store = withThumbnails(await createContentStore(config, log), log);
   const sql = openDirectSql(orm, config.database);
   const downloads = new DownloadTally(sql, log);

@@ -1,4 +1,4 @@
-// Thumbnails of shared images (ADR 0040): a small WebP beside the file in the content store,
+// Thumbnails of shared images (ADR 0041): a small WebP beside the file in the content store,
 // made by libvips (sharp) after an upload, never while it is being answered: at most
 // MAKING_AT_ONCE at a time in this process, so that a burst of uploads cannot take the
 // threads every other request needs. A file stored before thumbnails existed (or whose

@@ -1,4 +1,4 @@
-// Thumbnails of shared images at /f/<id>/thumbnail (ADR 0040): a WebP of at most 320 px, made
+// Thumbnails of shared images at /f/<id>/thumbnail (ADR 0041): a WebP of at most 320 px, made
 // after the upload has answered, under the same share controls as the raw link, and gone with
 // the file.
 import { deflateSync } from 'node:zlib';

@@ -1,4 +1,4 @@
-// GET/HEAD /f/:id/thumbnail — a small WebP of a shared image (ADR 0040), under the same share
+// GET/HEAD /f/:id/thumbnail — a small WebP of a shared image (ADR 0041), under the same share
 // controls as the raw link: an expired or used-up link is 410, a protected one 401 without its
 // password. Looking at a thumbnail is not a download: where visitors' downloads are counted,
 // they get no preview of it (as on the share page), and the owner alone sees it. A file with
