@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { formatBytes } from '~/utils/format';
 
 /** One file of a collection on its way: where it goes, how far it is, how it ended. */
@@ -19,6 +20,22 @@ const STATE_WORDS: Record<FileRow['state'], string> = {
   'not sent': 'Not sent',
 };
 
+/** One row: drawn again only when its file changes (a folder may hold thousands, one on its way at a time). */
+const UploadFileRow = memo(function UploadFileRow({ row }: { row: FileRow }) {
+  return (
+    <li className={`upload-file upload-file-${row.state.replace(' ', '-')}`}>
+      <span className="upload-file-path">{row.path}</span>
+      <progress value={row.sent} max={row.size || 1} aria-label={`Progress of ${row.path}`} />
+      <span className="upload-file-bytes">
+        {formatBytes(row.sent)} of {formatBytes(row.size)}
+      </span>
+      <span className="upload-file-state">
+        {row.state === 'failed' && row.message ? `Failed: ${row.message}` : STATE_WORDS[row.state]}
+      </span>
+    </li>
+  );
+});
+
 /** The files of a collection upload, each with its progress (ADR 0039). */
 export function UploadFileList({ rows }: { rows: FileRow[] }) {
   return (
@@ -26,16 +43,7 @@ export function UploadFileList({ rows }: { rows: FileRow[] }) {
       {rows.map((row, index) => (
         // The same path may come twice (two files chosen with one name): the position tells them apart.
         // biome-ignore lint/suspicious/noArrayIndexKey: the list never reorders while it is shown
-        <li key={index} className={`upload-file upload-file-${row.state.replace(' ', '-')}`}>
-          <span className="upload-file-path">{row.path}</span>
-          <progress value={row.sent} max={row.size || 1} aria-label={`Progress of ${row.path}`} />
-          <span className="upload-file-bytes">
-            {formatBytes(row.sent)} of {formatBytes(row.size)}
-          </span>
-          <span className="upload-file-state">
-            {row.state === 'failed' && row.message ? `Failed: ${row.message}` : STATE_WORDS[row.state]}
-          </span>
-        </li>
+        <UploadFileRow key={index} row={row} />
       ))}
     </ul>
   );

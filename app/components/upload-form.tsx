@@ -204,13 +204,13 @@ export function UploadForm({
             window.location.assign('/login?redirectTo=/upload');
             return;
           }
-          update(index, {
-            state: 'failed',
-            message:
-              status === null
+          const words =
+            status === null && message.startsWith('It arrived')
+              ? message
+              : status === null
                 ? 'the connection was lost'
-                : uploadErrorInWords(status, message, maxUploadBytes).replace(/\.$/, ''),
-          });
+                : uploadErrorInWords(status, message, maxUploadBytes);
+          update(index, { state: 'failed', message: words.replace(/\.$/, '') });
         },
         onCollection: (id) => setCollectionLink(`/c/${id}`),
         onFinished: (collectionId, problem) => {

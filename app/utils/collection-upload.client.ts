@@ -114,14 +114,19 @@ export function startCollectionUpload(
         },
         onSuccess: ({ lastResponse }) => {
           running.delete(upload);
-          callbacks.onFileDone(index);
+          let fileId: string | null = null;
           try {
-            resolve(
-              (JSON.parse(lastResponse.getBody() || 'null') as { file?: { id?: string } } | null)?.file?.id ?? null,
-            );
+            fileId =
+              (JSON.parse(lastResponse.getBody() || 'null') as { file?: { id?: string } } | null)?.file?.id ?? null;
           } catch {
-            resolve(null);
+            // An answer lost on the way (the upload had finished before): no id to go on.
           }
+          // A file that joins the collection is in it, id or not; the file the collection is made
+          // of must be named by its id.
+          if (fileId === null && !metadata.collection)
+            callbacks.onFileFailed(index, null, 'It arrived, but not in the collection: it is among your files');
+          else callbacks.onFileDone(index);
+          resolve(fileId);
         },
         onError: (error) => {
           // A pause aborts the upload: it waits in `running` for the resume.

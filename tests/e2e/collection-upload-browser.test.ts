@@ -345,7 +345,7 @@ describe.skipIf(!hasChromium)('several files and folders from the upload page', 
         page.locator('progress[aria-label="Upload progress"]').evaluate((bar: HTMLProgressElement) => bar.value);
       await page.locator('input[type=file]').setInputFiles(chosen);
       await page.locator('main').getByRole('button', { name: 'Upload', exact: true }).click();
-      await expect.poll(overall).toBeGreaterThan(total * 0.25);
+      await expect.poll(overall, { timeout: 15_000 }).toBeGreaterThan(total * 0.25);
       await page.getByRole('button', { name: 'Pause' }).click();
       expect(await page.getByRole('status').textContent()).toBe('Paused. What was sent is kept.');
       await page.waitForTimeout(300); // what was already under way when the button was pressed
