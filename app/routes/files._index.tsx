@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import {
+  Form,
   isRouteErrorResponse,
   Link,
   useLoaderData,
@@ -31,17 +32,39 @@ const FILES_PER_PAGE = 100;
 /** A cursor that is not one of ours (cut short, edited, from an older version): the 400 page says this. */
 const PAGE_GONE = 'This page of your files does not exist any more.';
 
+/** The kinds of file the list can be narrowed to (the API's `type`), as the select names them. */
+const TYPE_CHOICES: ReadonlyArray<[value: string, label: string]> = [
+  ['', 'All types'],
+  ['images', 'Images'],
+  ['video', 'Videos'],
+  ['audio', 'Audio'],
+  ['documents', 'Documents'],
+  ['other', 'Other'],
+];
+
+/** The orders of the list (the API's `sort`). */
+const SORT_CHOICES: ReadonlyArray<[value: string, label: string]> = [
+  ['newest', 'Newest first'],
+  ['oldest', 'Oldest first'],
+  ['name', 'Name (A to Z)'],
+  ['size', 'Largest first'],
+];
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, services } = context;
   // The API's keyset pages (`listFilesPage`, docs/api.md): each costs the same however far in.
   // The cursor only ever moves within the caller's own files: the service's query is theirs.
-  const cursor = new URL(request.url).searchParams.get('cursor') || undefined;
+  const params = new URL(request.url).searchParams;
+  const cursor = params.get('cursor') || undefined;
+  // The search form's fields (a GET form: they are in the address, and each page's links keep them).
+  const filters = { q: params.get('q') ?? '', type: params.get('type') ?? '', sort: params.get('sort') ?? '' };
   let page: Awaited<ReturnType<typeof services.files.listFilesPage>>;
   try {
-    page = await services.files.listFilesPage(ctx, { limit: FILES_PER_PAGE, cursor });
+    page = await services.files.listFilesPage(ctx, { limit: FILES_PER_PAGE, cursor, ...filters });
   } catch (error) {
-    throwPageError(context, error, { 400: PAGE_GONE });
+    // A cursor cut short or edited is a page that is gone; a bad type or order is named as such.
+    throwPageError(context, error, cursor === undefined ? {} : { 400: PAGE_GONE });
   }
   // The count of files comes with the space used (one query either way): no count of its own.
   const { usage, quota } = await services.storage.myStorageReport(ctx);
@@ -61,6 +84,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     files: page.files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })),
     nextCursor: page.nextCursor,
     olderPage: cursor !== undefined,
+    filters,
     // Expiry is shown relative to this moment, the same on the server and in the browser.
     now: ctx.clock.now(),
     usage,
@@ -71,7 +95,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Files() {
-  const { files, nextCursor, olderPage, now, usage, quota, unfinished, collections } = useLoaderData<typeof loader>();
+  const { files, nextCursor, olderPage, filters, now, usage, quota, unfinished, collections } =
+    useLoaderData<typeof loader>();
+  const filtered = filters.q.trim() !== '' || filters.type !== '';
+  const newestFirst = filters.sort === '' || filters.sort === 'newest';
+  /** A page of this list: the same search, type and order, and the cursor when there is one. */
+  const listPath = (cursor?: string) => {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(filters)) if (value !== '') query.set(name, value);
+    if (cursor) query.set('cursor', cursor);
+    const text = query.toString();
+    return text === '' ? '/files' : `/files?${text}`;
+  };
   const [error, setError] = useState<string | null>(null);
   // Back from the delete confirmation (without JavaScript): it names the file it deleted.
   const deletedName = new URLSearchParams(useLocation().search).get('deleted');
@@ -109,7 +144,8 @@ export default function Files() {
   // Another page of files (the links below, with JavaScript: no reload): what was said on the
   // page before goes, and focus starts at the heading, as on a page loaded afresh, rather than
   // staying on a link at the bottom of rows that are gone.
-  const cursorParam = new URLSearchParams(useLocation().search).get('cursor') ?? '';
+  // Another search, type or order is another list: the same goes for it.
+  const cursorParam = useLocation().search;
   const shownCursor = useRef(cursorParam);
   useEffect(() => {
     if (cursorParam === shownCursor.current) return;
@@ -165,14 +201,57 @@ export default function Files() {
       <p className="notice" role="status" hidden={!notice}>
         {notice}
       </p>
-      {files.length > 0 && (olderPage || nextCursor) ? (
+      {/* A GET form: it works without JavaScript, and the address keeps the search for each page. */}
+      <Form
+        method="get"
+        action="/files"
+        className="file-filters actions"
+        role="search"
+        aria-label="Search your files"
+        key={cursorParam}
+      >
+        <label>
+          Search
+          <input type="search" name="q" defaultValue={filters.q} maxLength={255} />
+        </label>
+        <label>
+          Type
+          <select name="type" defaultValue={filters.type}>
+            {TYPE_CHOICES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort
+          <select name="sort" defaultValue={filters.sort || 'newest'}>
+            {SORT_CHOICES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Show</button>
+      </Form>
+      {files.length > 0 && (filtered || !newestFirst) ? (
+        <p className="muted page-summary">
+          {`Showing ${counted(files.length, filtered ? 'matching file' : 'file')}${olderPage || nextCursor ? ' on this page' : ''} of your ${usage.files}.`}
+        </p>
+      ) : files.length > 0 && (olderPage || nextCursor) ? (
         <p className="muted page-summary">
           {olderPage
             ? `Showing ${counted(files.length, 'older file')} of your ${usage.files}.`
             : `Showing your ${files.length} newest files of ${usage.files}.`}
         </p>
       ) : null}
-      {files.length === 0 && olderPage ? (
+      {files.length === 0 && filtered ? (
+        <p className="card empty">
+          No files match. <Link to="/files">Show all your files</Link>.
+        </p>
+      ) : files.length === 0 && olderPage ? (
         // A later page with nothing left on it (its files deleted meanwhile): the user has files.
         <p className="card empty">No older files.</p>
       ) : files.length === 0 ? (
@@ -240,10 +319,10 @@ export default function Files() {
       {olderPage || nextCursor ? (
         // Plain links, so paging works without JavaScript (ADR 0008, "Pages of files").
         <nav className="pager actions" aria-label="Pages of your files">
-          {olderPage ? <Link to="/files">Newest files</Link> : null}
+          {olderPage ? <Link to={listPath()}>{newestFirst ? 'Newest files' : 'First page'}</Link> : null}
           {nextCursor ? (
-            <Link to={`/files?cursor=${encodeURIComponent(nextCursor)}`} rel="next">
-              Older files
+            <Link to={listPath(nextCursor)} rel="next">
+              {newestFirst ? 'Older files' : 'Next page'}
             </Link>
           ) : null}
         </nav>

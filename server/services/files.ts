@@ -1,5 +1,6 @@
 // Every rule about files: who may see, add and remove them, how they are named and stored.
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
@@ -196,15 +197,22 @@ const INSERT_FILE =
  * Same objects as toFileDto makes (tests/api/pagination.test.ts compares them with each file's
  * upload and page).
  */
-export async function listFilesJson(ctx: ServiceContext): Promise<string> {
+export async function listFilesJson(ctx: ServiceContext, input: unknown = {}): Promise<string> {
   const owner = requireUser(ctx);
-  if (ctx.config.database.dialect === 'postgresql') {
-    const [row] = await ctx.sql.select<{ files: string | null }>(FILES_JSON_POSTGRES, [owner.id]);
+  const postgres = ctx.config.database.dialect === 'postgresql';
+  const filters = parseListFilters(input);
+  const { where, params } = listFilters(filters, postgres);
+  const { order } = SORTS[filters.sort];
+  if (postgres) {
+    const [row] = await ctx.sql.select<{ files: string | null }>(filesJsonPostgres(where, order), [
+      owner.id,
+      ...params,
+    ]);
     return row?.files ?? '[]';
   }
   // SQLite writes each file's object; the array is joined here: SQLite's group_concat of
   // 10,000 objects in order took twice as long as the objects themselves (docs/performance.md).
-  const rows = await ctx.sql.select<{ file: string }>(FILES_JSON_SQLITE, [owner.id]);
+  const rows = await ctx.sql.select<{ file: string }>(filesJsonSqlite(where, order), [owner.id, ...params]);
   let json = '[';
   for (let i = 0; i < rows.length; i++) json += i === 0 ? rows[i].file : `,${rows[i].file}`;
   return `${json}]`;
@@ -215,32 +223,156 @@ export async function listFilesJson(ctx: ServiceContext): Promise<string> {
 const SQLITE_ISO = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', "${column}" / 1000.0, 'unixepoch')`;
 // One object per row, in order (json_group_array with ORDER BY would quote each one as a
 // string in SQLite 3.44: the sort drops their JSON subtype).
-const FILES_JSON_SQLITE =
+const filesJsonSqlite = (where: string, order: string) =>
   `select json_object(` +
   `'id', "id", 'userId', "user_id", 'originalName', "original_name", 'mimeType', "mime_type", 'size', "size", ` +
   `'storedName', "stored_name", 'createdAt', ${SQLITE_ISO('created_at')}, ` +
   `'expiresAt', case when "expires_at" is null then null else ${SQLITE_ISO('expires_at')} end, ` +
   `'maxDownloads', "max_downloads", 'downloads', "downloads", ` +
   `'hasPassword', json(case when "password_hash" is null then 'false' else 'true' end)` +
-  `) as "file" from "files" where "user_id" = ? order by "created_at" desc, "id" desc`;
+  `) as "file" from "files" "f" where "f"."user_id" = ?${where} order by ${order}`;
 
 // Dates are kept to the millisecond (they come from JavaScript), so MS loses nothing.
 const POSTGRES_ISO = (column: string) => `to_char("${column}" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const FILES_JSON_POSTGRES =
+const filesJsonPostgres = (where: string, order: string) =>
   'select (json_agg(json_build_object(' +
   `'id', "id", 'userId', "user_id", 'originalName', "original_name", 'mimeType', "mime_type", 'size', "size", ` +
   `'storedName', "stored_name", 'createdAt', ${POSTGRES_ISO('created_at')}, ` +
   `'expiresAt', ${POSTGRES_ISO('expires_at')}, 'maxDownloads', "max_downloads", 'downloads', "downloads", ` +
   `'hasPassword', "password_hash" is not null` +
-  ') order by "created_at" desc, "id" desc))::text as "files" from "files" where "user_id" = ?';
+  `) order by ${order}))::text as "files" from "files" "f" where "f"."user_id" = ?${where}`;
 
 // Lists are read as plain rows on the read connection (db/direct-sql.ts) and turned into the
 // API's objects in one pass: no entities, no identity map, no query builder, whose plain rows
 // still made a list of 10,000 files cost about twice the bare SELECT + JSON (docs/performance.md).
 const FILES_OF_USER = `select ${FILE_COLUMNS} from "files" "f" where "f"."user_id" = ?`;
-/** Newest first; the id breaks ties so that every page boundary is exact. */
-const NEWEST_FIRST = 'order by "f"."created_at" desc, "f"."id" desc';
-const PAGE_AFTER = 'and ("f"."created_at" < ? or ("f"."created_at" = ? and "f"."id" < ?))';
+
+/** What the list can be narrowed to, by MIME type. */
+const FILE_KINDS = ['images', 'video', 'audio', 'documents', 'other'] as const;
+/** The orders of the list: newest (the default), oldest, name (A to Z), size (largest first). */
+const FILE_SORTS = ['newest', 'oldest', 'name', 'size'] as const;
+type FileKind = (typeof FILE_KINDS)[number];
+type FileSort = (typeof FILE_SORTS)[number];
+
+/** Longer than any name (255 characters, each up to two UTF-16 units), short of a cost. */
+const MAX_QUERY_LENGTH = 1000;
+
+/** `?q=&type=&sort=` of the list (a blank one is as if left out). */
+const fileListFiltersSchema = z.object({
+  q: z
+    .string({ invalid_type_error: 'q must be a string' })
+    .max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters`)
+    .optional()
+    .openapi({ description: 'Only files whose name contains this, in any case.', example: 'holiday' }),
+  type: z
+    .enum(FILE_KINDS, { errorMap: () => ({ message: `type must be one of ${FILE_KINDS.join(', ')}` }) })
+    .optional()
+    .openapi({ description: 'Only files of this kind, by MIME type.' }),
+  sort: z
+    .enum(FILE_SORTS, { errorMap: () => ({ message: `sort must be one of ${FILE_SORTS.join(', ')}` }) })
+    .optional()
+    .openapi({ description: 'newest (the default), oldest, name (A to Z) or size (largest first).' }),
+});
+
+/** `?limit=&cursor=` and the filters: a cursor of the name order carries a name, so it may be longer. */
+export const fileListPageSchema = filePageSchema
+  .extend({ cursor: z.string().max(4000, 'Invalid cursor').optional() })
+  .merge(fileListFiltersSchema);
+
+interface ListFilters {
+  q: string | null;
+  type: FileKind | null;
+  sort: FileSort;
+}
+
+/** A blank value of a form left empty is no filter at all. */
+function withoutBlanks(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== '' && value !== undefined));
+}
+
+function parseListFilters(input: unknown): ListFilters {
+  const parsed = fileListFiltersSchema.safeParse(withoutBlanks(input));
+  if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
+  // Names keep no control characters (cleanFileName): nor does a search for one (PostgreSQL refuses NUL).
+  const q = parsed.data.q === undefined ? '' : withoutUnsafeCharacters(parsed.data.q);
+  return { q: q === '' ? null : q, type: parsed.data.type ?? null, sort: parsed.data.sort ?? 'newest' };
+}
+
+const MIME = '"f"."mime_type"';
+/** Documents: text, PDF, and the office formats (Microsoft's and OpenDocument), by MIME type. */
+const DOCUMENTS =
+  `(${MIME} like 'text/%' or ${MIME} in ('application/pdf', 'application/rtf', 'application/msword', ` +
+  `'application/vnd.ms-excel', 'application/vnd.ms-powerpoint', 'application/epub+zip') ` +
+  `or ${MIME} like 'application/vnd.openxmlformats-officedocument.%' or ${MIME} like 'application/vnd.oasis.opendocument.%')`;
+// Types are stored in lower case (file-types.ts), so LIKE's case rules never matter here.
+const KIND_CONDITIONS: Record<Exclude<FileKind, 'other'>, string> = {
+  images: `${MIME} like 'image/%'`,
+  video: `${MIME} like 'video/%'`,
+  audio: `${MIME} like 'audio/%'`,
+  documents: DOCUMENTS,
+};
+
+/** The filters as SQL after `where "f"."user_id" = ?`, and their parameters. */
+function listFilters(filters: ListFilters, postgres: boolean): { where: string; params: SqlValue[] } {
+  let where = '';
+  const params: SqlValue[] = [];
+  if (filters.type !== null) {
+    where +=
+      filters.type === 'other'
+        ? ` and not (${Object.values(KIND_CONDITIONS).join(' or ')})`
+        : ` and ${KIND_CONDITIONS[filters.type]}`;
+  }
+  if (filters.q !== null) {
+    // A substring in any case: ILIKE on PostgreSQL; SQLite's LIKE ignores case (of ASCII letters).
+    where += ` and "f"."original_name" ${postgres ? 'ilike' : 'like'} ? escape '\\'`;
+    params.push(`%${filters.q.replace(/[\\%_]/g, '\\$&')}%`);
+  }
+  return { where, params };
+}
+
+/** A value a statement takes for a `?`. */
+type SqlValue = string | number | Date;
+
+/** A file's place in an order, as its cursor carries it. */
+type SortKey = number | string;
+
+/**
+ * Each order, its id breaking ties so that every page boundary is exact (keyset pagination):
+ * `after` selects what comes after a cursor's file, given `params(key, id)`.
+ */
+const SORTS: Record<
+  FileSort,
+  { order: string; after: string; params: (key: SortKey, id: string) => SqlValue[]; key: (file: StoredFile) => SortKey }
+> = {
+  newest: {
+    order: '"f"."created_at" desc, "f"."id" desc',
+    after: '("f"."created_at" < ? or ("f"."created_at" = ? and "f"."id" < ?))',
+    params: (key, id) => [new Date(key), new Date(key), id],
+    key: (file) => new Date(file.createdAt).getTime(),
+  },
+  oldest: {
+    order: '"f"."created_at" asc, "f"."id" asc',
+    after: '("f"."created_at" > ? or ("f"."created_at" = ? and "f"."id" > ?))',
+    params: (key, id) => [new Date(key), new Date(key), id],
+    key: (file) => new Date(file.createdAt).getTime(),
+  },
+  size: {
+    order: '"f"."size" desc, "f"."id" desc',
+    after: '("f"."size" < ? or ("f"."size" = ? and "f"."id" < ?))',
+    params: (key, id) => [key, key, id],
+    key: (file) => Number(file.size),
+  },
+  // A to Z in any case first, then the exact name, so that "apple" and "Apple" have one place each.
+  name: {
+    order: 'lower("f"."original_name") asc, "f"."original_name" asc, "f"."id" asc',
+    after:
+      '(lower("f"."original_name") > lower(cast(? as text)) or (lower("f"."original_name") = lower(cast(? as text)) and ' +
+      '("f"."original_name" > ? or ("f"."original_name" = ? and "f"."id" > ?))))',
+    params: (key, id) => [key, key, key, key, id],
+    key: (file) => file.originalName,
+  },
+};
 
 export interface FilePage {
   files: FileDto[];
@@ -249,40 +381,62 @@ export interface FilePage {
 }
 
 /**
- * One page of the caller's files, newest first (keyset pagination: each page costs the same,
- * however far in). The cursor is opaque to clients: the last file's date and id.
+ * One page of the caller's files, newest first or in another order, narrowed by name and type
+ * (keyset pagination: each page costs the same, however far in). The cursor is opaque to
+ * clients: the last file's place in the order (its date, size or name) and its id.
  */
 export async function listFilesPage(ctx: ServiceContext, input: unknown): Promise<FilePage> {
   const owner = requireUser(ctx);
-  const parsed = filePageSchema.safeParse(input);
+  const parsed = fileListPageSchema.safeParse(withoutBlanks(input));
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   const { limit, cursor } = parsed.data;
-  const after = cursor === undefined ? null : decodeCursor(cursor);
-  const rows = after
-    ? await ctx.sql.select<StoredFile>(`${FILES_OF_USER} ${PAGE_AFTER} ${NEWEST_FIRST} limit ?`, [
-        owner.id,
-        after.createdAt,
-        after.createdAt,
-        after.id,
-        limit + 1,
-      ])
-    : await ctx.sql.select<StoredFile>(`${FILES_OF_USER} ${NEWEST_FIRST} limit ?`, [owner.id, limit + 1]);
+  const filters = parseListFilters(input);
+  const sort = SORTS[filters.sort];
+  const { where, params } = listFilters(filters, ctx.config.database.dialect === 'postgresql');
+  const after = cursor === undefined ? null : decodeCursor(cursor, filters.sort);
+  const rows = await ctx.sql.select<StoredFile>(
+    `${FILES_OF_USER}${where}${after ? ` and ${sort.after}` : ''} order by ${sort.order} limit ?`,
+    [owner.id, ...params, ...(after ? sort.params(after.key, after.id) : []), limit + 1],
+  );
   const files = rows.slice(0, limit);
   const last = files[files.length - 1];
   return {
     files: files.map(toFileDto),
-    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(last, filters.sort) : null,
   };
 }
 
-function encodeCursor(file: StoredFile): string {
-  return Buffer.from(`${new Date(file.createdAt).getTime()}.${file.id}`).toString('base64url');
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Newest first: the date and id as before; another order: its name, the key and the id, as JSON. */
+function encodeCursor(file: StoredFile, sort: FileSort): string {
+  const key = SORTS[sort].key(file);
+  const text = sort === 'newest' ? `${key}.${file.id}` : JSON.stringify([sort, key, file.id]);
+  return Buffer.from(text).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new AppError('BAD_REQUEST', 'Invalid cursor');
-  return { createdAt: new Date(Number(match[1])), id: match[2] };
+/** A cursor of this order (one of another order is as bad as one made up). */
+function decodeCursor(cursor: string, sort: FileSort): { key: SortKey; id: string } {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const invalid = new AppError('BAD_REQUEST', 'Invalid cursor');
+  if (sort === 'newest') {
+    const match = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/.exec(text);
+    if (!match) throw invalid;
+    return { key: Number(match[1]), id: match[2] };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort) throw invalid;
+  const [, key, id] = parsed as [unknown, unknown, unknown];
+  if (typeof id !== 'string' || !CURSOR_ID.test(id)) throw invalid;
+  const wanted = sort === 'name' ? 'string' : 'number';
+  if (typeof key !== wanted || (typeof key === 'number' && !(Number.isSafeInteger(key) && key >= 0))) throw invalid;
+  if (typeof key === 'string' && key.length > MAX_QUERY_LENGTH) throw invalid;
+  return { key: key as SortKey, id };
 }
 
 /**

@@ -9,12 +9,12 @@ import {
   changePasswordSchema,
   collectionChangeSchema,
   newCollectionSchema,
-  filePageSchema,
   loginSchema,
   MAX_DOWNLOADS_LIMIT,
   newApiTokenSchema,
   shareSettingsFields,
 } from '../../schemas';
+import { fileListPageSchema } from '../../services/files';
 
 const isoDate = z.string().datetime({ offset: true });
 const json = <T extends z.ZodTypeAny>(schema: T) => ({ 'application/json': { schema } });
@@ -318,11 +318,13 @@ function describeApi(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/files',
     tags: ['Files'],
-    summary: 'List your files, newest first',
+    summary: 'List your files, newest first or in another order, narrowed by name and type',
     description:
-      'Without `limit` and `cursor`: every file. With them: one page and the cursor of the next (null at the end).',
+      'Without `limit` and `cursor`: every file. With them: one page and the cursor of the next (null at the end). ' +
+      '`q`, `type` and `sort` apply to both; pass the same ones with each cursor (a cursor of another `sort` is a 400). ' +
+      'Types: images, video, audio (by MIME type), documents (text, PDF, office formats), other (the rest).',
     security: SESSION_OR_TOKEN,
-    request: { query: filePageSchema.partial() },
+    request: { query: fileListPageSchema.partial() },
     responses: {
       200: {
         description: 'Your files',

@@ -19,6 +19,13 @@ import { deleteFile, listFilesJson, listFilesPage, updateFile } from '../../serv
 import { myStorageReport } from '../../services/storage-usage';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../../services/sessions';
 import { changeOwnPassword } from '../../services/users';
+import {
+  beginTwoFactor,
+  confirmTwoFactor,
+  disableTwoFactor,
+  TwoFactorRequiredError,
+  twoFactorStatus,
+} from '../../services/two-factor';
 import { sendJsonError } from '../../http/json-errors';
 import { openApiDocument } from './openapi';
 
@@ -93,7 +100,12 @@ export function apiV1Router(): Router {
     ...loginBody,
     handler(async (req, res) => {
       const ctx = res.locals.ctx;
-      const session = await login(ctx, req.body ?? {});
+      const session = await login(ctx, req.body ?? {}).catch((error: unknown) => {
+        // The password was right: the client is told to ask for a code (docs/api.md).
+        if (error instanceof TwoFactorRequiredError) res.status(401).json({ error: error.message, twoFactorRequired: true });
+        else throw error;
+      });
+      if (!session) return;
       res.append('Set-Cookie', sessionCookie(ctx.config, session.token, session.maxAgeSeconds));
       res.status(200).json({ user: session.user });
     }),
@@ -104,15 +116,16 @@ export function apiV1Router(): Router {
     requireSession,
     handler(async (req, res) => {
       // Without `limit` the whole list, as the first version of the API answered; with it, one page and a cursor.
-      if (req.query.limit === undefined && req.query.cursor === undefined) {
+      // Either may be narrowed (`q`, `type`) and ordered (`sort`).
+      const { limit, cursor, q, type, sort } = req.query;
+      if (limit === undefined && cursor === undefined) {
         res
           .status(200)
           .type('json')
-          .send(`{"files":${await listFilesJson(res.locals.ctx)}}`);
+          .send(`{"files":${await listFilesJson(res.locals.ctx, { q, type, sort })}}`);
         return;
       }
-      const { limit, cursor } = req.query;
-      res.status(200).json(await listFilesPage(res.locals.ctx, { limit: limit ?? '100', cursor }));
+      res.status(200).json(await listFilesPage(res.locals.ctx, { limit: limit ?? '100', cursor, q, type, sort }));
     }),
   );
 
@@ -267,6 +280,43 @@ export function apiV1Router(): Router {
     ...jsonObjectBody,
     handler(async (req, res) => {
       res.status(200).json({ ok: true, ...(await changeOwnPassword(res.locals.ctx, req.body)) });
+    }),
+  );
+
+  // Two-factor codes (ADR 0042): begin (a secret), confirm with a first code (recovery codes,
+  // shown once), turn off with a code. With a session only, like the password.
+  router.get(
+    '/me/2fa',
+    requireSession,
+    handler(async (_req, res) => {
+      res.status(200).json(await twoFactorStatus(res.locals.ctx));
+    }),
+  );
+
+  router.post(
+    '/me/2fa',
+    requireSession,
+    handler(async (_req, res) => {
+      res.status(200).json(await beginTwoFactor(res.locals.ctx));
+    }),
+  );
+
+  router.post(
+    '/me/2fa/confirm',
+    requireSession,
+    ...jsonObjectBody,
+    handler(async (req, res) => {
+      res.status(200).json(await confirmTwoFactor(res.locals.ctx, req.body));
+    }),
+  );
+
+  router.delete(
+    '/me/2fa',
+    requireSession,
+    ...jsonObjectBody,
+    handler(async (req, res) => {
+      await disableTwoFactor(res.locals.ctx, req.body);
+      res.status(200).json({ ok: true });
     }),
   );
 
