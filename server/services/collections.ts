@@ -204,7 +204,10 @@ export async function entriesOf(
   const places = await ctx.em.find(
     CollectionFileSchema,
     { collectionId },
-    { orderBy: { position: 'asc' }, disableIdentityMap: true },
+    // Two files that join at the same moment (resumable uploads finishing together on two
+    // instances) can take the same place: the file id orders them, the same way everywhere, so
+    // the page and the archive (and its ETag) never change between requests.
+    { orderBy: { position: 'asc', fileId: 'asc' }, disableIdentityMap: true },
   );
   const files = await filesById(
     ctx,

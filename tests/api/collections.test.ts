@@ -289,6 +289,44 @@ describe('collections', () => {
     expect(unsafe.status).toBe(400);
   });
 
+  test('when resumable uploads finish into one collection at the same moment, then every file joins it and the collection and its archive read the same each time', async ({
+    app,
+    alice,
+  }) => {
+    const first = await alice.upload('first', 'first.txt', 'text/plain');
+    const collection = await makeCollection(alice, { files: [{ id: first.file.id }] });
+    const tus = tusClient(app.url, alice.cookie);
+    const uploads = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const content = new TextEncoder().encode(`file number ${i}`);
+        const created = await tus.create(content.length, {
+          filename: `f${i}.txt`,
+          collection: collection.id,
+          path: `together/f${i}.txt`,
+        });
+        expect(created.status).toBe(201);
+        return { location: new URL(created.headers.get('location') ?? '', app.url).toString(), content };
+      }),
+    );
+    const finished = await Promise.all(uploads.map(({ location, content }) => tus.patch(location, 0, content)));
+    expect(finished.map((res) => res.status)).toEqual(Array(6).fill(200));
+
+    const reads = [];
+    for (let i = 0; i < 3; i++) {
+      const read = ((await (await send(alice, 'GET', `/api/v1/collections/${collection.id}`)).json()) as CollectionBody)
+        .collection;
+      const archive = await fetch(`${app.url}/c/${collection.id}/archive`, { method: 'HEAD' });
+      reads.push({ paths: read.files.map((entry) => entry.path), etag: archive.headers.get('etag') });
+    }
+    expect(reads[0].paths[0]).toBe('first.txt');
+    expect([...reads[0].paths].sort()).toEqual([
+      'first.txt',
+      ...Array.from({ length: 6 }, (_, i) => `together/f${i}.txt`),
+    ]);
+    expect(reads[1]).toEqual(reads[0]);
+    expect(reads[2]).toEqual(reads[0]);
+  });
+
   test('when several files come in one multipart body, then each is stored and one collection holds them in order under their paths, with its title and settings', async ({
     app,
     alice,
