@@ -21,6 +21,7 @@ import { DOWNLOAD_TALLY_EVERY_MS, type DownloadTally } from './download-tally';
 import { isStoredName } from './files';
 import { liveUploadKeys, removeAllReservations, removeStaleReservations, STALE_RESERVATION_MS } from './quotas';
 import { removeExpiredResumableUploads, unfinishedUploadKeys } from './resumable-uploads';
+import { removeOrphanThumbnails } from './thumbnails';
 
 /** How old content without a record must be before a round removes it (another instance may be between content and record). */
 const SWEEP_MIN_AGE_MS = 60 * 60 * 1000;
@@ -48,9 +49,8 @@ export async function reconcileStorage(
   const leftoverBefore = new Date(soleWriter ? now : now - STALE_RESERVATION_MS);
   const incomplete = await store.sweepIncomplete({ modifiedBefore: leftoverBefore, keep });
   const orphanBefore = new Date(soleWriter ? now : now - SWEEP_MIN_AGE_MS);
-  const candidates = (await store.list({ modifiedBefore: orphanBefore })).filter(
-    (key) => isStoredName(key) && !live.has(key),
-  );
+  const listed = await store.list({ modifiedBefore: orphanBefore });
+  const candidates = listed.filter((key) => isStoredName(key) && !live.has(key));
 
   let orphans = 0;
   for (let i = 0; i < candidates.length; i += LOOKUP_BATCH) {
@@ -62,6 +62,8 @@ export async function reconcileStorage(
       orphans++;
     }
   }
+  // Thumbnails are not stored names: those of files without a record go here (ADR 0041).
+  orphans += await removeOrphanThumbnails({ em, store }, listed);
   if (incomplete || orphans) log.warn({ incomplete, orphans }, 'swept leftovers of unfinished uploads and deletes');
   return { incomplete, orphans };
 }

@@ -10,6 +10,7 @@
 // thumbnail with it. The thumbnail's key is not a stored name (isStoredName), so the
 // storage sweep, which removes content without a record, never mistakes one for an orphan.
 import { Readable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
 import type { Sharp, SharpOptions } from 'sharp';
 import {
@@ -20,6 +21,7 @@ import {
   type PartialProgress,
   type WriteOptions,
 } from '../storage/content-store';
+import { FileSchema } from '../db/entities/file.entity';
 import { isStoredName } from './files';
 
 /** The thumbnail fits in a square of this many pixels. */
@@ -69,6 +71,34 @@ const IMAGE_EXTENSIONS = new Set([
 function thumbnailKey(storedName: string): string {
   const dot = storedName.indexOf('.');
   return `${dot === -1 ? storedName : storedName.slice(0, dot)}-thumb.webp`;
+}
+
+/** A thumbnail's key: a file id (the stem of every stored name) and `-thumb.webp`. */
+const THUMBNAIL_KEY = /^([A-Za-z0-9_-]{22})-thumb\.webp$/;
+
+/**
+ * Removes the thumbnails among `keys` (a listing of the store) whose file has no record: left
+ * by a delete that stopped between its record and its content. Returns how many went.
+ */
+export async function removeOrphanThumbnails(
+  deps: { em: EntityManager; store: ContentStore },
+  keys: readonly string[],
+): Promise<number> {
+  const fileIds = keys.flatMap((key) => THUMBNAIL_KEY.exec(key)?.[1] ?? []);
+  let removed = 0;
+  for (let i = 0; i < fileIds.length; i += 500) {
+    const batch = fileIds.slice(i, i + 500);
+    const records = await deps.em.find(FileSchema, { id: { $in: batch } }, { fields: ['id'] });
+    const known = new Set(records.map((file) => file.id));
+    for (const id of batch.filter((fileId) => !known.has(fileId))) {
+      const key = thumbnailKey(id);
+      // Gone already when its file's content was swept just before.
+      if (!(await deps.store.stat(key))) continue;
+      await deps.store.delete(key);
+      removed++;
+    }
+  }
+  return removed;
 }
 
 function hasImageExtension(storedName: string): boolean {

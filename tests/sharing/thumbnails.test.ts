@@ -3,8 +3,8 @@
 // the file.
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { TestClock } from '../helpers/app';
-import { describe, expect, test } from '../helpers/fixtures';
+import { startApp, TestClock } from '../helpers/app';
+import { describe, expect, registeredUser, test } from '../helpers/fixtures';
 import { poll } from '../helpers/multipart';
 
 const clock = new TestClock();
@@ -255,5 +255,32 @@ describe('who sees a thumbnail, and for how long', () => {
     expect(res.status).toBe(200);
     expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).width).toBe(320);
     expect(await app.storedFiles()).toContain(thumbnailKey);
+  });
+
+  test('when a delete stopped after the content, before its thumbnail, then the storage sweep at the next start removes the thumbnail', async () => {
+    const first = await startApp();
+    let firstOpen = true;
+    let second: Awaited<ReturnType<typeof startApp>> | undefined;
+    try {
+      const carol = await registeredUser(first, 'carol');
+      const { file } = await carol.upload(await image(400, 300, 'png'), 'half-deleted.png', 'image/png');
+      expect((await thumbnailOnceMade(carol.fetch, file.id)).status).toBe(200);
+      expect((await first.storedFiles()).filter((name) => name.startsWith(file.id))).toHaveLength(2);
+      // The record and the content went; the process stopped before the thumbnail did.
+      await first.rows('delete from files where id = ?', [file.id]);
+      await first.removeStored(file.storedName);
+      expect((await first.storedFiles()).filter((name) => name.startsWith(file.id))).toHaveLength(1);
+      firstOpen = false;
+      await first.close();
+
+      // Two hours on: old enough for the sweep even where other instances may be writing.
+      const later = new TestClock();
+      later.advance(2 * 3600_000);
+      second = await startApp(first.env, { clock: later });
+      expect((await second.storedFiles()).filter((name) => name.startsWith(file.id))).toEqual([]);
+    } finally {
+      if (firstOpen) await first.close();
+      await second?.close();
+    }
   });
 });
