@@ -157,7 +157,7 @@ describe('thumbnails of images', () => {
 });
 
 describe('who sees a thumbnail, and for how long', () => {
-  test('when a link has no password, limit or expiry, then its thumbnail is cached publicly for a year, with an ETag that answers 304', async ({
+  test('when a link has no password, limit or expiry, then its thumbnail is cached publicly for a year, with an ETag that answers 304; HEAD gives its headers, other methods 405', async ({
     alice,
   }) => {
     const { file } = await alice.upload(await image(400, 300, 'png'), 'open.png', 'image/png');
@@ -171,6 +171,13 @@ describe('who sees a thumbnail, and for how long', () => {
     const again = await alice.fetch(`/f/${file.id}/thumbnail`, { headers: { cookie: '', 'if-none-match': tag! } });
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(tag);
+    const head = await alice.fetch(`/f/${file.id}/thumbnail`, { method: 'HEAD', headers: { cookie: '' } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('image/webp');
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    const post = await alice.fetch(`/f/${file.id}/thumbnail`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
   test('when a link asks for a password, then its thumbnail is 401 without it, and private with it or for the owner', async ({
