@@ -1,4 +1,4 @@
-// npm run users -- <list|add|passwd|disable|enable|delete|quota> …   (ADR 0018)
+// npm run users -- <list|add|passwd|disable|enable|delete|quota|reset-2fa> …   (ADR 0018, ADR 0042)
 // Account administration, safe while the server runs and on PostgreSQL. Each command prints
 // a human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.
@@ -14,6 +14,7 @@ import {
   type UserSummary,
 } from '../server/services/accounts';
 import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usage';
+import { resetTwoFactor } from '../server/services/two-factor';
 import { registerUser } from '../server/services/users';
 import {
   ask,
@@ -40,6 +41,7 @@ const HELP: CommandHelp = {
     'disable|enable <username> [--json]',
     'delete <username> [--yes] [--json]',
     'quota <username> <size|none|default> [--json]',
+    'reset-2fa <username> [--json]',
   ],
   summary: ["Administers accounts with the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs."],
   entries: [
@@ -51,15 +53,25 @@ const HELP: CommandHelp = {
       '--password-stdin',
       'add, passwd: read the password from the first line of stdin (otherwise asked twice on a terminal)',
     ],
+    ['reset-2fa', "turns the user's two-factor codes off (a lost phone): the password alone logs in again"],
     ['--yes', "delete: no question (needed without a terminal); the user's files go too"],
     ['--json', 'print JSON instead of a line for people'],
   ],
 };
 
-const COMMANDS = ['list', 'add', 'passwd', 'disable', 'enable', 'delete', 'quota'] as const;
+const COMMANDS = ['list', 'add', 'passwd', 'disable', 'enable', 'delete', 'quota', 'reset-2fa'] as const;
 type CommandName = (typeof COMMANDS)[number];
 /** How many names each command takes after it. */
-const ARITY: Record<CommandName, number> = { list: 0, add: 1, passwd: 1, disable: 1, enable: 1, delete: 1, quota: 2 };
+const ARITY: Record<CommandName, number> = {
+  list: 0,
+  add: 1,
+  passwd: 1,
+  disable: 1,
+  enable: 1,
+  delete: 1,
+  quota: 2,
+  'reset-2fa': 1,
+};
 
 interface Command {
   name: CommandName;
@@ -166,6 +178,13 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
       const warning = quotaWarning(user);
       if (warning) process.stderr.write(`${warning}\n`);
       return print({ user }, quotaSetLine(user, value));
+    }
+    case 'reset-2fa': {
+      const { wasOn } = await resetTwoFactor(ctx, username);
+      return print(
+        { ok: true, wasOn },
+        wasOn ? `Two-factor codes of ${username} turned off` : `${username} had no two-factor codes`,
+      );
     }
   }
 }

@@ -10,6 +10,7 @@ import { AppError } from '../errors';
 import { firstIssue, loginSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
 import { requireSessionUser } from './guards';
+import { secondFactorAccepted, wrongCodeError } from './two-factor';
 import { describeUserAgent } from './user-agent';
 import { findUserByUsername } from './users';
 
@@ -39,9 +40,15 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
     throw error;
   });
   // Same answer and the same bcrypt work whether the user is unknown or the password wrong.
-  const right = await checkedUnderThrottle(attempt, () =>
-    user ? verifyPassword(password, user.passwordHash) : burnPasswordCheck(password),
-  );
+  // With two-factor codes on, a wrong code fails like a wrong password; a missing one counts
+  // neither way (ADR 0042).
+  let codeWrong = false;
+  const right = await checkedUnderThrottle(attempt, async () => {
+    if (!(await (user ? verifyPassword(password, user.passwordHash) : burnPasswordCheck(password)))) return false;
+    codeWrong = !(user && (await secondFactorAccepted(ctx, user, input)));
+    return !codeWrong;
+  });
+  if (codeWrong) throw wrongCodeError();
   if (!user || !right) throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
   // Told only to someone who knows the password: the account exists, an admin disabled it.
   if (user.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);

@@ -17,7 +17,18 @@ const COMMANDS = [
   {
     name: 'users',
     script: USERS_JS,
-    lists: ['list', 'add', 'passwd', 'disable|enable', 'delete', 'quota', '--password-stdin', '--yes', '--json'],
+    lists: [
+      'list',
+      'add',
+      'passwd',
+      'disable|enable',
+      'delete',
+      'quota',
+      'reset-2fa',
+      '--password-stdin',
+      '--yes',
+      '--json',
+    ],
   },
   {
     name: 'tokens',
@@ -96,7 +107,7 @@ describe('a wrong command line', () => {
   it.each([
     ['register-user', [], 'Missing the <username>'],
     ['register-user', ['alice', 'bob'], 'Expected one <username>, got 2'],
-    ['users', [], 'Missing the command (list, add, passwd, disable, enable, delete, quota)'],
+    ['users', [], 'Missing the command (list, add, passwd, disable, enable, delete, quota, reset-2fa)'],
     ['users', ['frobnicate'], 'Unknown command "frobnicate"'],
     ['users', ['enable'], 'Expected disable|enable <username> [--json]'],
     ['tokens', ['explode', 'alice'], 'Unknown command "explode"'],

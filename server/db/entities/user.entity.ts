@@ -15,6 +15,16 @@ export interface User {
   hasOwnQuota: boolean;
   /** The user's own quota in bytes; null with `hasOwnQuota`: unlimited. */
   quotaBytes: number | null;
+  /** Whether a password login also needs a code from the user's authenticator (ADR 0042). */
+  twoFactorEnabled?: boolean;
+  /** The confirmed TOTP secret (base32); set only once a first code confirmed it. */
+  totpSecret?: string | null;
+  /** The secret of an enrolment begun and not yet confirmed. */
+  totpPendingSecret?: string | null;
+  /** The last time-step (30 s) whose code was accepted: no code is accepted twice. */
+  totpLastStep?: number | null;
+  /** JSON array of the SHA-256 (hex) of the recovery codes not yet used. */
+  recoveryCodeHashes?: string | null;
 }
 
 export const UserSchema = new EntitySchema<User>({
@@ -29,5 +39,10 @@ export const UserSchema = new EntitySchema<User>({
     disabledAt: { type: 'Date', nullable: true },
     hasOwnQuota: { type: 'boolean', default: false },
     quotaBytes: { type: WholeNumberType, nullable: true },
+    twoFactorEnabled: { type: 'boolean', default: false },
+    totpSecret: { type: 'text', nullable: true },
+    totpPendingSecret: { type: 'text', nullable: true },
+    totpLastStep: { type: 'integer', nullable: true },
+    recoveryCodeHashes: { type: 'text', nullable: true },
   },
 });

@@ -11,6 +11,7 @@ import { Migration20261127000000ResumableUploads as PostgresResumableUploads } f
 import { Migration20261128120000UploadLiveness as PostgresUploadLiveness } from './postgresql/Migration20261128120000UploadLiveness';
 import { Migration20261129000000Collections as PostgresCollections } from './postgresql/Migration20261129000000Collections';
 import { Migration20261129100000UploadsJoinCollections as PostgresUploadsJoinCollections } from './postgresql/Migration20261129100000UploadsJoinCollections';
+import { Migration20261130000000TwoFactor as PostgresTwoFactor } from './postgresql/Migration20261130000000TwoFactor';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -22,6 +23,7 @@ import { Migration20261127000000ResumableUploads } from './sqlite/Migration20261
 import { Migration20261128120000UploadLiveness } from './sqlite/Migration20261128120000UploadLiveness';
 import { Migration20261129000000Collections } from './sqlite/Migration20261129000000Collections';
 import { Migration20261129100000UploadsJoinCollections } from './sqlite/Migration20261129100000UploadsJoinCollections';
+import { Migration20261130000000TwoFactor } from './sqlite/Migration20261130000000TwoFactor';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -36,6 +38,7 @@ const sqliteMigrations = [
   { name: 'Migration20261128120000UploadLiveness', class: Migration20261128120000UploadLiveness },
   { name: 'Migration20261129000000Collections', class: Migration20261129000000Collections },
   { name: 'Migration20261129100000UploadsJoinCollections', class: Migration20261129100000UploadsJoinCollections },
+  { name: 'Migration20261130000000TwoFactor', class: Migration20261130000000TwoFactor },
 ];
 
 const postgresqlMigrations = [
@@ -48,6 +51,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261128120000UploadLiveness', class: PostgresUploadLiveness },
   { name: 'Migration20261129000000Collections', class: PostgresCollections },
   { name: 'Migration20261129100000UploadsJoinCollections', class: PostgresUploadsJoinCollections },
+  { name: 'Migration20261130000000TwoFactor', class: PostgresTwoFactor },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

@@ -277,6 +277,73 @@ function describeCollections(registry: OpenAPIRegistry): void {
   });
 }
 
+// Two-factor codes (ADR 0042): the login's optional `code`, and the routes that set them up.
+const twoFactorCode = z.string().max(64).openapi({
+  description:
+    'A 6-digit code from the authenticator app (this, the previous or the next 30-second step), or a recovery code.',
+  example: '123456',
+});
+const loginWithCodeSchema = loginSchema.extend({
+  code: twoFactorCode.optional().openapi({
+    description: 'Needed when the user has two-factor codes on: a current code or an unused recovery code.',
+  }),
+});
+const codeBody = { body: { content: json(z.object({ code: twoFactorCode })) } };
+const TwoFactorStatus = z
+  .object({ enabled: z.boolean(), recoveryCodesLeft: z.number().int().nonnegative() })
+  .strict()
+  .openapi('TwoFactorStatus');
+
+function describeTwoFactor(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/me/2fa',
+    tags: ['Account'],
+    summary: 'Whether your logins need a two-factor code, and how many recovery codes are left',
+    security: SESSION_ONLY,
+    responses: { 200: { description: 'The state', content: json(TwoFactorStatus) }, ...errors(401, 403) },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/me/2fa',
+    tags: ['Account'],
+    summary: 'Begin setting up two-factor codes: a new secret for your authenticator app (confirm it next)',
+    security: SESSION_ONLY,
+    responses: {
+      200: {
+        description: 'The secret, base32, and the otpauth:// URI a QR code carries',
+        content: json(z.object({ secret: z.string(), otpauthUri: z.string() }).strict()),
+      },
+      ...errors(401, 403, 409),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/me/2fa/confirm',
+    tags: ['Account'],
+    summary:
+      'Turn two-factor codes on with a first code from the secret begun: the ten recovery codes, shown this once',
+    security: SESSION_ONLY,
+    request: codeBody,
+    responses: {
+      200: {
+        description: 'On; keep the recovery codes somewhere safe',
+        content: json(z.object({ recoveryCodes: z.array(z.string()).length(10) }).strict()),
+      },
+      ...errors(400, 401, 403, 409),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/me/2fa',
+    tags: ['Account'],
+    summary: 'Turn two-factor codes off with a current code or a recovery code (wrong ones are throttled like logins)',
+    security: SESSION_ONLY,
+    request: codeBody,
+    responses: { 200: { description: 'Off', content: json(Ok) }, ...errors(400, 401, 403, 409, 429) },
+  });
+}
+
 function describeApi(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -298,11 +365,21 @@ function describeApi(registry: OpenAPIRegistry): void {
     summary: 'Log in: sets the session cookie',
     security: [],
     request: {
-      body: { content: { ...json(loginSchema), 'application/x-www-form-urlencoded': { schema: loginSchema } } },
+      body: {
+        content: {
+          ...json(loginWithCodeSchema),
+          'application/x-www-form-urlencoded': { schema: loginWithCodeSchema },
+        },
+      },
     },
     responses: {
       200: { description: 'Logged in; Set-Cookie carries the session', content: json(z.object({ user: User })) },
-      ...errors(400, 401, 403, 429),
+      ...errors(400, 403, 429),
+      401: {
+        description:
+          'Wrong username or password; or, with two-factor codes on, a code missing or wrong (then `twoFactorRequired` is true)',
+        content: json(ErrorBody.extend({ twoFactorRequired: z.literal(true).optional() })),
+      },
     },
   });
   registry.registerPath({
@@ -606,6 +683,7 @@ export function openApiDocument() {
   if (document) return document;
   const registry = new OpenAPIRegistry();
   describeApi(registry);
+  describeTwoFactor(registry);
   document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

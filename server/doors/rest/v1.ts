@@ -102,7 +102,8 @@ export function apiV1Router(): Router {
       const ctx = res.locals.ctx;
       const session = await login(ctx, req.body ?? {}).catch((error: unknown) => {
         // The password was right: the client is told to ask for a code (docs/api.md).
-        if (error instanceof TwoFactorRequiredError) res.status(401).json({ error: error.message, twoFactorRequired: true });
+        if (error instanceof TwoFactorRequiredError)
+          res.status(401).json({ error: error.message, twoFactorRequired: true });
         else throw error;
       });
       if (!session) return;

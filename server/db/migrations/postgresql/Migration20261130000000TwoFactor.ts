@@ -1,0 +1,11 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/** Two-factor codes for password logins: the TOTP secret, the last step used, recovery codes (ADR 0042). */
+export class Migration20261130000000TwoFactor extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'alter table "users" add column "two_factor_enabled" boolean not null default false, add column "totp_secret" text null, ' +
+        'add column "totp_pending_secret" text null, add column "totp_last_step" int null, add column "recovery_code_hashes" text null;',
+    );
+  }
+}
