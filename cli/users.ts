@@ -1,4 +1,4 @@
-// npm run users -- <list|add|passwd|disable|enable|delete|quota|reset-2fa> …   (ADR 0018, ADR 0042)
+// npm run users -- <list|add|passwd|disable|enable|delete|quota|reset-2fa> …   (ADR 0018, ADR 0043)
 // Account administration, safe while the server runs and on PostgreSQL. Each command prints
 // a human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.

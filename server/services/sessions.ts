@@ -41,7 +41,7 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
   });
   // Same answer and the same bcrypt work whether the user is unknown or the password wrong.
   // With two-factor codes on, a wrong code fails like a wrong password; a missing one counts
-  // neither way (ADR 0042).
+  // neither way (ADR 0043).
   let codeWrong = false;
   const right = await checkedUnderThrottle(attempt, async () => {
     if (!(await (user ? verifyPassword(password, user.passwordHash) : burnPasswordCheck(password)))) return false;

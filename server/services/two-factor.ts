@@ -1,4 +1,4 @@
-// Two-factor codes for password logins (ADR 0042): a TOTP secret (RFC 6238, 30-second steps,
+// Two-factor codes for password logins (ADR 0043): a TOTP secret (RFC 6238, 30-second steps,
 // 6 digits) the user's authenticator app holds, and ten one-time recovery codes. Setting it up
 // takes two steps (begin: a secret; confirm: a first code from it); once on, a password login
 // also needs a current code or an unused recovery code. Each code is accepted once: the last

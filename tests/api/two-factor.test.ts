@@ -1,4 +1,4 @@
-// Two-factor codes for password logins (ADR 0042): setting them up through the API (a secret,
+// Two-factor codes for password logins (ADR 0043): setting them up through the API (a secret,
 // then a first code, then ten recovery codes shown once), logging in with a code of the current,
 // previous or next 30-second step (each accepted once), wrong codes throttled like wrong
 // passwords, recovery codes used once, turning them off with a code, and `npm run users --

@@ -15,7 +15,7 @@ export interface User {
   hasOwnQuota: boolean;
   /** The user's own quota in bytes; null with `hasOwnQuota`: unlimited. */
   quotaBytes: number | null;
-  /** Whether a password login also needs a code from the user's authenticator (ADR 0042). */
+  /** Whether a password login also needs a code from the user's authenticator (ADR 0043). */
   twoFactorEnabled?: boolean;
   /** The confirmed TOTP secret (base32); set only once a first code confirmed it. */
   totpSecret?: string | null;

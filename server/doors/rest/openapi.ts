@@ -277,7 +277,7 @@ function describeCollections(registry: OpenAPIRegistry): void {
   });
 }
 
-// Two-factor codes (ADR 0042): the login's optional `code`, and the routes that set them up.
+// Two-factor codes (ADR 0043): the login's optional `code`, and the routes that set them up.
 const twoFactorCode = z.string().max(64).openapi({
   description:
     'A 6-digit code from the authenticator app (this, the previous or the next 30-second step), or a recovery code.',

@@ -284,7 +284,7 @@ export function apiV1Router(): Router {
     }),
   );
 
-  // Two-factor codes (ADR 0042): begin (a secret), confirm with a first code (recovery codes,
+  // Two-factor codes (ADR 0043): begin (a secret), confirm with a first code (recovery codes,
   // shown once), turn off with a code. With a session only, like the password.
   router.get(
     '/me/2fa',

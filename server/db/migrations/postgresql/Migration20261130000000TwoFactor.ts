@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Two-factor codes for password logins: the TOTP secret, the last step used, recovery codes (ADR 0042). */
+/** Two-factor codes for password logins: the TOTP secret, the last step used, recovery codes (ADR 0043). */
 export class Migration20261130000000TwoFactor extends Migration {
   override async up(): Promise<void> {
     this.addSql(
