@@ -21,6 +21,13 @@ import { expiryChoices } from './services/share-settings';
 import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
 import * as sessions from './services/sessions';
+import {
+  beginTwoFactor,
+  confirmTwoFactor,
+  disableTwoFactor,
+  TwoFactorRequiredError,
+  twoFactorStatus,
+} from './services/two-factor';
 import { changeOwnPassword } from './services/users';
 import { cancelResumableUpload, listMyUnfinishedUploads } from './services/resumable-uploads';
 import { myStorageReport } from './services/storage-usage';
@@ -41,6 +48,7 @@ export function loadContextFor(res: Response) {
       shareSettings: { expiryChoices },
       previewKind,
       users: { changeOwnPassword },
+      twoFactor: { twoFactorStatus, beginTwoFactor, confirmTwoFactor, disableTwoFactor },
       storage: { myStorageReport },
       resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload },
     },
@@ -52,6 +60,8 @@ export function loadContextFor(res: Response) {
       readShareGrant,
       receiveUploadForm,
       isAppError,
+      /** A right password whose login still needs a two-factor code (or got a wrong one). */
+      isTwoFactorRequired: (error: unknown) => error instanceof TwoFactorRequiredError,
       SHARE_SETTING_FIELDS,
     },
   };

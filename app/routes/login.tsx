@@ -15,6 +15,9 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
   const headers = new Headers();
   const retryAfter = actionHeaders.get('Retry-After');
   if (retryAfter) headers.set('Retry-After', retryAfter);
+  // The code step carries the password in its form: never kept by a cache.
+  const cacheControl = actionHeaders.get('Cache-Control');
+  if (cacheControl) headers.set('Cache-Control', cacheControl);
   return headers;
 };
 
@@ -30,18 +33,38 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const redirectTo = safeRedirect(form.get('redirectTo'));
   const username = form.get('username');
   try {
-    const session = await context.services.sessions.login(context.ctx, { username, password: form.get('password') });
+    const session = await context.services.sessions.login(context.ctx, {
+      username,
+      password: form.get('password'),
+      code: form.get('code') ?? undefined,
+    });
     return redirect(redirectTo, {
       headers: { 'Set-Cookie': context.http.sessionCookie(context.ctx.config, session.token, session.maxAgeSeconds) },
     });
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
+    // The password was right: the second step asks for the code (sent with the password again).
+    if (context.http.isTwoFactorRequired(error)) {
+      const sentCode = typeof form.get('code') === 'string' && form.get('code') !== '';
+      return data(
+        {
+          error: sentCode ? message : null,
+          username: String(username ?? ''),
+          codeStep: { password: String(form.get('password') ?? '') },
+        },
+        { status, headers: { 'Cache-Control': 'no-store' } },
+      );
+    }
     const headers: HeadersInit = {};
     if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined) {
       headers['Retry-After'] = String(error.retryAfterSeconds);
     }
     return data(
-      { error: loginErrorInWords(status, message), username: typeof username === 'string' ? username : '' },
+      {
+        error: loginErrorInWords(status, message),
+        username: typeof username === 'string' ? username : '',
+        codeStep: null,
+      },
       { status, headers },
     );
   }
@@ -60,6 +83,8 @@ export default function Login() {
     password.current.value = '';
     password.current.focus();
   }, [actionData]);
+  const redirectTo = searchParams.get('redirectTo') ?? '/files';
+  if (actionData?.codeStep) return <CodeStep {...actionData} password={actionData.codeStep.password} />;
   return (
     <main className="narrow">
       <h1>Log in</h1>
@@ -69,7 +94,7 @@ export default function Login() {
             {actionData.error}
           </p>
         ) : null}
-        <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/files'} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
         <label>
           Username
           <input
@@ -91,6 +116,43 @@ export default function Login() {
         </button>
       </Form>
       <p className="muted">Accounts are created by the administrator of this service.</p>
+    </main>
+  );
+}
+
+/** The second step of a login with two-factor codes on: the code (or a recovery code). */
+function CodeStep({ error, username, password }: { error: string | null; username: string; password: string }) {
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle';
+  return (
+    <main className="narrow">
+      <h1>Log in</h1>
+      <Form method="post" className="card stack" aria-describedby={error ? 'login-error' : undefined}>
+        {error ? (
+          <p id="login-error" className="alert" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <p>Enter the code your authenticator app shows for {username}, or one of your recovery codes.</p>
+        <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/files'} />
+        <input type="hidden" name="username" value={username} />
+        <input type="hidden" name="password" value={password} />
+        <label>
+          Two-factor code
+          <input
+            name="code"
+            autoComplete="one-time-code"
+            required
+            // biome-ignore lint/a11y/noAutofocus: this step of the login asks for this one field
+            autoFocus
+            maxLength={32}
+          />
+        </label>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
+        </button>
+      </Form>
     </main>
   );
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
-import { useActionData, useLoaderData } from '@remix-run/react';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { ApiTokensSection } from '~/components/settings/api-tokens-section';
 import type { SettingsResult, SettingsSection } from '~/components/settings/form-result';
@@ -9,6 +9,7 @@ import { SessionsSection } from '~/components/settings/sessions-section';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { CHANGE_PASSWORD_LABELS, inFormWords, NEW_TOKEN_LABELS, type FieldLabels } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
+import { qrCodeDataUrl } from '~/utils/qr-code.server';
 import { requireUserPage } from '~/utils/session.server';
 
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Settings · File sharing' }]);
@@ -17,7 +18,46 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, services } = context;
   const [tokens, sessions] = [await services.apiTokens.listApiTokens(ctx), await services.sessions.listSessions(ctx)];
-  return { tokens, sessions, now: ctx.clock.now() };
+  const twoFactor = await services.twoFactor.twoFactorStatus(ctx);
+  return { tokens, sessions, twoFactor, now: ctx.clock.now() };
+}
+
+/** What a form of the two-factor section answers: a secret begun, the recovery codes, or a message. */
+interface TwoFactorResult {
+  section: 'two-factor';
+  error: string | null;
+  notice: string | null;
+  /** After "Set up": the secret to type in and its QR code (an SVG data URL). */
+  begun: { secret: string; qrCode: string } | null;
+  /** After the first code: the recovery codes, shown this once. */
+  recoveryCodes: string[] | null;
+}
+
+const TWO_FACTOR_INTENTS = new Set(['begin-2fa', 'confirm-2fa', 'disable-2fa']);
+
+async function twoFactorAction(context: ActionFunctionArgs['context'], intent: string, code: string) {
+  const { ctx, services } = context;
+  const answer = (result: Partial<TwoFactorResult>, status = 200) =>
+    data<TwoFactorResult>(
+      { section: 'two-factor', error: null, notice: null, begun: null, recoveryCodes: null, ...result },
+      { status },
+    );
+  try {
+    if (intent === 'begin-2fa') {
+      const { secret, otpauthUri } = await services.twoFactor.beginTwoFactor(ctx);
+      return answer({ begun: { secret, qrCode: await qrCodeDataUrl(otpauthUri) } });
+    }
+    if (intent === 'confirm-2fa') {
+      const { recoveryCodes } = await services.twoFactor.confirmTwoFactor(ctx, { code });
+      return answer({ notice: 'Two-factor codes are on.', recoveryCodes });
+    }
+    await services.twoFactor.disableTwoFactor(ctx, { code });
+    return answer({ notice: 'Two-factor codes are off: your password alone logs you in.' });
+  } catch (error) {
+    const { status, message } = pageErrorFrom(context, error);
+    const again = intent === 'confirm-2fa' ? ' Set up again to get a new secret.' : '';
+    return answer({ error: `${message}${message.endsWith('.') ? '' : '.'}${again}` }, status);
+  }
 }
 
 const SECTION_OF_INTENT: Record<string, SettingsSection> = {
@@ -39,6 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { ctx, services } = context;
   const form = await readForm(request);
   const intent = String(form.get('intent') ?? '');
+  if (TWO_FACTOR_INTENTS.has(intent)) return twoFactorAction(context, intent, String(form.get('code') ?? ''));
   const section = SECTION_OF_INTENT[intent];
   if (!section)
     return data<SettingsResult>(
@@ -94,15 +135,105 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Settings() {
-  const { tokens, sessions, now } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const { tokens, sessions, twoFactor, now } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const twoFactorResult = answer?.section === 'two-factor' ? (answer as TwoFactorResult) : undefined;
+  const result = answer?.section === 'two-factor' ? undefined : (answer as SettingsResult | undefined);
   return (
     <main className="stack">
       <h1>Settings</h1>
       <ApiTokensSection tokens={tokens} now={now} result={result} />
       <PasswordSection result={result} />
+      <TwoFactorSection enabled={twoFactor.enabled} left={twoFactor.recoveryCodesLeft} result={twoFactorResult} />
       <SessionsSection sessions={sessions} result={result} />
     </main>
+  );
+}
+
+function CodeField() {
+  return (
+    <label>
+      <span>Code from your app, or a recovery code</span>
+      <input name="code" autoComplete="one-time-code" inputMode="text" required maxLength={32} />
+    </label>
+  );
+}
+
+/** Set up (a QR code and the secret, then a first code), the recovery codes once, and turning off. */
+function TwoFactorSection({
+  enabled,
+  left,
+  result,
+}: {
+  enabled: boolean;
+  left: number;
+  result: TwoFactorResult | undefined;
+}) {
+  return (
+    <section className="card stack" aria-labelledby="two-factor-heading">
+      <h2 id="two-factor-heading">Two-factor codes</h2>
+      {result?.error ? (
+        <p className="alert" role="alert">
+          {result.error}
+        </p>
+      ) : null}
+      {result?.notice ? (
+        <p className="notice" role="status">
+          {result.notice}
+        </p>
+      ) : null}
+      {result?.recoveryCodes ? (
+        <div className="stack">
+          <p>
+            Keep these recovery codes somewhere safe: each logs you in once instead of a code. They are shown only now.
+          </p>
+          <ul aria-label="Recovery codes">
+            {result.recoveryCodes.map((code) => (
+              <li key={code}>
+                <code>{code}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {enabled ? (
+        <>
+          <p>
+            On: logging in with your password also needs a code from your authenticator app. {left} recovery{' '}
+            {left === 1 ? 'code is' : 'codes are'} left.
+          </p>
+          <Form method="post" className="token-form">
+            <input type="hidden" name="intent" value="disable-2fa" />
+            <CodeField />
+            <button type="submit">Turn off</button>
+          </Form>
+        </>
+      ) : result?.begun ? (
+        <>
+          <p>Scan this QR code with your authenticator app, or type the secret into it, then enter its first code.</p>
+          <img src={result.begun.qrCode} alt="QR code of the secret" width={200} height={200} />
+          <p>
+            Secret: <code>{result.begun.secret}</code>
+          </p>
+          <Form method="post" className="token-form">
+            <input type="hidden" name="intent" value="confirm-2fa" />
+            <label>
+              <span>Code from your app</span>
+              <input name="code" autoComplete="one-time-code" inputMode="numeric" required maxLength={8} />
+            </label>
+            <button type="submit">Turn on</button>
+          </Form>
+        </>
+      ) : (
+        <>
+          <p>Off. With two-factor codes on, logging in needs your password and a code from an authenticator app.</p>
+          <Form method="post">
+            <input type="hidden" name="intent" value="begin-2fa" />
+            <button type="submit">Set up two-factor codes</button>
+          </Form>
+        </>
+      )}
+    </section>
   );
 }
 

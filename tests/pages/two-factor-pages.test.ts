@@ -1,0 +1,151 @@
+// Two-factor codes on the pages, without JavaScript (ADR 0043): the settings page sets them up
+// (a QR code made on the server and the secret in text, then a first code; the recovery codes
+// shown once) and turns them off with a code; the login page asks for the code in a second
+// step once the password was right. Plain form posts, as a browser without scripts sends them.
+import { cookieFrom, DEFAULT_PASSWORD, TestClock, type TestApp } from '../helpers/app';
+import { test as base, describe, expect } from '../helpers/fixtures';
+import { alertsOf, getPage, postForm, visibleText } from '../helpers/pages-fixtures';
+import { middleOfNextStep, totpCode } from '../helpers/totp';
+
+const clock = new TestClock();
+
+function nextStepMiddle(): void {
+  clock.advance(middleOfNextStep(clock.now()) - clock.now());
+}
+
+function twoFactorPages(app: TestApp) {
+  let users = 0;
+  async function loggedIn(): Promise<{ username: string; cookie: string }> {
+    const username = `guarded${++users}`;
+    await app.createUser(username);
+    const res = await postForm(app, '/login', { username, password: DEFAULT_PASSWORD, redirectTo: '/files' });
+    expect(res.status).toBe(302);
+    return { username, cookie: cookieFrom(res) };
+  }
+
+  /** Sets two-factor codes up with the settings page's forms; the secret and the recovery codes. */
+  async function setUp(cookie: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+    const begun = await postForm(app, '/settings', { intent: 'begin-2fa' }, { cookie });
+    expect(begun.status).toBe(200);
+    const html = await begun.text();
+    const secret = /<code>([A-Z2-7]{32})<\/code>/.exec(html)?.[1];
+    expect(secret).toBeDefined();
+    const qr = /<img[^>]*src="data:image\/svg\+xml;base64,([^"]+)"[^>]*alt="QR code of the secret"/.exec(html)?.[1];
+    expect(Buffer.from(qr ?? '', 'base64').toString()).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+
+    nextStepMiddle();
+    const confirmed = await postForm(
+      app,
+      '/settings',
+      { intent: 'confirm-2fa', code: totpCode(secret!, clock.now()) },
+      { cookie },
+    );
+    expect(confirmed.status).toBe(200);
+    const page = await confirmed.text();
+    expect(visibleText(page)).toContain('Two-factor codes are on.');
+    const recoveryCodes = [...page.matchAll(/<code>([0-9a-f]{4}(?:-[0-9a-f]{4}){3})<\/code>/g)].map((m) => m[1]);
+    expect(recoveryCodes).toHaveLength(10);
+    nextStepMiddle();
+    return { secret: secret!, recoveryCodes };
+  }
+  return { loggedIn, setUp };
+}
+
+const test = base.extend('pages', { scope: 'file' }, ({ app }) => twoFactorPages(app));
+test.override('appOptions', { clock });
+
+describe('the settings page’s two-factor section', () => {
+  test('when a user sets up two-factor codes, then a QR code and the secret are shown, a first code turns them on, the recovery codes are shown once, and the page says on', async ({
+    app,
+    pages: { loggedIn, setUp },
+  }) => {
+    const { cookie } = await loggedIn();
+    expect(visibleText(await (await getPage(app, '/settings', cookie)).text())).toContain('Set up two-factor codes');
+    const { recoveryCodes } = await setUp(cookie);
+
+    const later = await (await getPage(app, '/settings', cookie)).text();
+    expect(visibleText(later)).toContain('On: logging in with your password also needs a code');
+    expect(visibleText(later)).toContain('10 recovery codes are left');
+    for (const code of recoveryCodes) expect(later).not.toContain(code);
+  });
+
+  test('when a wrong first code is sent, then the section says so and the codes stay off', async ({
+    app,
+    pages: { loggedIn },
+  }) => {
+    const { cookie } = await loggedIn();
+    await postForm(app, '/settings', { intent: 'begin-2fa' }, { cookie });
+    const wrong = await postForm(app, '/settings', { intent: 'confirm-2fa', code: '12345x' }, { cookie });
+    expect(wrong.status).toBe(400);
+    expect(alertsOf(await wrong.text()).join(' ')).toMatch(/code is wrong/);
+    expect(visibleText(await (await getPage(app, '/settings', cookie)).text())).toContain('Set up two-factor codes');
+  });
+
+  test('when the user turns them off with a wrong code, then they stay on; with a current code, then they are off', async ({
+    app,
+    pages: { loggedIn, setUp },
+  }) => {
+    const { cookie } = await loggedIn();
+    const { secret } = await setUp(cookie);
+    const wrong = await postForm(app, '/settings', { intent: 'disable-2fa', code: '000000' }, { cookie });
+    expect(wrong.status).toBe(400);
+    expect(alertsOf(await wrong.text())).toEqual(['The two-factor code is wrong or was already used.']);
+    const off = await postForm(
+      app,
+      '/settings',
+      { intent: 'disable-2fa', code: totpCode(secret, clock.now()) },
+      { cookie },
+    );
+    expect(off.status).toBe(200);
+    expect(visibleText(await off.text())).toContain('Two-factor codes are off');
+  });
+});
+
+describe('the login page with two-factor codes on', () => {
+  test('when the password is right, then a second step asks for the code; a wrong code is refused there, the right one logs in', async ({
+    app,
+    pages: { loggedIn, setUp },
+  }) => {
+    const { username, cookie } = await loggedIn();
+    const { secret } = await setUp(cookie);
+
+    const step = await postForm(app, '/login', { username, password: DEFAULT_PASSWORD, redirectTo: '/files' });
+    expect(step.status).toBe(401);
+    expect(step.headers.getSetCookie()).toEqual([]);
+    expect(step.headers.get('cache-control')).toBe('no-store');
+    const html = await step.text();
+    expect(visibleText(html)).toContain(`Enter the code your authenticator app shows for ${username}`);
+    expect(html).toMatch(/<input[^>]*name="code"/);
+    expect(alertsOf(html)).toEqual([]);
+
+    const wrong = await postForm(app, '/login', {
+      username,
+      password: DEFAULT_PASSWORD,
+      code: '000000',
+      redirectTo: '/files',
+    });
+    expect(wrong.status).toBe(401);
+    expect(alertsOf(await wrong.text())).toEqual(['The two-factor code is wrong or was already used']);
+
+    const right = await postForm(app, '/login', {
+      username,
+      password: DEFAULT_PASSWORD,
+      code: totpCode(secret, clock.now()),
+      redirectTo: '/files',
+    });
+    expect(right.status).toBe(302);
+    expect(right.headers.get('location')).toBe('/files');
+    expect((await getPage(app, '/files', cookieFrom(right))).status).toBe(200);
+  });
+
+  test('when a recovery code is typed in the second step, then it logs in once', async ({
+    app,
+    pages: { loggedIn, setUp },
+  }) => {
+    const { username, cookie } = await loggedIn();
+    const { recoveryCodes } = await setUp(cookie);
+    const fields = { username, password: DEFAULT_PASSWORD, code: recoveryCodes[3], redirectTo: '/files' };
+    expect((await postForm(app, '/login', fields)).status).toBe(302);
+    expect((await postForm(app, '/login', fields)).status).toBe(401);
+  });
+});
