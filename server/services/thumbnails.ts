@@ -169,7 +169,7 @@ export class Thumbnails {
   /** Asks for the thumbnail of content just stored under `storedName`, when its name says it is an image. */
   schedule(storedName: string, size: number): void {
     if (!isStoredName(storedName) || !hasImageExtension(storedName) || size > MAX_INPUT_BYTES) return;
-    void this.make(storedName);
+    void this.make(storedName, size);
   }
 
   /**
@@ -188,7 +188,7 @@ export class Thumbnails {
     if (!image || file.size > MAX_INPUT_BYTES || this.making.has(storedName) || this.failed.has(storedName)) {
       return null;
     }
-    return this.make(storedName);
+    return this.make(storedName, file.size);
   }
 
   /** Forgets what was known of `storedName` (its content is gone). */
@@ -196,10 +196,10 @@ export class Thumbnails {
     this.failed.delete(storedName);
   }
 
-  private make(storedName: string): Promise<Buffer | null> {
+  private make(storedName: string, size: number): Promise<Buffer | null> {
     const existing = this.making.get(storedName);
     if (existing) return existing;
-    const made = this.inTurn(() => this.makeNow(storedName)).finally(() => this.making.delete(storedName));
+    const made = this.inTurn(() => this.makeNow(storedName, size)).finally(() => this.making.delete(storedName));
     this.making.set(storedName, made);
     return made;
   }
@@ -217,7 +217,7 @@ export class Thumbnails {
     }
   }
 
-  private async makeNow(storedName: string): Promise<Buffer | null> {
+  private async makeNow(storedName: string, size: number): Promise<Buffer | null> {
     const key = thumbnailKey(storedName);
     let image: Buffer | null;
     try {
@@ -228,6 +228,12 @@ export class Thumbnails {
       return null;
     }
     if (!image) return this.refused(storedName, 'too large');
+    // Not the bytes of its record (a store that showed the object before all of it): not the
+    // image's fault, so nothing is remembered and the next request for the thumbnail tries again.
+    if (image.length !== size) {
+      this.log.warn({ storedName, read: image.length, size }, 'thumbnail not made: the content read is not whole');
+      return null;
+    }
     let thumbnail: Buffer;
     try {
       thumbnail = await renderThumbnail(image);
