@@ -7,7 +7,7 @@ export interface CollectionTreeFile {
   id: string;
   size: number;
   mimeType: string;
-  /** Whether a thumbnail of its raw link may be shown: an inline-safe image whose own link counts nothing and asks nothing. */
+  /** Whether its thumbnail may be shown: an inline-safe image whose own link counts nothing and asks nothing. */
   thumbnail: boolean;
 }
 
@@ -78,7 +78,7 @@ function FileRow({ name, file }: { name: string; file: CollectionTreeFile }) {
   return (
     <>
       {file.thumbnail ? (
-        <img className="thumbnail" src={`${page}/raw`} alt="" loading="lazy" width={48} height={48} />
+        <img className="thumbnail" src={`${page}/thumbnail`} alt="" loading="lazy" width={48} height={48} />
       ) : (
         <span className="thumbnail none" aria-hidden="true">
           📄

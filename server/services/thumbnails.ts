@@ -173,10 +173,13 @@ export class Thumbnails {
   }
 
   /**
-   * The thumbnail of a file, or null when it has none: not an image, an image that could not be
-   * read, or one still being made. A file stored before thumbnails existed gets one now.
+   * The thumbnail of a file, or null when it has none: not an image, or an image that could not
+   * be read. One being made is waited for; a file stored before thumbnails existed gets one now.
    */
   async read(file: ThumbnailSource): Promise<Buffer | null> {
+    // Being made here: waited for, never read from the store while it is being written there.
+    const making = this.making.get(file.storedName);
+    if (making) return making;
     try {
       const opened = await this.store.open(thumbnailKey(file.storedName));
       return await readWhole(opened.stream, MAX_THUMBNAIL_BYTES);
@@ -185,9 +188,8 @@ export class Thumbnails {
     }
     const { storedName } = file;
     const image = IMAGE_TYPES.has(file.mimeType) || hasImageExtension(storedName);
-    if (!image || file.size > MAX_INPUT_BYTES || this.making.has(storedName) || this.failed.has(storedName)) {
-      return null;
-    }
+    if (!image || file.size > MAX_INPUT_BYTES || this.failed.has(storedName)) return null;
+    // Being made (just uploaded): the request waits for it, as a page of new files asks at once.
     return this.make(storedName, file.size);
   }
 

@@ -70,7 +70,7 @@ describe('the collection page', () => {
     expect(metaContent(html, 'og:description')).toContain(total < 1024 ? `${total} bytes` : 'KB');
   });
 
-  test('when a file is an inline-safe image whose own link has no limit and no password, then it has a lazy thumbnail of its raw link; otherwise none', async ({
+  test('when a file is an inline-safe image whose own link has no limit and no password, then it has a lazy thumbnail (a small WebP of it); otherwise none', async ({
     app,
     alice,
   }) => {
@@ -85,8 +85,11 @@ describe('the collection page', () => {
     const html = await (await getPage(app, `/c/${collection.id}`)).text();
     const images = [...html.matchAll(/<img[^>]*>/g)].map((match) => match[0]);
     expect(images).toHaveLength(1);
-    expect(images[0]).toContain(`src="/f/${open.file.id}/raw"`);
+    expect(images[0]).toContain(`src="/f/${open.file.id}/thumbnail"`);
     expect(images[0]).toContain('loading="lazy"');
+    const thumbnail = await fetch(`${app.url}/f/${open.file.id}/thumbnail`);
+    expect(thumbnail.status).toBe(200);
+    expect(thumbnail.headers.get('content-type')).toBe('image/webp');
     // Looking used up nothing: the limited file still has all its downloads.
     const [row] = await app.rows('select downloads from files where id = ?', [limited.file.id]);
     expect(Number(row.downloads)).toBe(0);
