@@ -2,7 +2,6 @@
 // read, with a Content-Length and byte ranges (ADR 0036), under the collection's share controls.
 import type { NextFunction, Request, Response } from 'express';
 import { readShareGrant } from '../../auth/cookie';
-import { isAppError } from '../../errors';
 import { evaluatePreconditions, ifRangeHolds, parseRange } from '../../http/conditional-requests';
 import { sendStatusPage } from '../../http/status-page';
 import {
@@ -12,7 +11,7 @@ import {
 } from '../../services/collection-access';
 import { GONE_MESSAGES } from '../../services/share-settings';
 import { ContentNotFoundError, type ByteRange } from '../../storage/content-store';
-import { dispositionHeader, headerText } from './raw-file';
+import { dispositionHeader, headerText, sendPasswordRefusal } from './raw-file';
 
 /** An archive has no date of its own to compare (its files change): If-Range and the rest go by ETag. */
 const NO_DATE = Number.NaN;
@@ -69,17 +68,7 @@ export function collectionArchive() {
       await archive.send(sent, res);
     } catch (error) {
       if (error instanceof ContentNotFoundError && !res.headersSent) return next();
-      if (isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE' && !res.headersSent) {
-        // A wrong X-Share-Password (401), or too many of them (429).
-        if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        return sendStatusPage(
-          res,
-          error.status,
-          error.status === 429 ? 'Too many attempts' : 'Password required',
-          error.message,
-          `/c/${collectionId}`,
-        );
-      }
+      if (sendPasswordRefusal(res, error, `/c/${collectionId}`)) return;
       if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
       next(error);
     }

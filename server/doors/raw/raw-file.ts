@@ -193,21 +193,28 @@ export function rawFile() {
         );
       }
     } catch (error) {
-      if (isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE' && !res.headersSent) {
-        // A wrong X-Share-Password (401), or too many of them (429). An outage is answered by
-        // Express's last handler, as plain text (status-page.ts).
-        if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        return sendStatusPage(
-          res,
-          error.status,
-          error.status === 429 ? 'Too many attempts' : 'Password required',
-          error.message,
-          `/f/${req.params.id}`,
-        );
-      }
+      if (sendPasswordRefusal(res, error, `/f/${req.params.id}`)) return;
       next(error);
     }
   };
+}
+
+/**
+ * Answers a wrong X-Share-Password (401), or too many of them (429), with the status page that
+ * points to the share page at `sharePage`; true when it did. Anything else (an outage is answered
+ * by Express's last handler, as plain text: status-page.ts) is left to the caller.
+ */
+export function sendPasswordRefusal(res: Response, error: unknown, sharePage: string): boolean {
+  if (!isAppError(error) || error.code === 'DEPENDENCY_UNAVAILABLE' || res.headersSent) return false;
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  sendStatusPage(
+    res,
+    error.status,
+    error.status === 429 ? 'Too many attempts' : 'Password required',
+    error.message,
+    sharePage,
+  );
+  return true;
 }
 
 function contentTypeOf(mimeType: string): string {

@@ -7,12 +7,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import etag from 'etag';
 import { readShareGrant } from '../../auth/cookie';
-import { isAppError } from '../../errors';
 import { evaluatePreconditions } from '../../http/conditional-requests';
 import { sendStatusPage } from '../../http/status-page';
 import { openShare, PASSWORD_REQUIRED } from '../../services/share-access';
 import { thumbnailsOf } from '../../services/thumbnails';
-import { headerText } from './raw-file';
+import { headerText, sendPasswordRefusal } from './raw-file';
 
 /** A thumbnail has no date of its own to compare: conditional requests go by ETag. */
 const NO_DATE = Number.NaN;
@@ -58,17 +57,7 @@ export function fileThumbnail() {
       res.setHeader('Content-Length', String(thumbnail.length));
       res.end(req.method === 'HEAD' ? undefined : thumbnail);
     } catch (error) {
-      if (isAppError(error) && error.code !== 'DEPENDENCY_UNAVAILABLE' && !res.headersSent) {
-        // A wrong X-Share-Password (401), or too many of them (429).
-        if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        return sendStatusPage(
-          res,
-          error.status,
-          error.status === 429 ? 'Too many attempts' : 'Password required',
-          error.message,
-          `/f/${fileId}`,
-        );
-      }
+      if (sendPasswordRefusal(res, error, `/f/${fileId}`)) return;
       next(error);
     }
   };
