@@ -25,6 +25,8 @@ export interface User {
   totpLastStep?: number | null;
   /** JSON array of the SHA-256 (hex) of the recovery codes not yet used. */
   recoveryCodeHashes?: string | null;
+  /** How My files shows the user's files: 'table' or 'gallery' (ADR 0046). */
+  fileListView?: string;
 }
 
 export const UserSchema = new EntitySchema<User>({
@@ -44,5 +46,6 @@ export const UserSchema = new EntitySchema<User>({
     totpPendingSecret: { type: 'text', nullable: true },
     totpLastStep: { type: 'integer', nullable: true },
     recoveryCodeHashes: { type: 'text', nullable: true },
+    fileListView: { type: 'string', default: 'table' },
   },
 });

@@ -12,6 +12,7 @@ import { Migration20261128120000UploadLiveness as PostgresUploadLiveness } from 
 import { Migration20261129000000Collections as PostgresCollections } from './postgresql/Migration20261129000000Collections';
 import { Migration20261129100000UploadsJoinCollections as PostgresUploadsJoinCollections } from './postgresql/Migration20261129100000UploadsJoinCollections';
 import { Migration20261130000000TwoFactor as PostgresTwoFactor } from './postgresql/Migration20261130000000TwoFactor';
+import { Migration20261201100000FileListView as PostgresFileListView } from './postgresql/Migration20261201100000FileListView';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -24,6 +25,7 @@ import { Migration20261128120000UploadLiveness } from './sqlite/Migration2026112
 import { Migration20261129000000Collections } from './sqlite/Migration20261129000000Collections';
 import { Migration20261129100000UploadsJoinCollections } from './sqlite/Migration20261129100000UploadsJoinCollections';
 import { Migration20261130000000TwoFactor } from './sqlite/Migration20261130000000TwoFactor';
+import { Migration20261201100000FileListView } from './sqlite/Migration20261201100000FileListView';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -39,6 +41,7 @@ const sqliteMigrations = [
   { name: 'Migration20261129000000Collections', class: Migration20261129000000Collections },
   { name: 'Migration20261129100000UploadsJoinCollections', class: Migration20261129100000UploadsJoinCollections },
   { name: 'Migration20261130000000TwoFactor', class: Migration20261130000000TwoFactor },
+  { name: 'Migration20261201100000FileListView', class: Migration20261201100000FileListView },
 ];
 
 const postgresqlMigrations = [
@@ -52,6 +55,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261129000000Collections', class: PostgresCollections },
   { name: 'Migration20261129100000UploadsJoinCollections', class: PostgresUploadsJoinCollections },
   { name: 'Migration20261130000000TwoFactor', class: PostgresTwoFactor },
+  { name: 'Migration20261201100000FileListView', class: PostgresFileListView },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
