@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { AuthUser, ServiceContext } from '../context';
 import { SessionSchema } from '../db/entities/session.entity';
@@ -7,7 +8,7 @@ import { UserSchema } from '../db/entities/user.entity';
 import { AppError } from '../errors';
 import { changePasswordSchema, firstIssue, registerUserSchema, usernameSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
-import { requireSessionUser } from './guards';
+import { requireSessionUser, requireUser } from './guards';
 
 const TAKEN = 'Username is already taken';
 
@@ -72,4 +73,40 @@ export async function changeOwnPassword(
   const otherSessionsRevoked = await ctx.em.nativeDelete(SessionSchema, others);
   ctx.log.info({ userId: user.id, otherSessionsRevoked }, 'password changed');
   return { otherSessionsRevoked };
+}
+
+/** How My files shows a user's files (ADR 0046): rows of a table, or a gallery of cards. */
+export const FILE_LIST_VIEWS = ['table', 'gallery'] as const;
+export type FileListView = (typeof FILE_LIST_VIEWS)[number];
+
+const fileListViewSchema = z.enum(FILE_LIST_VIEWS, {
+  errorMap: () => ({ message: `fileListView must be one of ${FILE_LIST_VIEWS.join(', ')}` }),
+});
+
+/** What PATCH /api/v1/me and the view switch of My files may change: the view, nothing else. */
+export const accountPreferencesSchema = z.object({ fileListView: fileListViewSchema }).strict();
+
+/** Whether `value` names a view (the `?view=` of My files): anything else is no choice at all. */
+export function isFileListView(value: unknown): value is FileListView {
+  return fileListViewSchema.safeParse(value).success;
+}
+
+/** The signed-in user's view of My files; 'table' until they choose. A token may read it. */
+export async function myFileListView(ctx: ServiceContext): Promise<FileListView> {
+  const { id } = requireUser(ctx);
+  const user = await ctx.em.findOne(UserSchema, { id }, { fields: ['fileListView'] });
+  return isFileListView(user?.fileListView) ? user.fileListView : 'table';
+}
+
+/**
+ * Stores the signed-in user's choice of view for My files, kept across logins and devices.
+ * `input` is `{ fileListView }`; anything else is a 400 naming what is wrong.
+ */
+export async function setMyPreferences(ctx: ServiceContext, input: unknown): Promise<{ fileListView: FileListView }> {
+  const { id } = requireUser(ctx);
+  const parsed = accountPreferencesSchema.safeParse(input ?? {});
+  if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
+  const { fileListView } = parsed.data;
+  await ctx.em.nativeUpdate(UserSchema, { id }, { fileListView });
+  return { fileListView };
 }

@@ -15,6 +15,7 @@ import {
   shareSettingsFields,
 } from '../../schemas';
 import { fileListPageSchema } from '../../services/files';
+import { accountPreferencesSchema } from '../../services/users';
 
 const isoDate = z.string().datetime({ offset: true });
 const json = <T extends z.ZodTypeAny>(schema: T) => ({ 'application/json': { schema } });
@@ -23,6 +24,10 @@ const ErrorBody = z.object({ error: z.string().openapi({ example: 'Unauthorized'
 const Ok = z.object({ ok: z.literal(true) });
 
 const User = z.object({ id: z.string(), username: z.string() }).openapi('User');
+
+const FileListView = accountPreferencesSchema.shape.fileListView.openapi({
+  description: 'How My files shows your files: a table (the default) or a gallery of cards.',
+});
 
 const File = z
   .object({
@@ -519,10 +524,23 @@ function describeApi(registry: OpenAPIRegistry): void {
               .nonnegative()
               .nullable()
               .openapi({ description: 'Bytes you may fill; null: unlimited.' }),
+            fileListView: FileListView,
           }),
         ),
       },
       ...errors(401),
+    },
+  });
+  registry.registerPath({
+    method: 'patch',
+    path: '/me',
+    tags: ['Account'],
+    summary: 'Change your preferences: how My files shows your files (kept across logins)',
+    security: SESSION_OR_TOKEN,
+    request: { body: { content: json(accountPreferencesSchema) } },
+    responses: {
+      200: { description: 'Stored', content: json(z.object({ fileListView: FileListView }).strict()) },
+      ...errors(400, 401, 403),
     },
   });
   registry.registerPath({

@@ -18,7 +18,7 @@ import {
 import { deleteFile, listFilesJson, listFilesPage, updateFile } from '../../services/files';
 import { myStorageReport } from '../../services/storage-usage';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../../services/sessions';
-import { changeOwnPassword } from '../../services/users';
+import { changeOwnPassword, myFileListView, setMyPreferences } from '../../services/users';
 import {
   beginTwoFactor,
   confirmTwoFactor,
@@ -270,7 +270,18 @@ export function apiV1Router(): Router {
     '/me',
     requireSession,
     handler(async (_req, res) => {
-      res.status(200).json(await myStorageReport(res.locals.ctx));
+      const ctx = res.locals.ctx;
+      res.status(200).json({ ...(await myStorageReport(ctx)), fileListView: await myFileListView(ctx) });
+    }),
+  );
+
+  // The account's preferences: how My files shows the files (ADR 0046).
+  router.patch(
+    '/me',
+    requireSession,
+    ...jsonObjectBody,
+    handler(async (req, res) => {
+      res.status(200).json(await setMyPreferences(res.locals.ctx, req.body));
     }),
   );
 
