@@ -11,7 +11,12 @@
 // s3 — the service on PostgreSQL + S3 (a throwaway cluster and s3rver, started here) against
 // the AWS SDK alone on the same S3 server for a large file (and a bare Node proxy in between,
 // the floor of any process there), and against the bare Node servers for small files (the
-// `pg+s3` lines).
+// `pg+s3` lines);
+// thumbnails — BENCH_THUMBNAILS images of 12 MP uploaded, thumbnails made per second and the
+// service's peak RSS meanwhile; search — GET /api/v1/files?q= on a user of BENCH_SEARCH_FILES
+// files (rows put straight into SQLite), a word in ~1 % of the names and one in none;
+// filelist — time to first byte of "My files" (GET /files, and ?view=gallery) with
+// BENCH_FILELIST_FILES files.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
@@ -70,6 +75,11 @@ const S = {
   bigCollectionMb: int('BENCH_BIG_COLLECTION_MB', 2048),
   bigCollectionFiles: int('BENCH_BIG_COLLECTION_FILES', 1000),
   ttfbRequests: int('BENCH_TTFB_REQUESTS', 40),
+  thumbnails: int('BENCH_THUMBNAILS', 50),
+  searchFiles: int('BENCH_SEARCH_FILES', 100000),
+  searchRequests: int('BENCH_SEARCH_REQUESTS', 60),
+  filelistFiles: int('BENCH_FILELIST_FILES', 10000),
+  filelistRequests: int('BENCH_FILELIST_REQUESTS', 40),
   logLevel: env.BENCH_LOG_LEVEL || 'info',
   cpuProfDir: env.BENCH_CPU_PROF ? path.resolve(env.BENCH_CPU_PROF) : null,
   only: env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',').map((s) => s.trim())) : null,
@@ -91,7 +101,9 @@ const S = {
 };
 const wants = (phase) => !S.only || S.only.has(phase);
 /** The phases measured on the embedded backend (SQLite + disk); `s3` has its own service. */
-const DISK_PHASES = ['login', 'large', 'tus', 'collections', 'small', 'list'];
+const DISK_PHASES = ['login', 'large', 'tus', 'collections', 'small', 'list', 'thumbnails', 'search', 'filelist'];
+/** The phases that seed a user of their own (registered before the service starts). */
+const SEEDED_USERS = { search: 'bench-search', filelist: 'bench-files' };
 const PASSWORD = 'bench-password-0123456789';
 const SECRET = randomBytes(32).toString('hex');
 
@@ -407,6 +419,8 @@ async function measureOnDisk({ inputDir, logDir }) {
   const serviceEnv = serviceEnvFor({ port, dataDir, maxMb: Math.max(...largeSizes, S.collectionMb, 1) });
 
   registerBenchUser(serviceEnv);
+  for (const [phase, username] of Object.entries(SEEDED_USERS))
+    if (wants(phase)) registerBenchUser(serviceEnv, username);
   const service = startService('service', serviceEnv, logDir);
   // The bare download server reads the service's own upload dir: the very same files.
   const startBare = (nameSuffix = '') =>
@@ -503,6 +517,19 @@ async function measureOnDisk({ inputDir, logDir }) {
   }
   if (wants('small')) await measureSmall({ port, cookie, bare, serviceRss });
   if (wants('list')) await measureList({ port, cookie, dataDir, serviceRss });
+  if (wants('thumbnails')) {
+    // On a service started again when other phases ran: its peak is about the thumbnails.
+    if (['large', 'tus', 'collections', 'small', 'list'].some(wants)) {
+      await stopChild(current.entry);
+      current = startService('service-thumbnails', serviceEnv, logDir);
+      await waitForHealth(port, current.entry);
+      serviceRss = new RssMonitor(current.child.pid);
+      log(`thumbnails: service restarted: pid ${current.child.pid}`);
+    }
+    await measureThumbnails({ port, cookie, inputDir, serviceRss });
+  }
+  if (wants('search')) await measureSearch({ port, dataDir });
+  if (wants('filelist')) await measureFileList({ port, dataDir });
 
   results.serviceFinalRssMb = round(serviceRss.status().rss);
   // Stopped before any later phase: idle processes are still processes on a 2-core machine.
@@ -550,9 +577,9 @@ function serviceEnvFor({ port, dataDir, maxMb, extra = {} }) {
 }
 
 /** A user, through the CLI as an operator would, in the database `serviceEnv` points at. */
-function registerBenchUser(serviceEnv) {
-  log('registering the bench user');
-  execFileSync(process.execPath, ['dist/cli/register-user.js', 'bench', '--password-stdin'], {
+function registerBenchUser(serviceEnv, username = 'bench') {
+  log(`registering the user ${username}`);
+  execFileSync(process.execPath, ['dist/cli/register-user.js', username, '--password-stdin'], {
     cwd: ROOT,
     env: { ...process.env, ...serviceEnv },
     input: `${PASSWORD}\n`,
@@ -576,12 +603,12 @@ function startService(name, serviceEnv, logDir) {
 /** The port a helper server prints as its first line ({"port":N}). */
 const handshakePort = async (proc) => JSON.parse(await proc.firstLine).port;
 
-const loginRequest = (port) =>
-  requestJson({ port, path: '/api/v1/auth/login', method: 'POST', json: { username: 'bench', password: PASSWORD } });
+const loginRequest = (port, username = 'bench') =>
+  requestJson({ port, path: '/api/v1/auth/login', method: 'POST', json: { username, password: PASSWORD } });
 
-/** Logs the bench user in; resolves with the `token=…` cookie. */
-async function logIn(port) {
-  const res = await loginRequest(port);
+/** Logs the bench user (or another) in; resolves with the `token=…` cookie. */
+async function logIn(port, username = 'bench') {
+  const res = await loginRequest(port, username);
   assert(res.status === 200, `login failed: ${res.status} ${JSON.stringify(res.body)}`);
   const cookie = [res.headers['set-cookie']]
     .flat()
@@ -1729,6 +1756,247 @@ async function measureList({ port, cookie, dataDir, serviceRss }) {
     });
   } finally {
     await new Promise((resolve) => db.close(resolve));
+  }
+}
+
+// ---------------------------------------------------------------------------- thumbnails, search, "My files"
+/** The bench's own handle on the service's SQLite database (run, all, a prepared insert). */
+function openDatabase(dataDir) {
+  const sqlite3 = require('sqlite3');
+  const db = new sqlite3.Database(path.join(dataDir, 'app.db'));
+  const run = (sql, params = []) =>
+    new Promise((resolve, reject) => db.run(sql, params, (e) => (e ? reject(e) : resolve())));
+  const all = (sql, params = []) =>
+    new Promise((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows))));
+  const close = () => new Promise((resolve) => db.close(resolve));
+  return { db, run, all, close };
+}
+
+/**
+ * `count` file rows for `username`, inserted straight into SQLite in one transaction (as the list
+ * phase does: no content on disk, which neither a search nor a page of the list reads).
+ * `nameOf(i)` gives each name; the newest is i = count - 1. Resolves with the user's id.
+ */
+async function seedFiles(dataDir, username, count, nameOf) {
+  const { db, run, all, close } = openDatabase(dataDir);
+  try {
+    await run('PRAGMA busy_timeout = 10000');
+    const [user] = await all('SELECT id FROM users WHERE username_key = ?', [username]);
+    assert(user, `no user ${username}`);
+    const [{ n }] = await all('SELECT count(*) AS n FROM files WHERE user_id = ?', [user.id]);
+    assert(n === 0, `${username} already has ${n} files`);
+    log(`${username}: inserting ${count} rows straight into SQLite`);
+    const now = Date.now();
+    await run('BEGIN');
+    const insert = db.prepare(
+      'INSERT INTO files (id, user_id, original_name, mime_type, size, stored_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (let i = 0; i < count; i++) {
+      const id = randomBytes(16).toString('base64url');
+      const name = nameOf(i);
+      const ext = name.slice(name.lastIndexOf('.'));
+      const mime = ext === '.jpg' ? 'image/jpeg' : ext === '.pdf' ? 'application/pdf' : 'text/plain';
+      await new Promise((resolve, reject) =>
+        insert.run([id, user.id, name, mime, 4096 + (i % 997), `${id}${ext}`, now - (count - i) * 1000], (e) =>
+          e ? reject(e) : resolve(),
+        ),
+      );
+    }
+    await new Promise((resolve) => insert.finalize(resolve));
+    await run('COMMIT');
+    return user.id;
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * BENCH_THUMBNAILS JPEGs of 4000 × 3000 (12 MP), each a gradient under noise (a few MB, as a
+ * phone photo: not trivially compressible), made with sharp into the input dir.
+ */
+async function thumbnailInputs(inputDir) {
+  const sharp = require('sharp');
+  const [width, height] = [4000, 3000];
+  const files = [];
+  const pixels = Buffer.allocUnsafe(width * height * 3);
+  const noise = Buffer.allocUnsafe(pixels.length);
+  log(`thumbnails: generating ${S.thumbnails} JPEGs of ${width} × ${height}`);
+  for (let n = 0; n < S.thumbnails; n++) {
+    const file = path.join(inputDir, `photo-${n}.jpg`);
+    files.push(file);
+    if (fs.existsSync(file)) continue;
+    randomFillSync(noise);
+    for (let y = 0, p = 0; y < height; y++) {
+      for (let x = 0; x < width; x++, p += 3) {
+        pixels[p] = ((x * 255) / width + n * 5 + (noise[p] & 31)) & 255;
+        pixels[p + 1] = ((y * 255) / height + (noise[p + 1] & 31)) & 255;
+        pixels[p + 2] = (((x + y) * 128) / width + (noise[p + 2] & 31)) & 255;
+      }
+    }
+    await sharp(pixels, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 85 })
+      .toFile(file);
+  }
+  return files;
+}
+
+/**
+ * Thumbnails (ADR 0041): the images uploaded by SET_UP_CLIENTS clients, then each one's
+ * /f/<id>/thumbnail asked until it answers 200 (a request for one being made waits for it).
+ * The rate is the images over the time from the first upload to the last thumbnail; the
+ * service's peak RSS is over the same time.
+ */
+async function measureThumbnails({ port, cookie, inputDir, serviceRss }) {
+  const files = await thumbnailInputs(inputDir);
+  const inputBytes = files.reduce((sum, file) => sum + fs.statSync(file).size, 0);
+  log(`thumbnails: ${files.length} uploads (${round(inputBytes / MiB)} MiB), then their thumbnails`);
+  serviceRss.start();
+  const t0 = process.hrtime.bigint();
+  const stored = new Array(files.length);
+  await runConcurrent(files.length, SET_UP_CLIENTS, async (i) => {
+    const res = await uploadFromDisk({
+      port,
+      path: '/api/v1/files',
+      file: files[i],
+      filename: `photo-${i}.jpg`,
+      cookie,
+    });
+    assert(res.status === 201, `image upload ${res.status}: ${JSON.stringify(res.body)}`);
+    stored[i] = res.body.file;
+  });
+  const uploadedMs = elapsedMs(t0);
+  let thumbnailBytes = 0;
+  await runConcurrent(files.length, 2, async (i) => {
+    for (let attempt = 0; ; attempt++) {
+      const res = await download({ port, path: `/f/${stored[i].id}/thumbnail`, cookie });
+      if (res.status === 200) {
+        thumbnailBytes += res.bytes;
+        return;
+      }
+      assert(attempt < 600, `thumbnail of ${stored[i].id}: still ${res.status} after a minute`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  const ms = elapsedMs(t0);
+  const rss = serviceRss.stop();
+  const note = `${files.length} JPEGs of 4000 × 3000 (${round(inputBytes / MiB / files.length, 1)} MiB each on average) uploaded by ${SET_UP_CLIENTS} clients in ${round(uploadedMs / 1000, 1)} s, then each /f/<id>/thumbnail until 200 (${round(thumbnailBytes / files.length / 1024, 1)} KiB each)`;
+  record({
+    group: 'thumbnails',
+    measure: `thumbnails/s, ${files.length} images of 12 MP`,
+    unit: '1/s',
+    service: round(files.length / (ms / 1000), 2),
+    note: `${note}; from the first upload to the last thumbnail, ${round(ms / 1000, 1)} s; informational`,
+  });
+  record({
+    group: 'thumbnails',
+    measure: 'peak RSS making thumbnails (MB)',
+    unit: 'MB',
+    service: rss.peakMb,
+    target: '< 250 MB',
+    check: (s) => s < 250,
+    note: 'from the first upload to the last thumbnail; VmHWM reset before',
+    detail: rss,
+  });
+}
+
+/** The names of the search phase: one in a hundred has the word "holiday", none has "zebra". */
+const SEARCH_WORDS = ['invoice', 'photo', 'scan', 'notes', 'backup', 'draft', 'report', 'slides'];
+const searchName = (i) =>
+  i % 100 === 0 ? `Holiday-${i}.jpg` : `${SEARCH_WORDS[i % SEARCH_WORDS.length]}-${i}.${i % 3 ? 'pdf' : 'txt'}`;
+
+/**
+ * Searching the list (ADR 0042): GET /api/v1/files?q=<word> of a user with BENCH_SEARCH_FILES
+ * files, sequentially, for a word in 1 % of the names (any case) and for one in none.
+ */
+async function measureSearch({ port, dataDir }) {
+  const userId = await seedFiles(dataDir, SEEDED_USERS.search, S.searchFiles, searchName);
+  const cookie = await logIn(port, SEEDED_USERS.search);
+  const { all, close } = openDatabase(dataDir);
+  const expected = Math.ceil(S.searchFiles / 100);
+  for (const [word, count] of [
+    ['holiday', expected],
+    ['zebra', 0],
+  ]) {
+    const urlPath = `/api/v1/files?q=${word}`;
+    for (let i = 0; i < 3; i++) await requestJson({ port, path: urlPath, cookie }); // warm-up
+    log(`search: ${S.searchRequests} sequential GET ${urlPath}, ${S.searchFiles} files`);
+    const ms = [];
+    for (let i = 0; i < S.searchRequests; i++) {
+      const res = await requestJson({ port, path: urlPath, cookie });
+      assert(
+        res.status === 200 && res.body.files.length === count,
+        `search ${word}: ${res.status}, ${res.body?.files?.length} files`,
+      );
+      ms.push(res.ms);
+    }
+    // Baseline: the same search and JSON with sqlite3 in the bench process, no HTTP.
+    const bare = [];
+    for (let i = 0; i < S.searchRequests; i++) {
+      const t0 = process.hrtime.bigint();
+      const rows = await all(
+        `${BARE_FILES_SELECT} AND original_name LIKE ? ESCAPE '\\' ORDER BY created_at DESC, id DESC`,
+        [userId, `%${word}%`],
+      );
+      assert(rows.length === count, `bare search ${word}: ${rows.length} rows`);
+      JSON.stringify({ files: rows.map(bareApiFile) });
+      bare.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    const what = count ? `"${word}", in ${count} names (1 %)` : `"${word}", in no name`;
+    record({
+      group: 'search',
+      measure: `GET /api/v1/files?q=${word} p50 (ms), ${S.searchFiles} files`,
+      unit: 'ms',
+      service: round(median(ms)),
+      baseline: round(median(bare)),
+      target: '< 50 ms',
+      check: (s) => s < 50,
+      note: `${what}; sequential, one connection each; the whole list of matches (no limit); baseline: the same SELECT … LIKE + JSON.stringify with sqlite3 in the bench process (no HTTP)`,
+      samples: { service: ms.map((x) => round(x)), baseline: bare.map((x) => round(x, 2)) },
+    });
+    record({
+      group: 'search',
+      measure: `GET /api/v1/files?q=${word} p95 (ms), ${S.searchFiles} files`,
+      unit: 'ms',
+      service: round(percentile(ms, 0.95)),
+      baseline: round(percentile(bare, 0.95)),
+      note: what,
+    });
+  }
+  await close();
+}
+
+/**
+ * "My files" (GET /files, its first page) of a user with BENCH_FILELIST_FILES files: time to
+ * first byte, sequentially, a new connection each, the table and ?view=gallery in turn (where
+ * the gallery is not there, the page answers with its table).
+ */
+async function measureFileList({ port, dataDir }) {
+  await seedFiles(dataDir, SEEDED_USERS.filelist, S.filelistFiles, (i) => `listed-${i}.${i % 4 ? 'pdf' : 'jpg'}`);
+  const cookie = await logIn(port, SEEDED_USERS.filelist);
+  const newest = `listed-${S.filelistFiles - 1}.`;
+  const views = { table: '/files', gallery: '/files?view=gallery' };
+  const ttfb = { table: [], gallery: [] };
+  const bytes = { table: 0, gallery: 0 };
+  log(`filelist: ${S.filelistRequests} × GET /files and /files?view=gallery, ${S.filelistFiles} files`);
+  for (let i = -3; i < S.filelistRequests; i++) {
+    for (const view of rotate(Object.keys(views), Math.max(i, 0))) {
+      const res = await timeToFirstByte({ port, path: views[view], cookie });
+      assert(res.status === 200, `GET ${views[view]}: ${res.status} ${res.text.slice(0, 300)}`);
+      assert(res.text.includes(newest), `GET ${views[view]} does not show the newest file (${newest}…)`);
+      if (i < 0) continue; // the first three warm the route up
+      ttfb[view].push(res.ttfbMs);
+      bytes[view] = res.bytes;
+    }
+  }
+  for (const view of Object.keys(views)) {
+    record({
+      group: 'filelist',
+      measure: `TTFB My files GET ${views[view]}, ${S.filelistFiles} files, p50 (ms)`,
+      unit: 'ms',
+      service: round(median(ttfb[view])),
+      note: `logged in; its first page, ${bytes[view]} bytes; one request at a time, a new connection each; informational`,
+      samples: ttfb[view].map((x) => round(x)),
+    });
   }
 }
 
