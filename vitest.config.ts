@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 import { SERVER_NODE_FLAGS } from './scripts/server-node-flags.mjs';
 
 /** The suites that must hold on every backend (ADR 0013): the API, sharing and hardening. */
-const EVERY_BACKEND = ['tests/api/**/*.test.ts', 'tests/sharing/**/*.test.ts', 'tests/hardening/**/*.test.ts'];
+const EVERY_BACKEND = [
+  'tests/api/**/*.test.ts',
+  'tests/sharing/**/*.test.ts',
+  'tests/hardening/**/*.test.ts',
+  'tests/webhooks/**/*.test.ts',
+];
 /** Faults of the disk store itself (a full disk, file modes, what the sweep may delete in UPLOAD_DIR). */
 const DISK_STORE_ONLY = [
   'tests/hardening/crash-restart.test.ts',

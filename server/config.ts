@@ -64,6 +64,8 @@ export interface Config {
   readonly requestIdleTimeoutMs: number;
   /** Things worth telling the operator once the logger exists. */
   readonly startupWarnings: readonly string[];
+  /** Webhooks (ADR 0050): whether endpoints may be on private addresses, and the first retry's delay. */
+  readonly webhooks: { readonly allowPrivate: boolean; readonly retryBaseMs: number };
 }
 
 /**
@@ -159,6 +161,13 @@ const environmentVariables = z.object({
   // Node's request timeout: 0 (none) by default, so that multi-GB uploads on slow links are not cut.
   REQUEST_TIMEOUT_MS: wholeNumber('REQUEST_TIMEOUT_MS', 0, 0),
   REQUEST_IDLE_TIMEOUT_MS: wholeNumber('REQUEST_IDLE_TIMEOUT_MS', 60000, 1),
+  // Webhooks (ADR 0050): endpoints on private, loopback or link-local addresses only when on.
+  WEBHOOK_ALLOW_PRIVATE: variable.transform((text, ctx) => {
+    if (text === undefined || text === 'on' || text === 'off') return text === 'on';
+    return refuse(ctx, `WEBHOOK_ALLOW_PRIVATE must be on or off, got "${text}"`);
+  }),
+  // The delay before a failed delivery's first retry; each next one doubles it (with jitter).
+  WEBHOOK_RETRY_BASE_MS: wholeNumber('WEBHOOK_RETRY_BASE_MS', 30000, 1, 3600000),
   JWT_EXPIRES_IN: duration('JWT_EXPIRES_IN', LONGEST_SESSION),
   // Share links (ADR 0014): the longest expiry an upload may have, and the one it gets when none is chosen.
   MAX_EXPIRY: duration('MAX_EXPIRY', LONGEST_SHARE_EXPIRY),
@@ -228,6 +237,7 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     logLevel: values.LOG_LEVEL,
     requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
     requestIdleTimeoutMs: values.REQUEST_IDLE_TIMEOUT_MS,
+    webhooks: { allowPrivate: values.WEBHOOK_ALLOW_PRIVATE, retryBaseMs: values.WEBHOOK_RETRY_BASE_MS },
   };
 });
 
@@ -297,6 +307,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     logLevel: settings.logLevel,
     requestTimeoutMs: settings.requestTimeoutMs,
     requestIdleTimeoutMs: settings.requestIdleTimeoutMs,
+    webhooks: Object.freeze(settings.webhooks),
     startupWarnings: Object.freeze(warnings),
   });
 }

@@ -14,6 +14,7 @@ import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './ser
 import { withThumbnails } from './services/thumbnails';
 import type { ContentStore } from './storage/content-store';
 import { LocalDiskStore } from './storage/local-disk-store';
+import { WebhookDeliverer } from './webhooks/deliverer';
 
 export interface Deps extends AppDeps {
   /** Writes the last download counts and closes the database (the store holds nothing open). */
@@ -52,7 +53,7 @@ export async function createContentStore(config: Config, log: Logger): Promise<C
 /**
  * What a serving process does before it answers: remove what expired while it was down and
  * sweep what crashed runs left; then keep doing both (expired links every minute, leftovers
- * every hour). Returns the function that stops the hourly rounds.
+ * every hour), and send webhook deliveries. Returns the function that stops all of it.
  */
 export async function startHousekeeping(
   deps: AppDeps,
@@ -65,5 +66,12 @@ export async function startHousekeeping(
   // yet: whatever is unfinished is a crashed run's, however young (ADR 0028).
   const soleWriter = deps.config.database.dialect === 'sqlite';
   await reconcileStorage(parts, soleWriter ? { minAgeMs: 0 } : {});
-  return scheduleMaintenance(deps, options);
+  const stopMaintenance = scheduleMaintenance(deps, options);
+  // Webhook deliveries, off the requests' path: queued ones a crash left are sent now (ADR 0050).
+  const deliverer = new WebhookDeliverer(deps);
+  deliverer.start();
+  return () => {
+    stopMaintenance();
+    void deliverer.stop();
+  };
 }

@@ -12,6 +12,8 @@ import { SessionSchema } from './entities/session.entity';
 import { ResumableUploadSchema } from './entities/resumable-upload.entity';
 import { UploadReservationSchema } from './entities/upload-reservation.entity';
 import { UserSchema } from './entities/user.entity';
+import { WebhookDeliverySchema } from './entities/webhook-delivery.entity';
+import { WebhookEndpointSchema } from './entities/webhook-endpoint.entity';
 import { libraryLogger } from '../library-logs';
 import { migrationsFor } from './migrations';
 
@@ -27,6 +29,8 @@ const entities = [
   ResumableUploadSchema,
   CollectionSchema,
   CollectionFileSchema,
+  WebhookEndpointSchema,
+  WebhookDeliverySchema,
 ];
 
 interface SqliteConnection {

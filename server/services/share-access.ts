@@ -11,6 +11,7 @@ import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../sto
 import { FILE_COLUMNS, findFile, selectFileById, toFileDto, type FileDto } from './files';
 import { admitSharePasswordAttempt, checkedUnderThrottle } from './login-throttle';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
+import { noteExpiredLink } from './webhooks';
 
 export const PASSWORD_REQUIRED = 'This file is password-protected.';
 const WRONG_PASSWORD = 'Wrong password.';
@@ -69,7 +70,11 @@ export async function openShare(
   const file = await findSharedFile(ctx, fileId);
   if (!file) return { kind: 'missing' };
   const gone = goneReason(file, ctx.clock.now());
-  if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
+  if (gone) {
+    // Its owner's webhooks hear of it now, not when the sweep removes it (once per file: ADR 0050).
+    noteExpiredLink(ctx, file);
+    return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
+  }
   const isOwner = ctx.user?.id === file.userId;
   if (
     file.passwordHash &&

@@ -13,6 +13,7 @@ import { Migration20261129000000Collections as PostgresCollections } from './pos
 import { Migration20261129100000UploadsJoinCollections as PostgresUploadsJoinCollections } from './postgresql/Migration20261129100000UploadsJoinCollections';
 import { Migration20261130000000TwoFactor as PostgresTwoFactor } from './postgresql/Migration20261130000000TwoFactor';
 import { Migration20261201100000FileListView as PostgresFileListView } from './postgresql/Migration20261201100000FileListView';
+import { Migration20261203000000Webhooks as PostgresWebhooks } from './postgresql/Migration20261203000000Webhooks';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -26,6 +27,7 @@ import { Migration20261129000000Collections } from './sqlite/Migration2026112900
 import { Migration20261129100000UploadsJoinCollections } from './sqlite/Migration20261129100000UploadsJoinCollections';
 import { Migration20261130000000TwoFactor } from './sqlite/Migration20261130000000TwoFactor';
 import { Migration20261201100000FileListView } from './sqlite/Migration20261201100000FileListView';
+import { Migration20261203000000Webhooks } from './sqlite/Migration20261203000000Webhooks';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -42,6 +44,7 @@ const sqliteMigrations = [
   { name: 'Migration20261129100000UploadsJoinCollections', class: Migration20261129100000UploadsJoinCollections },
   { name: 'Migration20261130000000TwoFactor', class: Migration20261130000000TwoFactor },
   { name: 'Migration20261201100000FileListView', class: Migration20261201100000FileListView },
+  { name: 'Migration20261203000000Webhooks', class: Migration20261203000000Webhooks },
 ];
 
 const postgresqlMigrations = [
@@ -56,6 +59,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261129100000UploadsJoinCollections', class: PostgresUploadsJoinCollections },
   { name: 'Migration20261130000000TwoFactor', class: PostgresTwoFactor },
   { name: 'Migration20261201100000FileListView', class: PostgresFileListView },
+  { name: 'Migration20261203000000Webhooks', class: PostgresWebhooks },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

@@ -16,6 +16,7 @@ import {
 } from '../../schemas';
 import { fileListPageSchema } from '../../services/files';
 import { accountPreferencesSchema } from '../../services/users';
+import { newWebhookSchema, WEBHOOK_EVENTS } from '../../services/webhooks';
 
 const isoDate = z.string().datetime({ offset: true });
 const json = <T extends z.ZodTypeAny>(schema: T) => ({ 'application/json': { schema } });
@@ -694,6 +695,96 @@ function describeResumableUploads(registry: OpenAPIRegistry): void {
   });
 }
 
+const Webhook = z
+  .object({
+    id: z.string().openapi({ example: 'wh_3q2-7wXbYk1mPz0a' }),
+    url: z.string().openapi({ example: 'https://example.com/hooks/files' }),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    createdAt: isoDate,
+  })
+  .strict()
+  .openapi('Webhook');
+
+const WebhookDelivery = z
+  .object({
+    id: z.string().openapi({ description: 'Sent as X-Webhook-Id and in the body: the same on every retry.' }),
+    type: z.string().openapi({ example: 'file.uploaded' }),
+    status: z.enum(['pending', 'delivered', 'failed']).openapi({
+      description:
+        'pending: waiting for its next attempt; delivered: a 2xx came back; failed: retried for a day without one.',
+    }),
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: isoDate,
+    nextAttemptAt: isoDate.nullable().openapi({ description: 'When it is tried next; null unless pending.' }),
+    deliveredAt: isoDate.nullable(),
+  })
+  .strict()
+  .openapi('WebhookDelivery');
+
+/** Webhooks (ADR 0050): endpoints that get signed JSON events of the caller's files. */
+function describeWebhooks(registry: OpenAPIRegistry): void {
+  const params = z.object({
+    id: z.string().openapi({ description: "The webhook's id" }),
+    deliveryId: z.string().openapi({ description: "The delivery's id" }),
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/webhooks',
+    tags: ['Webhooks'],
+    summary: 'List your webhooks (never their secrets)',
+    responses: {
+      200: { description: 'Your webhooks, oldest first', content: json(z.object({ webhooks: z.array(Webhook) })) },
+      ...errors(401),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/webhooks',
+    tags: ['Webhooks'],
+    summary: 'Add a webhook: the response is the only time its signing secret is shown',
+    request: { body: { content: json(newWebhookSchema) } },
+    responses: {
+      201: {
+        description: 'Added',
+        content: json(z.object({ webhook: Webhook, secret: z.string().regex(/^whsec_/) })),
+      },
+      ...errors(400, 401),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/webhooks/{id}',
+    tags: ['Webhooks'],
+    summary: 'Remove a webhook and its deliveries',
+    request: { params: idParam('webhook') },
+    responses: { 200: { description: 'Removed', content: json(Ok) }, ...errors(401, 404) },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/webhooks/{id}/deliveries',
+    tags: ['Webhooks'],
+    summary: "A webhook's recent deliveries, newest first (up to 50)",
+    request: { params: idParam('webhook') },
+    responses: {
+      200: { description: 'Its deliveries', content: json(z.object({ deliveries: z.array(WebhookDelivery) })) },
+      ...errors(401, 404),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/webhooks/{id}/deliveries/{deliveryId}/resend',
+    tags: ['Webhooks'],
+    summary: 'Send a delivery again, with the same id: it is pending from now',
+    request: { params },
+    responses: {
+      202: { description: 'Queued again', content: json(z.object({ delivery: WebhookDelivery })) },
+      ...errors(401, 404),
+    },
+  });
+}
+
 let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | null = null;
 
 /** The document (built once: it depends on nothing but the code). Paths are relative to /api/v1. */
@@ -702,6 +793,7 @@ export function openApiDocument() {
   const registry = new OpenAPIRegistry();
   describeApi(registry);
   describeTwoFactor(registry);
+  describeWebhooks(registry);
   document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

@@ -28,6 +28,13 @@ import {
 } from '../../services/two-factor';
 import { sendJsonError } from '../../http/json-errors';
 import { openApiDocument } from './openapi';
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  resendWebhookDelivery,
+} from '../../services/webhooks';
 
 /** Express 4 does not forward rejected promises: this does. */
 const handler =
@@ -236,6 +243,50 @@ export function apiV1Router(): Router {
     handler(async (req, res) => {
       const collection = await removeFromCollection(res.locals.ctx, req.params.id, req.params.fileId);
       res.status(200).json({ collection });
+    }),
+  );
+
+  // Webhooks (ADR 0050): the caller's endpoints and their deliveries; another's id is a 404.
+  router.get(
+    '/webhooks',
+    requireSession,
+    handler(async (_req, res) => {
+      res.status(200).json({ webhooks: await listWebhooks(res.locals.ctx) });
+    }),
+  );
+
+  router.post(
+    '/webhooks',
+    requireSession,
+    ...jsonObjectBody,
+    handler(async (req, res) => {
+      res.status(201).json(await createWebhook(res.locals.ctx, req.body));
+    }),
+  );
+
+  router.delete(
+    '/webhooks/:id',
+    requireSession,
+    handler(async (req, res) => {
+      await deleteWebhook(res.locals.ctx, req.params.id);
+      res.status(200).json({ ok: true });
+    }),
+  );
+
+  router.get(
+    '/webhooks/:id/deliveries',
+    requireSession,
+    handler(async (req, res) => {
+      res.status(200).json({ deliveries: await listWebhookDeliveries(res.locals.ctx, req.params.id) });
+    }),
+  );
+
+  router.post(
+    '/webhooks/:id/deliveries/:deliveryId/resend',
+    requireSession,
+    handler(async (req, res) => {
+      const delivery = await resendWebhookDelivery(res.locals.ctx, req.params.id, req.params.deliveryId);
+      res.status(202).json({ delivery });
     }),
   );
 
