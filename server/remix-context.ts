@@ -28,7 +28,8 @@ import {
   TwoFactorRequiredError,
   twoFactorStatus,
 } from './services/two-factor';
-import { changeOwnPassword } from './services/users';
+import { changeOwnPassword, isFileListView, myFileListView, setMyPreferences } from './services/users';
+import { thumbnailExpected } from './services/thumbnails';
 import { cancelResumableUpload, listMyUnfinishedUploads } from './services/resumable-uploads';
 import { myStorageReport } from './services/storage-usage';
 
@@ -40,6 +41,8 @@ export function loadContextFor(res: Response) {
     cspNonce: res.locals.cspNonce,
     services: {
       files,
+      /** My files: the user's view of it (ADR 0046), and which files have a thumbnail to show. */
+      fileList: { myFileListView, setMyPreferences, isFileListView, thumbnailExpected },
       sessions,
       shares,
       collections: { openCollectionShare, unlockCollection, listCollections, getOwnCollection, deleteCollection },

@@ -1,4 +1,5 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import {
   Form,
   isRouteErrorResponse,
@@ -11,12 +12,14 @@ import {
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CollectionList } from '~/components/collection-list';
 import { ErrorPage, errorMeta } from '~/components/error-page';
+import { FileGallery, FilePicture } from '~/components/file-gallery';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
 import { StorageUsage } from '~/components/storage-usage';
 import { UnfinishedUploads } from '~/components/unfinished-uploads';
 import { alreadyDeletedNotice, deletedNotice, deleteQuestion } from '~/utils/delete-messages';
 import { throwPageError } from '~/utils/errors.server';
+import { readForm } from '~/utils/form.server';
 import { counted, downloadsNoun, formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { trpc } from '~/utils/trpc';
@@ -50,6 +53,15 @@ const SORT_CHOICES: ReadonlyArray<[value: string, label: string]> = [
   ['size', 'Largest first'],
 ];
 
+/** The views of the list (ADR 0046), as the switch names them. */
+const VIEW_CHOICES: ReadonlyArray<[value: 'table' | 'gallery', label: string]> = [
+  ['table', 'Table'],
+  ['gallery', 'Gallery'],
+];
+
+/** The search fields a page of the list keeps (its address, the view switch's way back). */
+const FILTER_FIELDS = ['q', 'type', 'sort'] as const;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);
   const { ctx, services } = context;
@@ -59,6 +71,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const cursor = params.get('cursor') || undefined;
   // The search form's fields (a GET form: they are in the address, and each page's links keep them).
   const filters = { q: params.get('q') ?? '', type: params.get('type') ?? '', sort: params.get('sort') ?? '' };
+  // The user's view (ADR 0046); `?view=` shows the other one for this address without storing
+  // it (a link, a bookmark). A value that names no view is no choice: the stored one shows.
+  const asked = params.get('view');
+  const viewInAddress = services.fileList.isFileListView(asked) ? asked : null;
+  const view = viewInAddress ?? (await services.fileList.myFileListView(ctx));
   let page: Awaited<ReturnType<typeof services.files.listFilesPage>>;
   try {
     page = await services.files.listFilesPage(ctx, { limit: FILES_PER_PAGE, cursor, ...filters });
@@ -80,13 +97,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           hasPassword,
         }))
       : [];
+  const now = ctx.clock.now();
+  // The owner sees the thumbnail of any of their images, password or download limit or not
+  // (ADR 0041); a link that has expired or used up its downloads shows none to anybody (410).
+  const gone = (file: (typeof page.files)[number]) =>
+    (file.expiresAt !== null && Date.parse(file.expiresAt) <= now) ||
+    (file.maxDownloads !== null && file.downloads >= file.maxDownloads);
   return {
-    files: page.files.map((file) => ({ ...file, url: services.files.shareUrl(ctx, file.id) })),
+    files: page.files.map((file) => ({
+      ...file,
+      url: services.files.shareUrl(ctx, file.id),
+      thumbnail: services.fileList.thumbnailExpected(file) && !gone(file),
+    })),
     nextCursor: page.nextCursor,
     olderPage: cursor !== undefined,
     filters,
+    view,
+    viewInAddress: viewInAddress !== null,
     // Expiry is shown relative to this moment, the same on the server and in the browser.
-    now: ctx.clock.now(),
+    now,
     usage,
     quota,
     unfinished,
@@ -94,8 +123,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+/**
+ * The view switch (ADR 0046): stores the user's choice of view, then back to the list with the
+ * same search, type and order (a first page: the other view of the same files).
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (!context.ctx.user) throw redirect(`/login?redirectTo=${encodeURIComponent('/files')}`);
+  const form = await readForm(request);
+  try {
+    await context.services.fileList.setMyPreferences(context.ctx, { fileListView: form.get('view') });
+  } catch (error) {
+    throwPageError(context, error, { 400: 'Choose the table or the gallery.' });
+  }
+  const back = new URLSearchParams();
+  for (const name of FILTER_FIELDS) {
+    const value = form.get(name);
+    if (typeof value === 'string' && value !== '') back.set(name, value);
+  }
+  const query = back.toString();
+  return redirect(query === '' ? '/files' : `/files?${query}`, 303);
+}
+
 export default function Files() {
-  const { files, nextCursor, olderPage, filters, now, usage, quota, unfinished, collections } =
+  const { files, nextCursor, olderPage, filters, view, viewInAddress, now, usage, quota, unfinished, collections } =
     useLoaderData<typeof loader>();
   const filtered = filters.q.trim() !== '' || filters.type !== '';
   const newestFirst = filters.sort === '' || filters.sort === 'newest';
@@ -103,6 +153,8 @@ export default function Files() {
   const listPath = (cursor?: string) => {
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(filters)) if (value !== '') query.set(name, value);
+    // A view from the address goes on with the pages; a stored one needs no saying.
+    if (viewInAddress) query.set('view', view);
     if (cursor) query.set('cursor', cursor);
     const text = query.toString();
     return text === '' ? '/files' : `/files?${text}`;
@@ -234,7 +286,20 @@ export default function Files() {
             ))}
           </select>
         </label>
+        {viewInAddress ? <input type="hidden" name="view" value={view} /> : null}
         <button type="submit">Show</button>
+      </Form>
+      {/* A POST form: the choice is kept for the next visits; without JavaScript it works the same. */}
+      <Form method="post" action="/files?index" className="view-switch" aria-label="View of your files">
+        {FILTER_FIELDS.map((name) =>
+          filters[name] === '' ? null : <input key={name} type="hidden" name={name} value={filters[name]} />,
+        )}
+        <span className="view-switch-label">View</span>
+        {VIEW_CHOICES.map(([value, label]) => (
+          <button key={value} type="submit" name="view" value={value} aria-pressed={view === value}>
+            {label}
+          </button>
+        ))}
       </Form>
       {files.length > 0 && (filtered || !newestFirst) ? (
         <p className="muted page-summary">
@@ -249,20 +314,25 @@ export default function Files() {
       ) : null}
       {files.length === 0 && filtered ? (
         <p className="card empty">
-          No files match. <Link to="/files">Show all your files</Link>.
+          No files match. <Link to={viewInAddress ? `/files?view=${view}` : '/files'}>Show all your files</Link>.
         </p>
       ) : files.length === 0 && olderPage ? (
         // A later page with nothing left on it (its files deleted meanwhile): the user has files.
         <p className="card empty">No older files.</p>
       ) : files.length === 0 ? (
         <p className="card empty">
-          No files yet. <Link to="/upload">Upload your first file</Link>.
+          No files yet: <Link to="/upload">Upload your first file</Link>.
         </p>
+      ) : view === 'gallery' ? (
+        <FileGallery files={files} />
       ) : (
         <div className="table-wrap">
           <table className="files">
             <thead>
               <tr>
+                <th scope="col" className="thumb">
+                  <span className="visually-hidden">Picture</span>
+                </th>
                 <th scope="col">Name and share link</th>
                 <th scope="col">Size</th>
                 <th scope="col">Type</th>
@@ -277,6 +347,9 @@ export default function Files() {
             <tbody>
               {files.map((file) => (
                 <tr key={file.id} data-file-id={file.id}>
+                  <td className="thumb">
+                    <FilePicture file={file} pixels={40} />
+                  </td>
                   <td className="name">
                     <Link to={`/f/${file.id}`}>{file.originalName}</Link>
                     {file.hasPassword ? (

@@ -101,6 +101,14 @@ export async function removeOrphanThumbnails(
   return removed;
 }
 
+/**
+ * Whether a file is one a thumbnail is made for (an image libvips reads, SVG included, not too
+ * large): the pages that list files show `/f/<id>/thumbnail` for it, a type icon for the rest.
+ */
+export function thumbnailExpected(file: ThumbnailSource): boolean {
+  return (IMAGE_TYPES.has(file.mimeType) || hasImageExtension(file.storedName)) && file.size <= MAX_INPUT_BYTES;
+}
+
 function hasImageExtension(storedName: string): boolean {
   const dot = storedName.lastIndexOf('.');
   return dot !== -1 && IMAGE_EXTENSIONS.has(storedName.slice(dot + 1).toLowerCase());

@@ -76,7 +76,7 @@ export async function changeOwnPassword(
 }
 
 /** How My files shows a user's files (ADR 0046): rows of a table, or a gallery of cards. */
-export const FILE_LIST_VIEWS = ['table', 'gallery'] as const;
+const FILE_LIST_VIEWS = ['table', 'gallery'] as const;
 export type FileListView = (typeof FILE_LIST_VIEWS)[number];
 
 const fileListViewSchema = z.enum(FILE_LIST_VIEWS, {
