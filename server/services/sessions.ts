@@ -5,6 +5,7 @@ import { SESSION_RENEW_THRESHOLD_SECONDS } from '../auth/session-constants';
 import { signSessionToken, verifySessionToken } from '../auth/tokens';
 import type { AuthUser, ServiceContext, UserQuotaColumns } from '../context';
 import { SessionSchema, type Session } from '../db/entities/session.entity';
+import type { User } from '../db/entities/user.entity';
 import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
 import { firstIssue, loginSchema } from '../schemas';
@@ -22,6 +23,14 @@ const MAX_USER_AGENT_LENGTH = 512;
 const INVALID_CREDENTIALS = 'Invalid username or password';
 const ACCOUNT_DISABLED = 'This account has been disabled. Ask an administrator.';
 
+/** How a session began (ADR 0044): a password (with its code, if any) or the OpenID Connect provider. */
+export type SignInMethod = 'password' | 'oidc';
+
+/** The refusal of a password login while PASSWORD_LOGIN is off (the API says the same, docs/api.md). */
+export function passwordLoginOffMessage(config: ServiceContext['config']): string {
+  return `Logging in with a password is turned off here: sign in with ${config.oidc?.displayName ?? 'the provider'}`;
+}
+
 export interface IssuedSession {
   user: AuthUser;
   token: string;
@@ -30,6 +39,7 @@ export interface IssuedSession {
 }
 
 export async function login(ctx: ServiceContext, input: unknown): Promise<IssuedSession> {
+  if (!ctx.config.passwordLogin) throw new AppError('FORBIDDEN', passwordLoginOffMessage(ctx.config));
   const parsed = loginSchema.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   const { username, password } = parsed.data;
@@ -52,7 +62,19 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
   if (!user || !right) throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
   // Told only to someone who knows the password: the account exists, an admin disabled it.
   if (user.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
+  return issueSession(ctx, user, 'password');
+}
 
+/**
+ * A new session for a user whose sign-in succeeded (a password, or the provider's identity): the
+ * same row, token and lifetime whichever way they came. Refuses a disabled account.
+ */
+export async function issueSession(
+  ctx: ServiceContext,
+  user: Pick<User, 'id' | 'username' | 'disabledAt'>,
+  method: SignInMethod,
+): Promise<IssuedSession> {
+  if (user.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
   const now = Math.floor(ctx.clock.now() / 1000);
   const ttl = ctx.config.sessionTtlSeconds;
   const session: Session = {
@@ -63,6 +85,7 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
     userAgent: ctx.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null,
     address: ctx.clientAddress,
     lastSeenAt: new Date(now * 1000),
+    signInMethod: method,
   };
   await ctx.em.insert(SessionSchema, session);
   // Housekeeping: sessions that expired are of no use to anyone.
@@ -158,6 +181,10 @@ export interface SessionDto {
   address: string | null;
   /** The session this request came with. */
   current: boolean;
+  /** How it began: 'password', 'oidc' (the provider), or null for sessions from before this was kept. */
+  signInMethod: SignInMethod | null;
+  /** The provider's name (OIDC_DISPLAY_NAME) for an 'oidc' session, shown as "via Acme"; otherwise null. */
+  signedInVia: string | null;
 }
 
 /** The signed-in user's live sessions, most recently seen first. */
@@ -177,7 +204,13 @@ export async function listSessions(ctx: ServiceContext): Promise<SessionDto[]> {
     browser: describeUserAgent(row.userAgent),
     address: row.address,
     current: row.id === ctx.sessionId,
+    signInMethod: signInMethodOf(row.signInMethod),
+    signedInVia: row.signInMethod === 'oidc' ? (ctx.config.oidc?.displayName ?? 'single sign-on') : null,
   }));
+}
+
+function signInMethodOf(stored: string | null | undefined): SignInMethod | null {
+  return stored === 'password' || stored === 'oidc' ? stored : null;
 }
 
 /**

@@ -31,6 +31,7 @@ export function SessionsSection({ sessions, result }: { sessions: SessionDto[]; 
               <tr key={session.id} data-session-id={session.id} aria-current={session.current ? 'true' : undefined}>
                 <td className="name">
                   {session.browser}
+                  {session.signedInVia ? <span className="muted"> via {session.signedInVia}</span> : null}
                   {session.current ? <strong className="this-session"> (this session)</strong> : null}
                 </td>
                 {/* data-label: the column's name, shown beside the value on a phone (no header row there). */}

@@ -12,6 +12,8 @@ export interface Session {
   address: string | null;
   /** Updated at most once a minute (each request would be a write otherwise). */
   lastSeenAt: Date | null;
+  /** How the user signed in: 'password' or 'oidc' (ADR 0044); null for sessions older than the column. */
+  signInMethod?: string | null;
 }
 
 export const SessionSchema = new EntitySchema<Session>({
@@ -33,5 +35,6 @@ export const SessionSchema = new EntitySchema<Session>({
     userAgent: { type: 'text', nullable: true },
     address: { type: 'string', nullable: true },
     lastSeenAt: { type: 'Date', nullable: true },
+    signInMethod: { type: 'string', nullable: true },
   },
 });

@@ -25,6 +25,8 @@ export interface User {
   totpLastStep?: number | null;
   /** JSON array of the SHA-256 (hex) of the recovery codes not yet used. */
   recoveryCodeHashes?: string | null;
+  /** The subject (`sub`) of the OpenID Connect identity that signs in as this account (ADR 0044). */
+  oidcSubject?: string | null;
   /** How My files shows the user's files: 'table' or 'gallery' (ADR 0046). */
   fileListView?: string;
 }
@@ -46,6 +48,7 @@ export const UserSchema = new EntitySchema<User>({
     totpPendingSecret: { type: 'text', nullable: true },
     totpLastStep: { type: 'integer', nullable: true },
     recoveryCodeHashes: { type: 'text', nullable: true },
+    oidcSubject: { type: 'string', nullable: true, unique: true },
     fileListView: { type: 'string', default: 'table' },
   },
 });
