@@ -66,6 +66,24 @@ export interface Config {
   readonly startupWarnings: readonly string[];
   /** Webhooks (ADR 0050): whether endpoints may be on private addresses, and the first retry's delay. */
   readonly webhooks: { readonly allowPrivate: boolean; readonly retryBaseMs: number };
+  /** Sign-in with an OpenID Connect provider (ADR 0044); null while OIDC_ISSUER is unset. */
+  readonly oidc: OidcConfig | null;
+  /** Whether the login page and the API take a password (PASSWORD_LOGIN); API tokens work either way. */
+  readonly passwordLogin: boolean;
+}
+
+/** The OpenID Connect provider existing accounts may sign in with (ADR 0044). */
+export interface OidcConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The provider's name on the login page ("Sign in with Acme") and in the sessions list ("via Acme"). */
+  readonly displayName: string;
+  readonly scopes: string;
+  /** The claim whose value, equal to a username, signs an unlinked identity in as that account (and links it). */
+  readonly matchClaim: 'preferred_username' | 'email' | null;
+  /** Whether a user with two-factor codes on is asked for a code after the provider too. */
+  readonly requireTwoFactor: boolean;
 }
 
 /**
@@ -188,7 +206,37 @@ const environmentVariables = z.object({
       return text === undefined ? undefined : text === 'true';
     return refuse(ctx, `S3_FORCE_PATH_STYLE must be true or false, got "${text}"`);
   }),
+  // Sign-in with OpenID Connect (ADR 0044): the provider is discovered at start.
+  OIDC_ISSUER: variable.transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    return /^https?:\/\/[^/]/.test(text) ? text : refuse(ctx, `OIDC_ISSUER must be an http(s) URL, got "${text}"`);
+  }),
+  OIDC_CLIENT_ID: variable,
+  OIDC_CLIENT_SECRET: exactVariable,
+  OIDC_DISPLAY_NAME: variable.refine(
+    (name) => name === undefined || countCharacters(name) <= 64,
+    'OIDC_DISPLAY_NAME must be at most 64 characters',
+  ),
+  OIDC_SCOPES: variable.transform((text, ctx) => {
+    const scopes = (text ?? 'openid profile email').split(/\s+/).filter(Boolean);
+    return scopes.includes('openid') ? scopes.join(' ') : refuse(ctx, `OIDC_SCOPES must include openid, got "${text}"`);
+  }),
+  OIDC_MATCH_CLAIM: variable.transform((text, ctx) => {
+    if (text === undefined || text === 'preferred_username' || text === 'email') return text ?? null;
+    return refuse(ctx, `OIDC_MATCH_CLAIM must be preferred_username or email (or unset), got "${text}"`);
+  }),
+  OIDC_REQUIRE_2FA: onOff('OIDC_REQUIRE_2FA', false),
+  PASSWORD_LOGIN: onOff('PASSWORD_LOGIN', true),
 });
+
+/** A switch: on or off. */
+function onOff(name: string, fallback: boolean) {
+  return variable.transform((text, ctx) => {
+    if (text === undefined) return fallback;
+    if (text === 'on' || text === 'off') return text === 'on';
+    return refuse(ctx, `${name} must be on or off, got "${text}"`);
+  });
+}
 
 /** Every variable the config reads. */
 export const CONFIG_VARIABLES = Object.keys(environmentVariables.shape) as ReadonlyArray<
@@ -213,7 +261,13 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     return refuse(ctx, 'DEFAULT_EXPIRY must not be longer than MAX_EXPIRY');
   }
   const uploadDir = path.resolve(values.UPLOAD_DIR ?? path.join(values.DATA_DIR, 'uploads'));
+  const oidc = oidcOf(values, ctx);
+  if (!values.PASSWORD_LOGIN && oidc === null) {
+    return refuse(ctx, 'PASSWORD_LOGIN=off needs OIDC_ISSUER: without a provider nobody could sign in on the page');
+  }
   return {
+    oidc,
+    passwordLogin: values.PASSWORD_LOGIN,
     // A path derived from DATA_DIR is the operator's DATA_DIR: a failure there names it.
     uploadDirVariable: values.UPLOAD_DIR === undefined ? ('DATA_DIR' as const) : ('UPLOAD_DIR' as const),
     databaseVariable: values.DATABASE_URL === undefined ? ('DATA_DIR' as const) : ('DATABASE_URL' as const),
@@ -243,6 +297,29 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
 
 /** The variables once each is checked and given its default. */
 type CheckedVariables = z.output<typeof environmentVariables>;
+
+/** OIDC_ISSUER turns sign-in with a provider on; the other OIDC_* settings only matter with it. */
+function oidcOf(values: CheckedVariables, ctx: z.RefinementCtx): OidcConfig | null {
+  const issuer = values.OIDC_ISSUER;
+  if (issuer === undefined) {
+    const stray = (['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_DISPLAY_NAME'] as const).find(
+      (name) => values[name] !== undefined,
+    );
+    if (stray) return refuse(ctx, `${stray} is set but OIDC_ISSUER is not: set OIDC_ISSUER to sign in with a provider`);
+    return null;
+  }
+  if (values.OIDC_CLIENT_ID === undefined) return refuse(ctx, 'OIDC_CLIENT_ID must be set with OIDC_ISSUER');
+  if (values.OIDC_CLIENT_SECRET === undefined) return refuse(ctx, 'OIDC_CLIENT_SECRET must be set with OIDC_ISSUER');
+  return {
+    issuer,
+    clientId: values.OIDC_CLIENT_ID,
+    clientSecret: values.OIDC_CLIENT_SECRET,
+    displayName: values.OIDC_DISPLAY_NAME ?? new URL(issuer).host,
+    scopes: values.OIDC_SCOPES,
+    matchClaim: values.OIDC_MATCH_CLAIM,
+    requireTwoFactor: values.OIDC_REQUIRE_2FA,
+  };
+}
 
 /** S3_BUCKET selects the bucket; the other S3_* settings only matter with it. */
 function storageOf(values: CheckedVariables, uploadDir: string, ctx: z.RefinementCtx): StorageConfig {
@@ -309,6 +386,8 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     requestIdleTimeoutMs: settings.requestIdleTimeoutMs,
     webhooks: Object.freeze(settings.webhooks),
     startupWarnings: Object.freeze(warnings),
+    oidc: settings.oidc === null ? null : Object.freeze(settings.oidc),
+    passwordLogin: settings.passwordLogin,
   });
 }
 

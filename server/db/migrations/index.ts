@@ -12,6 +12,7 @@ import { Migration20261128120000UploadLiveness as PostgresUploadLiveness } from 
 import { Migration20261129000000Collections as PostgresCollections } from './postgresql/Migration20261129000000Collections';
 import { Migration20261129100000UploadsJoinCollections as PostgresUploadsJoinCollections } from './postgresql/Migration20261129100000UploadsJoinCollections';
 import { Migration20261130000000TwoFactor as PostgresTwoFactor } from './postgresql/Migration20261130000000TwoFactor';
+import { Migration20261201000000OidcSignIn as PostgresOidcSignIn } from './postgresql/Migration20261201000000OidcSignIn';
 import { Migration20261201100000FileListView as PostgresFileListView } from './postgresql/Migration20261201100000FileListView';
 import { Migration20261203000000Webhooks as PostgresWebhooks } from './postgresql/Migration20261203000000Webhooks';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
@@ -26,6 +27,7 @@ import { Migration20261128120000UploadLiveness } from './sqlite/Migration2026112
 import { Migration20261129000000Collections } from './sqlite/Migration20261129000000Collections';
 import { Migration20261129100000UploadsJoinCollections } from './sqlite/Migration20261129100000UploadsJoinCollections';
 import { Migration20261130000000TwoFactor } from './sqlite/Migration20261130000000TwoFactor';
+import { Migration20261201000000OidcSignIn } from './sqlite/Migration20261201000000OidcSignIn';
 import { Migration20261201100000FileListView } from './sqlite/Migration20261201100000FileListView';
 import { Migration20261203000000Webhooks } from './sqlite/Migration20261203000000Webhooks';
 
@@ -43,6 +45,7 @@ const sqliteMigrations = [
   { name: 'Migration20261129000000Collections', class: Migration20261129000000Collections },
   { name: 'Migration20261129100000UploadsJoinCollections', class: Migration20261129100000UploadsJoinCollections },
   { name: 'Migration20261130000000TwoFactor', class: Migration20261130000000TwoFactor },
+  { name: 'Migration20261201000000OidcSignIn', class: Migration20261201000000OidcSignIn },
   { name: 'Migration20261201100000FileListView', class: Migration20261201100000FileListView },
   { name: 'Migration20261203000000Webhooks', class: Migration20261203000000Webhooks },
 ];
@@ -58,6 +61,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261129000000Collections', class: PostgresCollections },
   { name: 'Migration20261129100000UploadsJoinCollections', class: PostgresUploadsJoinCollections },
   { name: 'Migration20261130000000TwoFactor', class: PostgresTwoFactor },
+  { name: 'Migration20261201000000OidcSignIn', class: PostgresOidcSignIn },
   { name: 'Migration20261201100000FileListView', class: PostgresFileListView },
   { name: 'Migration20261203000000Webhooks', class: PostgresWebhooks },
 ];

@@ -80,6 +80,15 @@ const Session = z
     browser: z.string().openapi({ example: 'Firefox 133 on Linux' }),
     address: z.string().nullable(),
     current: z.boolean().openapi({ description: 'The session this request came with.' }),
+    signInMethod: z.enum(['password', 'oidc']).nullable().openapi({
+      description:
+        'How the session began: a password (with its two-factor code, if any) or the OpenID Connect provider; null for sessions from before this was recorded.',
+    }),
+    signedInVia: z.string().nullable().openapi({
+      description:
+        'For a session begun at the provider: its name (OIDC_DISPLAY_NAME), shown as "via Acme"; otherwise null.',
+      example: 'Acme',
+    }),
   })
   .strict()
   .openapi('Session');
@@ -380,7 +389,12 @@ function describeApi(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: 'Logged in; Set-Cookie carries the session', content: json(z.object({ user: User })) },
-      ...errors(400, 403, 429),
+      ...errors(400, 429),
+      403: {
+        description:
+          'The account is disabled; or logging in with a password is turned off (PASSWORD_LOGIN=off: sign in on the login page with the provider; API tokens still work)',
+        content: json(ErrorBody),
+      },
       401: {
         description:
           'Wrong username or password; or, with two-factor codes on, a code missing or wrong (then `twoFactorRequired` is true)',
