@@ -128,7 +128,10 @@ export default function CollectionView() {
       </p>
       <section className="collection-files" aria-label="Files">
         {data.files.length === 0 ? (
-          <p className="muted">No files in this collection.</p>
+          <p className="empty-state">
+            <strong>No files in this collection.</strong>
+            {data.isOwner ? ' Its files were deleted or have expired; the collection stays until you delete it.' : null}
+          </p>
         ) : (
           <CollectionTree files={data.files} />
         )}

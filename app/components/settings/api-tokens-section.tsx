@@ -79,7 +79,10 @@ export function ApiTokensSection({
         <button type="submit">Create token</button>
       </Form>
       {tokens.length === 0 ? (
-        <p className="muted">No tokens yet.</p>
+        <p className="empty-state">
+          <strong>No tokens yet.</strong> Name one above for a script or an upload tool; it is shown once, then listed
+          here.
+        </p>
       ) : (
         <div className="table-wrap">
           <table className="tokens">
