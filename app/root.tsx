@@ -20,7 +20,10 @@ import { trpc } from '~/utils/trpc';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesHref },
-  { rel: 'icon', href: 'data:,' },
+  // The app's icon (public/, drawn by scripts/make-icons.mjs): the tab, an iOS home screen, an installed app.
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+  { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
+  { rel: 'manifest', href: '/manifest.webmanifest' },
 ];
 
 // An error page's title (routes without a `meta` of their own show this one too).
@@ -37,7 +40,8 @@ function Header() {
     <header className="site-header">
       <nav aria-label="Main">
         <Link to="/" className="brand">
-          File sharing
+          <img src="/favicon.svg" alt="" width={24} height={24} />
+          <span>File sharing</span>
         </Link>
         {user ? (
           <>
@@ -68,6 +72,8 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#f5f6f8" media="(prefers-color-scheme: light)" />
+        <meta name="theme-color" content="#11141a" media="(prefers-color-scheme: dark)" />
         <Meta />
         <Links />
       </head>

@@ -1,6 +1,7 @@
 // Builds the app: Express, with the fast paths of uploads and raw files ahead of it. Never
 // listens (tests drive it on port 0, index.ts in production).
 import type { RequestListener } from 'node:http';
+import path from 'node:path';
 import type { ServerBuild } from '@remix-run/node';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AppDeps } from './context';
@@ -47,6 +48,16 @@ function createExpressApp(options: CreateAppOptions): Express {
   // Fingerprinted browser assets: immutable, served before the session and the routes.
   if (build && options.assetsDir) {
     app.use('/build', express.static(options.assetsDir, { immutable: true, maxAge: '1y', index: false }));
+    // The icons and the web app manifest beside it in public/: fixed names, not fingerprinted, so a
+    // day's cache and then a revalidation by ETag. Only files: no index, no redirect, no dotfiles.
+    app.use(
+      express.static(path.dirname(options.assetsDir), {
+        maxAge: '1d',
+        index: false,
+        redirect: false,
+        dotfiles: 'ignore',
+      }),
+    );
   }
   // Browsers ask for it whatever the page says; we have none, and a 404 shows as an error in their console.
   app.get('/favicon.ico', (_req, res) => res.status(204).setHeader('Cache-Control', 'public, max-age=86400').end());
