@@ -14,6 +14,7 @@ import { collectionArchive } from './doors/raw/collection-archive';
 import { rawFile } from './doors/raw/raw-file';
 import { fileThumbnail } from './doors/raw/thumbnail';
 import { withFastPaths } from './doors/fast-paths';
+import { withMetrics } from './metrics';
 import { requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 import { sessionRecognition } from './http/session';
@@ -33,7 +34,8 @@ export interface CreateAppOptions extends AppDeps {
 
 /** The request listener of the whole service. */
 export function createApp(options: CreateAppOptions): RequestListener {
-  return withFastPaths(options, createExpressApp(options));
+  // Counted outermost, so that the fast paths' answers are too (ADR 0049); as it is while metrics are off.
+  return withMetrics(options, withFastPaths(options, createExpressApp(options)));
 }
 
 function createExpressApp(options: CreateAppOptions): Express {

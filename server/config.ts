@@ -62,6 +62,8 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** A connection that sends and takes nothing for this long is closed (a stalled body). */
   readonly requestIdleTimeoutMs: number;
+  /** Prometheus metrics (ADR 0049), off while both are null: the token guards /metrics, the port serves it apart. */
+  readonly metrics: { readonly token: string | null; readonly port: number | null };
   /** Things worth telling the operator once the logger exists. */
   readonly startupWarnings: readonly string[];
   /** Webhooks (ADR 0050): whether endpoints may be on private addresses, and the first retry's delay. */
@@ -179,6 +181,18 @@ const environmentVariables = z.object({
   // Node's request timeout: 0 (none) by default, so that multi-GB uploads on slow links are not cut.
   REQUEST_TIMEOUT_MS: wholeNumber('REQUEST_TIMEOUT_MS', 0, 0),
   REQUEST_IDLE_TIMEOUT_MS: wholeNumber('REQUEST_IDLE_TIMEOUT_MS', 60000, 1),
+  // Prometheus metrics (ADR 0049): /metrics behind a bearer token, or on a port of its own.
+  METRICS_TOKEN: exactVariable.refine(
+    (token) => token === undefined || (token.length >= 16 && !/\s/.test(token)),
+    'METRICS_TOKEN must be at least 16 characters without spaces',
+  ),
+  METRICS_PORT: variable.transform((text, ctx) => {
+    if (text === undefined) return null;
+    const port = Number(text);
+    if (!/^\d+$/.test(text) || port < 1 || port > 65535)
+      return refuse(ctx, `METRICS_PORT must be a port between 1 and 65535, got "${text}"`);
+    return port;
+  }),
   // Webhooks (ADR 0050): endpoints on private, loopback or link-local addresses only when on.
   WEBHOOK_ALLOW_PRIVATE: variable.transform((text, ctx) => {
     if (text === undefined || text === 'on' || text === 'off') return text === 'on';
@@ -291,6 +305,7 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     logLevel: values.LOG_LEVEL,
     requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
     requestIdleTimeoutMs: values.REQUEST_IDLE_TIMEOUT_MS,
+    metrics: metricsOf(values, ctx),
     webhooks: { allowPrivate: values.WEBHOOK_ALLOW_PRIVATE, retryBaseMs: values.WEBHOOK_RETRY_BASE_MS },
   };
 });
@@ -319,6 +334,14 @@ function oidcOf(values: CheckedVariables, ctx: z.RefinementCtx): OidcConfig | nu
     matchClaim: values.OIDC_MATCH_CLAIM,
     requireTwoFactor: values.OIDC_REQUIRE_2FA,
   };
+}
+
+/** METRICS_TOKEN or METRICS_PORT turns the metrics on; the port must not be the service's. */
+function metricsOf(values: CheckedVariables, ctx: z.RefinementCtx): Config['metrics'] {
+  if (values.METRICS_PORT !== null && values.METRICS_PORT === values.PORT) {
+    return refuse(ctx, `METRICS_PORT must differ from PORT (${values.PORT}): the metrics are served apart`);
+  }
+  return { token: values.METRICS_TOKEN ?? null, port: values.METRICS_PORT };
 }
 
 /** S3_BUCKET selects the bucket; the other S3_* settings only matter with it. */
@@ -384,6 +407,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     logLevel: settings.logLevel,
     requestTimeoutMs: settings.requestTimeoutMs,
     requestIdleTimeoutMs: settings.requestIdleTimeoutMs,
+    metrics: Object.freeze(settings.metrics),
     webhooks: Object.freeze(settings.webhooks),
     startupWarnings: Object.freeze(warnings),
     oidc: settings.oidc === null ? null : Object.freeze(settings.oidc),

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { DirectSql } from './db/direct-sql';
+import type { Metrics } from './metrics';
 import type { OutageTracker } from './outage-tracker';
 import type { DownloadTally } from './services/download-tally';
 import type { ContentStore } from './storage/content-store';
@@ -26,6 +27,8 @@ export interface ServiceContext {
   downloads: DownloadTally;
   /** Recognises database and storage outages and logs each once (ADR 0030): every door asks it. */
   outages: OutageTracker;
+  /** The instance's Prometheus counters (ADR 0049); no-ops while metrics are off. */
+  metrics: Metrics;
   user: AuthUser | null;
   /** How `user` was recognised: a session cookie (pages, the UI, scripts that log in) or an API token. */
   authMethod: 'session' | 'token' | null;
@@ -61,6 +64,7 @@ export interface AppDeps {
   clock: Clock;
   downloads: DownloadTally;
   outages: OutageTracker;
+  metrics: Metrics;
 }
 
 export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
@@ -78,6 +82,7 @@ export function createServiceContext(deps: AppDeps, log: Logger = deps.log): Ser
     clock: deps.clock,
     downloads: deps.downloads,
     outages: deps.outages,
+    metrics: deps.metrics,
     user: null,
     authMethod: null,
     sessionId: null,

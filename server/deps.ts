@@ -5,9 +5,11 @@ import { systemClock, type Clock } from './clock';
 import type { Config, LogLevel } from './config';
 import type { AppDeps } from './context';
 import { probeDatabaseWrite } from './db/database-health';
+import { ResumableUploadSchema } from './db/entities/resumable-upload.entity';
 import { openDirectSql } from './db/direct-sql';
 import { initOrm } from './db/orm';
 import { createLogger } from './logger';
+import { createMetrics } from './metrics';
 import { OutageTracker } from './outage-tracker';
 import { DownloadTally } from './services/download-tally';
 import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './services/maintenance';
@@ -29,17 +31,24 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
   const store = withThumbnails(await createContentStore(config, log), log);
   const sql = openDirectSql(orm, config.database);
   const downloads = new DownloadTally(sql, log);
-  const outages = new OutageTracker(log, {
-    database: () => probeDatabaseWrite(orm),
-    storage: () => store.checkWritable(),
-  });
+  const metrics = createMetrics(config);
+  const outages = new OutageTracker(
+    log,
+    { database: () => probeDatabaseWrite(orm), storage: () => store.checkWritable() },
+    undefined,
+    (dependency) => metrics.dependencyFailed(dependency),
+  );
+  // Resumable uploads begun and neither finished nor expired: read when Prometheus asks.
+  metrics.countResumableUploadsWith(() =>
+    orm.em.fork().count(ResumableUploadSchema, { finishedAt: null, expiresAt: { $gt: new Date() } }),
+  );
   const close = async () => {
     outages.stop();
     await downloads.flush();
     await sql.close();
     await orm.close();
   };
-  return { config, log, orm, sql, store, clock: options.clock ?? systemClock, downloads, outages, close };
+  return { config, log, orm, sql, store, clock: options.clock ?? systemClock, downloads, outages, metrics, close };
 }
 
 export async function createContentStore(config: Config, log: Logger): Promise<ContentStore> {
@@ -60,12 +69,13 @@ export async function startHousekeeping(
   options: { expirySweepEveryMs?: number } = {},
 ): Promise<() => void> {
   const parts = { em: deps.orm.em.fork(), store: deps.store, log: deps.log, clock: deps.clock };
-  await removeExpiredFiles(parts);
+  deps.metrics.swept('expired_files', await removeExpiredFiles(parts));
   // A crash mid-upload leaves nothing once the service runs again. On SQLite this
   // process is the data's only writer (several instances need PostgreSQL), and it serves nothing
   // yet: whatever is unfinished is a crashed run's, however young (ADR 0028).
   const soleWriter = deps.config.database.dialect === 'sqlite';
-  await reconcileStorage(parts, soleWriter ? { minAgeMs: 0 } : {});
+  const swept = await reconcileStorage(parts, soleWriter ? { minAgeMs: 0 } : {});
+  deps.metrics.swept('storage', swept.incomplete + swept.orphans);
   const stopMaintenance = scheduleMaintenance(deps, options);
   // Webhook deliveries, off the requests' path: queued ones a crash left are sent now (ADR 0050).
   const deliverer = new WebhookDeliverer(deps);

@@ -6,6 +6,7 @@ import type { ServerBuild } from '@remix-run/node';
 import { createApp } from './app';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config';
 import { applyServerTimeouts } from './http/server-timeouts';
+import { listenForMetrics } from './metrics';
 import { createDeps, type Deps, startHousekeeping } from './deps';
 import { provision } from './provision';
 
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
 
   const server = http.createServer(app);
   await listen(server, config);
+  // Prometheus metrics on a port of their own (ADR 0049): then the service's port has no /metrics.
+  const metricsServer = config.metrics.port === null ? null : await listenForMetrics(deps);
   applyServerTimeouts(server, config);
 
   // Keep-alive connections must not hold the exit up for their idle timeout once their last
@@ -57,6 +60,8 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     stopHousekeeping();
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
     log.info({ signal, inFlight: inFlight.size }, 'shutting down: finishing in-flight requests');
     for (const res of inFlight) {
       if (!res.headersSent) res.shouldKeepAlive = false;

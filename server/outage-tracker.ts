@@ -28,6 +28,8 @@ export class OutageTracker {
     private readonly log: Logger,
     private readonly probes: DependencyProbes,
     private readonly probeEveryMs = PROBE_EVERY_MS,
+    /** Told of every refused request (the metrics' dependency errors, ADR 0049). */
+    private readonly onRefused: (dependency: Dependency) => void = () => {},
   ) {}
 
   /**
@@ -47,6 +49,7 @@ export class OutageTracker {
   }
 
   private refused({ dependency, fault }: DependencyUnavailableError): void {
+    this.onRefused(dependency);
     const current = this.outages.get(dependency);
     if (current) {
       current.refused++;

@@ -80,7 +80,7 @@ interface Counter {
  * Retry-After) when its pair or address has used up its failures.
  */
 export async function admitLoginAttempt(
-  ctx: Pick<ServiceContext, 'em' | 'clock'>,
+  ctx: Pick<ServiceContext, 'em' | 'clock' | 'metrics'>,
   username: string,
   address: string | null,
 ): Promise<LoginAttemptTicket> {
@@ -107,6 +107,7 @@ export async function admitLoginAttempt(
     if (!usedUp && !full) break;
     await counters.release(keys.pair);
     await counters.release(keys.address);
+    if (usedUp || ctx.clock.now() > queuedUntil) ctx.metrics.throttleRefused('login');
     if (usedUp) throw tooManyAttempts(usedUp.windowEndsAt - ctx.clock.now());
     // Attempts ahead of this one are being checked: their outcome decides whether it may go.
     if (ctx.clock.now() > queuedUntil) throw tooManyAttempts(1000);
@@ -118,6 +119,7 @@ export async function admitLoginAttempt(
   const addressFailuresBefore = byAddress.failures;
   return {
     async failed() {
+      ctx.metrics.loginFailed();
       await counters.fail(keys.pair);
       await counters.fail(keys.address);
       await counters.fail(keys.username, { pending: false });
@@ -152,7 +154,7 @@ const TOO_MANY_SHARE_PASSWORDS = 'Too many wrong passwords for this file. Please
  * the same pending places (parallel guesses queue) and the same 15-minute window.
  */
 export async function admitSharePasswordAttempt(
-  ctx: Pick<ServiceContext, 'em' | 'clock'>,
+  ctx: Pick<ServiceContext, 'em' | 'clock' | 'metrics'>,
   fileId: string,
   address: string | null,
 ): Promise<LoginAttemptTicket> {
@@ -167,7 +169,9 @@ export async function admitSharePasswordAttempt(
     )
       break;
     await counters.release(key);
-    if (counter.failures >= MAX_SHARE_PASSWORD_FAILURES)
+    const usedUp = counter.failures >= MAX_SHARE_PASSWORD_FAILURES;
+    if (usedUp || ctx.clock.now() > queuedUntil) ctx.metrics.throttleRefused('share_password');
+    if (usedUp)
       throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_SHARE_PASSWORDS);
     if (ctx.clock.now() > queuedUntil) throw tooManyAttempts(1000, TOO_MANY_SHARE_PASSWORDS);
     await sleep(QUEUE_POLL_MS + Math.random() * QUEUE_POLL_MS);

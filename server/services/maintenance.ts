@@ -16,6 +16,7 @@ import { FileSchema } from '../db/entities/file.entity';
 import { LoginAttemptSchema } from '../db/entities/login-attempt.entity';
 import { SessionSchema } from '../db/entities/session.entity';
 import type { Clock } from '../clock';
+import type { Metrics } from '../metrics';
 import type { ContentStore } from '../storage/content-store';
 import { DOWNLOAD_TALLY_EVERY_MS, type DownloadTally } from './download-tally';
 import { isStoredName } from './files';
@@ -127,13 +128,15 @@ export function scheduleMaintenance(
     log: Logger;
     clock: Clock;
     downloads: DownloadTally;
+    metrics: Metrics;
   },
   options: { expirySweepEveryMs?: number } = {},
 ): () => void {
   const round = async () => {
     const em = deps.orm.em.fork();
     try {
-      await reconcileStorage({ em, store: deps.store, log: deps.log, clock: deps.clock });
+      const swept = await reconcileStorage({ em, store: deps.store, log: deps.log, clock: deps.clock });
+      deps.metrics.swept('storage', swept.incomplete + swept.orphans);
       await em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date(deps.clock.now()) } });
       await em.nativeDelete(LoginAttemptSchema, { windowEndsAt: { $lte: deps.clock.now() } });
     } catch (error) {
@@ -143,11 +146,15 @@ export function scheduleMaintenance(
   const expirySweep = async () => {
     try {
       const em = deps.orm.em.fork();
-      await removeExpiredFiles({ em, store: deps.store, log: deps.log, clock: deps.clock });
+      deps.metrics.swept(
+        'expired_files',
+        await removeExpiredFiles({ em, store: deps.store, log: deps.log, clock: deps.clock }),
+      );
       // Rows of uploads whose receiver is gone, and the quota they held (ADR 0018, ADR 0029).
       await removeStaleReservations({ em, clock: deps.clock });
       // Resumable uploads left unfinished for a day, with their bytes (ADR 0019).
-      await removeExpiredResumableUploads({ em, store: deps.store, log: deps.log, clock: deps.clock });
+      const uploads = await removeExpiredResumableUploads({ em, store: deps.store, log: deps.log, clock: deps.clock });
+      deps.metrics.swept('resumable_uploads', uploads);
     } catch (error) {
       deps.log.warn({ err: error }, 'expiry sweep failed; the next one tries again');
     }
