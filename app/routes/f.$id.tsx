@@ -8,17 +8,35 @@ import { LocalTime } from '~/components/local-time';
 import { ShareSettingsFields } from '~/components/share-settings-fields';
 import { RenameFileForm } from '~/components/rename-file-form';
 import { LinkLimits } from '~/components/link-limits';
+import { SharePreview, type SharePreviewKind } from '~/components/share-preview';
 import { UnlockForm } from '~/components/unlock-form';
 import { pageErrorFrom, unlockRefusal } from '~/utils/errors.server';
 import { type FieldLabels, inFormWords, sentShareSettings, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
 import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
+import { highlightedText } from '~/utils/highlight.server';
+import { fileTypeInWords, sourceLanguageOf } from '~/utils/share-file-type';
 import { sharePageHeaders } from '~/utils/share-page';
 import { FILE_NOT_FOUND } from '~/utils/share-messages';
 
 /** The share page shows at most this much of a text file (the loader reads no more). */
 const TEXT_PREVIEW_BYTES = 64 * 1024;
+
+/** Images that have a thumbnail (server/services/thumbnails.ts): a link preview can show it. */
+const THUMBNAIL_TYPES = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/avif',
+  'image/gif',
+  'image/tiff',
+  'image/heic',
+  'image/heif',
+  'image/svg+xml',
+]);
+/** Images the page shows by their thumbnail: an SVG is active content, TIFF and HEIC show in few browsers. */
+const THUMBNAIL_PREVIEW_TYPES = new Set(['image/svg+xml', 'image/tiff', 'image/heic', 'image/heif']);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { ctx, services, http } = context;
@@ -32,8 +50,32 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // Nothing about a protected file before its password: no name, size or preview.
   if (share.kind === 'locked') return data({ locked: true as const, fileId: share.fileId }, { status: 401 });
   const { file } = share;
-  const preview = share.previewable ? services.previewKind(file.mimeType) : 'none';
-  const textPreview = preview === 'text' ? await services.shares.readTextPreview(share, TEXT_PREVIEW_BYTES) : null;
+  const mimeType = file.mimeType.toLowerCase();
+  const language = sourceLanguageOf(file.originalName, mimeType);
+  let preview: SharePreviewKind = 'none';
+  let byName = false;
+  if (share.previewable) {
+    const kind = services.previewKind(mimeType);
+    if (THUMBNAIL_PREVIEW_TYPES.has(mimeType)) preview = 'thumbnail';
+    else if (kind !== 'none') preview = kind;
+    // Source the raw link only downloads (JavaScript, HTML, a `.ts` sent as video/mp2t) is shown as text.
+    else if (language) {
+      preview = 'text';
+      byName = true;
+    }
+  }
+  let textPreview = null;
+  let binary = false;
+  if (preview === 'text') {
+    const read = await services.shares.readTextPreview(share, TEXT_PREVIEW_BYTES);
+    // Named like source but not text (an MPEG transport stream is a `.ts` too): no preview.
+    if (read && byName && read.text.includes('\u0000')) {
+      binary = true;
+      preview = 'none';
+    } else if (read) {
+      textPreview = { ...highlightedText(read.text, language, file.storedName), truncated: read.truncated };
+    }
+  }
   const shareUrl = services.files.shareUrl(ctx, file.id);
   return data(
     {
@@ -44,6 +86,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         mimeType: file.mimeType,
         size: file.size,
         createdAt: file.createdAt,
+        typeInWords: fileTypeInWords(file.originalName, mimeType, binary),
       },
       preview,
       // A limited link shows no preview to visitors: every look would use up a download.
@@ -54,6 +97,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       // so media still load (CSP 'self') when the site is reached by another name than BASE_URL.
       rawUrl: `${shareUrl}/raw`,
       rawPath: `/f/${encodeURIComponent(file.id)}/raw`,
+      thumbnailPath: `/f/${encodeURIComponent(file.id)}/thumbnail`,
+      // A link preview's picture is the thumbnail, which anyone may fetch only where the link
+      // neither asks for a password nor counts downloads (server/doors/raw/thumbnail.ts).
+      cardImage: THUMBNAIL_TYPES.has(mimeType) && !file.hasPassword && file.maxDownloads === null,
       // A protected file's link preview names nothing (it may unfurl in a chat for anyone).
       hasPassword: file.hasPassword,
       downloadsLeft: file.maxDownloads === null ? null : file.maxDownloads - file.downloads,
@@ -204,7 +251,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
     ];
   }
   const { file, preview, shareUrl, rawUrl } = data;
-  const description = `${formatBytes(file.size)} · ${file.mimeType}`;
+  const description = `${formatBytes(file.size)} · ${file.typeInWords}`;
   if (data.hasPassword) {
     // Unlocked in this browser, but the page's tags may still travel (a shared snapshot, a bot with the cookie).
     return [{ title: 'Password-protected file · File sharing' }, { name: 'robots', content: 'noindex' }];
@@ -218,15 +265,25 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
     { property: 'og:site_name', content: 'File sharing' },
     { property: 'og:type', content: preview === 'video' ? 'video.other' : 'website' },
     { name: 'twitter:title', content: file.originalName },
-    { name: 'twitter:card', content: preview === 'image' ? 'summary_large_image' : 'summary' },
+    { name: 'twitter:card', content: data.cardImage ? 'summary_large_image' : 'summary' },
   ];
-  if (preview === 'image') {
-    tags.push({ property: 'og:image', content: rawUrl }, { name: 'twitter:image', content: rawUrl });
+  if (data.cardImage) {
+    // The thumbnail, not the image: a small WebP whatever the upload (an SVG is never served as SVG).
+    const thumbnailUrl = `${shareUrl}/thumbnail`;
+    tags.push(
+      { property: 'og:image', content: thumbnailUrl },
+      { property: 'og:image:type', content: 'image/webp' },
+      { property: 'og:image:alt', content: file.originalName },
+      { name: 'twitter:image', content: thumbnailUrl },
+    );
   }
-  if (preview === 'video') {
-    tags.push({ property: 'og:video', content: rawUrl }, { property: 'og:video:type', content: file.mimeType });
+  // A player fetches the raw link: never where that would use up one of the link's downloads.
+  if (data.downloadsLeft === null) {
+    if (preview === 'video') {
+      tags.push({ property: 'og:video', content: rawUrl }, { property: 'og:video:type', content: file.mimeType });
+    }
+    if (preview === 'audio') tags.push({ property: 'og:audio', content: rawUrl });
   }
-  if (preview === 'audio') tags.push({ property: 'og:audio', content: rawUrl });
   return tags;
 };
 
@@ -244,140 +301,114 @@ export default function FileView() {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   if (data.locked) return <UnlockForm heading="Password-protected file" error={actionData?.unlockError ?? null} />;
-  const { file, preview, previewOff, textPreview, shareUrl, rawPath, settings, downloadsLeft, expiresAt, now } = data;
+  const {
+    file,
+    preview,
+    previewOff,
+    textPreview,
+    shareUrl,
+    rawPath,
+    thumbnailPath,
+    settings,
+    downloadsLeft,
+    expiresAt,
+    now,
+  } = data;
   return (
-    <main>
-      <h1 className="file-name">{file.originalName}</h1>
-      <dl className="facts">
-        <div>
-          <dt>Size</dt>
-          <dd>{formatBytes(file.size)}</dd>
-        </div>
-        <div>
-          <dt>Type</dt>
-          <dd>{file.mimeType}</dd>
-        </div>
-        <div>
-          <dt>Uploaded</dt>
-          <dd>
-            <LocalTime iso={file.createdAt} />
-          </dd>
-        </div>
-        {settings ? (
-          <>
-            <div>
-              <dt>Link</dt>
-              <dd className="expiry">{formatExpiry(settings.current.expiresAt, now)}</dd>
-            </div>
-            <div>
-              <dt>Downloads</dt>
-              <dd className="downloads">
-                {formatDownloads(settings.current.downloads, settings.current.maxDownloads)}
-              </dd>
-            </div>
-            <div>
-              <dt>Password</dt>
-              <dd>{settings.current.hasPassword ? '🔒 Yes' : 'No'}</dd>
-            </div>
-          </>
-        ) : null}
-      </dl>
-      {/* What a recipient needs to know to fetch the file in time; the owner has the settings below. */}
-      {settings ? null : <LinkLimits expiresAt={expiresAt} downloadsLeft={downloadsLeft} />}
-      <p className="share-row">
-        <span className="muted">Share link</span>
-        <ShareLink url={shareUrl} label="Share link" />
-      </p>
-      <p className="actions">
-        <a className="button" href={`${rawPath}?download=1`} download>
-          Download
-        </a>
-      </p>
-      <section className="preview" aria-label="Preview">
-        {preview === 'image' ? <img src={rawPath} alt={file.originalName} /> : null}
-        {preview === 'video' ? (
-          // Full width (letterboxed by the browser): a small clip keeps usable controls.
-          // biome-ignore lint/a11y/useMediaCaption: an uploaded clip comes with no captions to offer
-          <video src={rawPath} controls preload="metadata" style={{ width: '100%', background: '#000' }}>
-            <a href={rawPath}>Open the video</a>
-          </video>
-        ) : null}
-        {preview === 'audio' ? (
-          // biome-ignore lint/a11y/useMediaCaption: an uploaded recording comes with no captions to offer
-          <audio src={rawPath} controls preload="metadata" />
-        ) : null}
-        {preview === 'pdf' ? (
-          <>
-            {/* An iframe, not <object>: the pages' CSP has object-src 'none'. */}
-            <iframe
-              src={rawPath}
-              title={file.originalName}
-              style={{
-                width: '100%',
-                height: '75vh',
-                border: '1px solid var(--border)',
-                borderRadius: 'var(--radius)',
-              }}
-            />
-            <p>
-              <a href={rawPath} target="_blank" rel="noopener noreferrer">
-                Open the PDF in a new tab
-              </a>
-            </p>
-          </>
-        ) : null}
-        {preview === 'text' && textPreview ? (
-          <>
-            <pre className="text-preview">{textPreview.text}</pre>
-            {textPreview.truncated ? (
-              <p className="muted">
-                {`Preview truncated: only the first ${formatBytes(TEXT_PREVIEW_BYTES)} are shown. Download the file for the rest.`}
+    <main className="wide share-page">
+      <div className="share-details">
+        <h1 className="file-name">{file.originalName}</h1>
+        <dl className="facts">
+          <div>
+            <dt>Size</dt>
+            <dd>{formatBytes(file.size)}</dd>
+          </div>
+          <div>
+            <dt>Type</dt>
+            <dd>{file.typeInWords}</dd>
+          </div>
+          <div>
+            <dt>Uploaded</dt>
+            <dd>
+              <LocalTime iso={file.createdAt} />
+            </dd>
+          </div>
+          {settings ? (
+            <>
+              <div>
+                <dt>Link</dt>
+                <dd className="expiry">{formatExpiry(settings.current.expiresAt, now)}</dd>
+              </div>
+              <div>
+                <dt>Downloads</dt>
+                <dd className="downloads">
+                  {formatDownloads(settings.current.downloads, settings.current.maxDownloads)}
+                </dd>
+              </div>
+              <div>
+                <dt>Password</dt>
+                <dd>{settings.current.hasPassword ? '🔒 Yes' : 'No'}</dd>
+              </div>
+            </>
+          ) : null}
+        </dl>
+        {/* What a recipient needs to know to fetch the file in time; the owner has the settings below. */}
+        {settings ? null : <LinkLimits expiresAt={expiresAt} downloadsLeft={downloadsLeft} />}
+        <p className="actions">
+          <a className="button share-download" href={`${rawPath}?download=1`} download>
+            {`Download (${formatBytes(file.size)})`}
+          </a>
+        </p>
+        <p className="share-row">
+          <span className="muted">Share link</span>
+          <ShareLink url={shareUrl} label="Share link" />
+        </p>
+      </div>
+      <div className="share-preview">
+        <SharePreview
+          kind={preview}
+          name={file.originalName}
+          rawPath={rawPath}
+          thumbnailPath={thumbnailPath}
+          text={textPreview}
+          textLimit={TEXT_PREVIEW_BYTES}
+          previewOff={previewOff}
+          downloadsLeft={downloadsLeft}
+        />
+      </div>
+      {settings ? (
+        <div className="share-owner">
+          <RenameFileForm
+            currentName={file.originalName}
+            error={actionData?.renameError ?? null}
+            renamed={actionData?.renamed ?? false}
+            sentName={actionData?.sentName ?? null}
+          />
+          <Form method="post" className="card stack owner-settings" aria-label="Link settings" ref={settingsForm}>
+            <input type="hidden" name="intent" value="settings" />
+            {actionData?.settingsError ? (
+              <p className="alert" role="alert">
+                {actionData.settingsError}
               </p>
             ) : null}
-          </>
-        ) : null}
-        {preview === 'none' && previewOff ? (
-          <p className="muted">
-            {`No preview: this link allows ${downloadsLeft} more ${downloadsLeft === 1 ? 'download' : 'downloads'}, and a preview would use one up.`}
-          </p>
-        ) : null}
-        {preview === 'none' && !previewOff ? (
-          <p className="muted">No preview for this type of file. Download it to open it.</p>
-        ) : null}
-      </section>
-      {settings ? (
-        <RenameFileForm
-          currentName={file.originalName}
-          error={actionData?.renameError ?? null}
-          renamed={actionData?.renamed ?? false}
-          sentName={actionData?.sentName ?? null}
-        />
-      ) : null}
-      {settings ? (
-        <Form method="post" className="card stack owner-settings" aria-label="Link settings" ref={settingsForm}>
-          <input type="hidden" name="intent" value="settings" />
-          {actionData?.settingsError ? (
-            <p className="alert" role="alert">
-              {actionData.settingsError}
-            </p>
-          ) : null}
-          {actionData?.settingsSaved ? (
-            <p className="notice" role="status">
-              Settings saved.
-            </p>
-          ) : null}
-          {actionData?.sent?.passwordTyped && !hydrated ? (
-            <p className="muted">Type the new password again: it is never sent back to the page.</p>
-          ) : null}
-          <ShareSettingsFields
-            choices={settings.expiry.choices}
-            defaultValue={settings.expiry.defaultValue}
-            current={settings.current}
-            expiryText={formatExpiry(settings.current.expiresAt, now)}
-            sent={actionData?.sent ?? undefined}
-          />
-          <button type="submit">Save settings</button>
-        </Form>
+            {actionData?.settingsSaved ? (
+              <p className="notice" role="status">
+                Settings saved.
+              </p>
+            ) : null}
+            {actionData?.sent?.passwordTyped && !hydrated ? (
+              <p className="muted">Type the new password again: it is never sent back to the page.</p>
+            ) : null}
+            <ShareSettingsFields
+              choices={settings.expiry.choices}
+              defaultValue={settings.expiry.defaultValue}
+              current={settings.current}
+              expiryText={formatExpiry(settings.current.expiresAt, now)}
+              sent={actionData?.sent ?? undefined}
+            />
+            <button type="submit">Save settings</button>
+          </Form>
+        </div>
       ) : null}
     </main>
   );

@@ -321,7 +321,7 @@ describe('POST /files/<id>/delete', () => {
 });
 
 describe('GET /f/<id>', () => {
-  test('when anyone opens the share link of an image, then it shows name, size, type, date, an <img> preview and a download link', async ({
+  test('when anyone opens the share link of an image, then it shows name, size, type in words, date, an <img> preview and a download link', async ({
     app,
     alice,
   }) => {
@@ -333,7 +333,8 @@ describe('GET /f/<id>', () => {
     const text = visibleText(html);
     expect(text).toContain('picture.png');
     expect(text).toContain(`${png.length} bytes`);
-    expect(text).toContain('image/png');
+    expect(text).toContain('PNG image');
+    expect(text).not.toContain('image/png');
     expect(text).toContain(`${file.createdAt.slice(0, 10)} ${file.createdAt.slice(11, 16)} UTC`);
     const imgSrc = /<img[^>]*\bsrc="([^"]+)"/.exec(html.slice(html.indexOf('<main')))?.[1];
     expect(new URL(imgSrc!, app.url).href).toBe(`${app.url}/f/${file.id}/raw`);
@@ -362,7 +363,7 @@ describe('GET /f/<id>', () => {
     expect(visibleText(html)).toContain('Share link');
   });
 
-  test('when the file is HTML, then the page offers no preview (it must not run on this origin) but a download', async ({
+  test('when the file is HTML, then the page shows its source as text, never as markup (it must not run on this origin), and a download', async ({
     app,
     alice,
   }) => {
@@ -374,9 +375,11 @@ describe('GET /f/<id>', () => {
     const res = await getPage(app, `/f/${file.id}`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(visibleText(html)).toContain('No preview for this type of file');
+    // Coloured by tokens: the spans aside, the preview is the escaped source.
+    expect(html.replace(/<\/?span[^>]*>/g, '')).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).not.toMatch(/<iframe|<object/);
+    expect(linkHrefs(html)).toContain(`/f/${file.id}/raw?download=1`);
   });
 });
 

@@ -28,10 +28,17 @@ function previewOf(html: string): string {
   return match![1];
 }
 
+/** The text a text preview shows (its line numbers are drawn by the style sheet), decoded. */
+function previewText(preview: string): string {
+  const pre = /<pre class="text-preview"[^>]*>([\s\S]*?)<\/pre>/.exec(preview);
+  expect(pre, 'a text preview').not.toBeNull();
+  return decode(pre![1].replace(/<[^>]+>/g, ''));
+}
+
 const rawPath = (uploaded: Uploaded) => `/f/${uploaded.file.id}/raw`;
 
 describe('the facts and the download button', () => {
-  test('when a share page is opened, then it shows the name, the human size, the type, the upload date and a download button', async ({
+  test('when a share page is opened, then it shows the name, the human size, the type in words, the upload date and a download button with the size', async ({
     app,
   }) => {
     const uploaded = await app.upload('x'.repeat(1536), 'Quarterly report.txt', 'text/plain');
@@ -39,9 +46,11 @@ describe('the facts and the download button', () => {
     expect(status).toBe(200);
     expect(html).toContain('<h1 class="file-name">Quarterly report.txt</h1>');
     expect(html).toMatch(/<dt>Size<\/dt><dd>1\.5 KiB<\/dd>/);
-    expect(html).toMatch(/<dt>Type<\/dt><dd>text\/plain<\/dd>/);
+    expect(html).toMatch(/<dt>Type<\/dt><dd>Plain text<\/dd>/);
     expect(html).toContain(`<time dateTime="${uploaded.file.createdAt}">`);
-    const download = /<a class="button" href="([^"]+)" download="">Download<\/a>/.exec(html);
+    const download = /<a class="button share-download" href="([^"]+)" download="">Download \(1\.5 KiB\)<\/a>/.exec(
+      html,
+    );
     expect(download).not.toBeNull();
     expect(decode(download![1])).toBe(`${rawPath(uploaded)}?download=1`);
     // The download link really downloads the bytes.
@@ -122,7 +131,7 @@ describe('the preview', () => {
   }) => {
     const uploaded = await app.upload('line one\nline two\n', 'short.txt', 'text/plain');
     const preview = previewOf((await page(uploaded.url)).html);
-    expect(preview).toContain('<pre class="text-preview">line one\nline two\n</pre>');
+    expect(previewText(preview)).toBe('line one\nline two\n');
     expect(preview).not.toMatch(/truncated/i);
   });
 
@@ -138,16 +147,16 @@ describe('the preview', () => {
     expect(preview).toContain('START-OF-FILE');
     expect(html).not.toContain('END-OF-FILE');
     expect(preview).toMatch(/Preview truncated: only the first 64 KiB are shown/);
-    const pre = /<pre class="text-preview">([\s\S]*?)<\/pre>/.exec(preview)![1];
-    expect(Buffer.byteLength(decode(pre))).toBeLessThanOrEqual(64 * 1024);
-    expect(Buffer.byteLength(decode(pre))).toBeGreaterThan(60 * 1024);
+    const pre = previewText(preview);
+    expect(Buffer.byteLength(pre)).toBeLessThanOrEqual(64 * 1024);
+    expect(Buffer.byteLength(pre)).toBeGreaterThan(60 * 1024);
   });
 
   test('when the cap cuts a multi-byte character, then the preview holds no broken character', async ({ app }) => {
     const text = 'é'.repeat(40 * 1024); // 80 KiB of 2-byte characters; 64 KiB cuts none of them in half
     const odd = `x${text}`; // now the cap falls in the middle of one
     const uploaded = await app.upload(odd, 'accents.txt', 'text/plain');
-    const pre = /<pre class="text-preview">([\s\S]*?)<\/pre>/.exec((await page(uploaded.url)).html)![1];
+    const pre = previewText(previewOf((await page(uploaded.url)).html));
     expect(pre).not.toContain('\uFFFD');
     expect(pre.startsWith('xé')).toBe(true);
   });
@@ -172,34 +181,61 @@ describe('the preview', () => {
     ]) {
       const uploaded = await app.upload(`content of ${name} <b>bold</b>`, name, type);
       const preview = previewOf((await page(uploaded.url)).html);
-      expect(preview, type).toContain(`<pre class="text-preview">content of ${name} &lt;b&gt;bold&lt;/b&gt;</pre>`);
+      expect(previewText(preview), type).toBe(`content of ${name} <b>bold</b>`);
+      expect(preview, type).not.toContain('<b>');
       expect((await request(uploaded.rawUrl)).headers['content-disposition'], type).toMatch(/^attachment;/);
     }
   });
 
-  test('when the file is an active type, then the page shows no preview of it, only a note and the download button', async ({
+  test('when the file is HTML, XML or JavaScript, then the page shows its source as escaped text, never as markup, and the raw link only downloads it', async ({
     app,
   }) => {
     for (const [name, type] of [
       ['page.html', 'text/html'],
-      ['drawing.svg', 'image/svg+xml'],
       ['feed.xml', 'application/xml'],
       ['app.js', 'text/javascript'],
-      ['archive.zip', 'application/zip'],
     ]) {
       const uploaded = await app.upload('<script>alert(1)</script>', name, type);
       const { html } = await page(uploaded.url);
       const preview = previewOf(html);
-      expect(preview, type).not.toMatch(/<(img|video|audio|iframe|object|embed|pre)\b/);
-      expect(preview, type).toContain('No preview for this type of file');
-      expect(html, type).toContain(`href="${rawPath(uploaded)}?download=1"`);
+      expect(previewText(preview), type).toBe('<script>alert(1)</script>');
+      expect(preview, type).not.toMatch(/<(img|video|audio|iframe|object|embed|script)\b/);
       expect(html, type).not.toContain('<script>alert(1)');
+      expect((await request(uploaded.rawUrl)).headers['content-disposition'], type).toMatch(/^attachment;/);
     }
+  });
+
+  test('when the file is an SVG, then the page shows its thumbnail (a WebP made on the server), never the SVG itself', async ({
+    app,
+  }) => {
+    const uploaded = await app.upload(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      'drawing.svg',
+      'image/svg+xml',
+    );
+    const { html } = await page(uploaded.url);
+    const preview = previewOf(html);
+    expect(preview).toContain(`<img src="/f/${uploaded.file.id}/thumbnail" alt="drawing.svg"`);
+    expect(preview).not.toMatch(/<(svg|video|audio|iframe|object|embed|pre)\b/);
+    expect(preview).not.toContain(rawPath(uploaded));
+    expect(html).not.toContain('<script>alert(1)');
+  });
+
+  test('when the file is an archive, then the page shows no preview of it, only a note and the download button', async ({
+    app,
+  }) => {
+    const uploaded = await app.upload('<script>alert(1)</script>', 'archive.zip', 'application/zip');
+    const { html } = await page(uploaded.url);
+    const preview = previewOf(html);
+    expect(preview).not.toMatch(/<(img|video|audio|iframe|object|embed|pre)\b/);
+    expect(preview).toContain('No preview for this type of file');
+    expect(html).toContain(`href="${rawPath(uploaded)}?download=1"`);
+    expect(html).not.toContain('<script>alert(1)');
   });
 });
 
 describe('OpenGraph and Twitter tags', () => {
-  test('when an image is shared, then og:title, og:type, og:url and og:image (absolute raw URL) are set, with a large Twitter card', async ({
+  test('when an image is shared, then og:title, og:type, og:url and og:image (the absolute thumbnail URL) are set, with a large Twitter card', async ({
     app,
   }) => {
     const uploaded = await app.upload('png', 'sunset.png', 'image/png');
@@ -207,9 +243,9 @@ describe('OpenGraph and Twitter tags', () => {
     expect(meta(html, 'og:title')).toBe('sunset.png');
     expect(meta(html, 'og:type')).toBe('website');
     expect(meta(html, 'og:url')).toBe(`${app.url}/f/${uploaded.file.id}`);
-    expect(meta(html, 'og:image')).toBe(`${app.url}/f/${uploaded.file.id}/raw`);
+    expect(meta(html, 'og:image')).toBe(`${app.url}/f/${uploaded.file.id}/thumbnail`);
     expect(meta(html, 'twitter:card')).toBe('summary_large_image');
-    expect(meta(html, 'twitter:image')).toBe(`${app.url}/f/${uploaded.file.id}/raw`);
+    expect(meta(html, 'twitter:image')).toBe(`${app.url}/f/${uploaded.file.id}/thumbnail`);
     expect(meta(html, 'og:video')).toBeUndefined();
   });
 
@@ -242,7 +278,7 @@ describe('OpenGraph and Twitter tags', () => {
       const { status, html } = await page(`${other.url}/f/${uploaded.file.id}`);
       expect(status).toBe(200);
       expect(meta(html, 'og:url')).toBe(`https://files.example.com/f/${uploaded.file.id}`);
-      expect(meta(html, 'og:image')).toBe(`https://files.example.com/f/${uploaded.file.id}/raw`);
+      expect(meta(html, 'og:image')).toBe(`https://files.example.com/f/${uploaded.file.id}/thumbnail`);
       expect(previewOf(html)).toContain(`<img src="/f/${uploaded.file.id}/raw"`);
     } finally {
       await other.close();

@@ -1,0 +1,121 @@
+import { Fragment, type ReactNode } from 'react';
+import { type CodeSegment, codeLines } from '~/utils/code-lines';
+import { counted, formatBytes } from '~/utils/format';
+
+/** How the share page shows a file: itself, its thumbnail (SVG, TIFF, HEIC), a player, or its text. */
+export type SharePreviewKind = 'image' | 'thumbnail' | 'video' | 'audio' | 'pdf' | 'text' | 'none';
+
+/** A text preview as the loader made it: highlight.js's HTML (or escaped text) and its language. */
+interface TextPreview {
+  html: string;
+  language: string | null;
+  truncated: boolean;
+}
+
+interface SharePreviewProps {
+  kind: SharePreviewKind;
+  name: string;
+  rawPath: string;
+  thumbnailPath: string;
+  text: TextPreview | null;
+  /** The preview's cap, for the note under a cut text. */
+  textLimit: number;
+  /** A limited link shows visitors no preview: every look would use up a download. */
+  previewOff: boolean;
+  downloadsLeft: number | null;
+}
+
+/** The share page's preview: as large as the page allows, and the same without JavaScript. */
+export function SharePreview({
+  kind,
+  name,
+  rawPath,
+  thumbnailPath,
+  text,
+  textLimit,
+  previewOff,
+  downloadsLeft,
+}: SharePreviewProps) {
+  return (
+    <section className="preview" aria-label="Preview">
+      {kind === 'image' ? <img src={rawPath} alt={name} /> : null}
+      {/* Never the SVG itself (active content): its thumbnail, drawn to pixels on the server. */}
+      {kind === 'thumbnail' ? <img src={thumbnailPath} alt={name} className="share-thumbnail" /> : null}
+      {kind === 'video' ? (
+        // biome-ignore lint/a11y/useMediaCaption: an uploaded clip comes with no captions to offer
+        <video src={rawPath} controls preload="metadata">
+          <a href={rawPath}>Open the video</a>
+        </video>
+      ) : null}
+      {kind === 'audio' ? (
+        // biome-ignore lint/a11y/useMediaCaption: an uploaded recording comes with no captions to offer
+        <audio src={rawPath} controls preload="metadata" />
+      ) : null}
+      {kind === 'pdf' ? (
+        <>
+          {/* An iframe, not <object>: the pages' CSP has object-src 'none'. */}
+          <iframe src={rawPath} title={name} className="share-pdf" />
+          <p>
+            <a href={rawPath} target="_blank" rel="noopener noreferrer">
+              Open the PDF in a new tab
+            </a>
+          </p>
+        </>
+      ) : null}
+      {kind === 'text' && text ? (
+        <>
+          <CodeView text={text} />
+          {text.truncated ? (
+            <p className="muted">
+              {`Preview truncated: only the first ${formatBytes(textLimit)} are shown. Download the file for the rest.`}
+            </p>
+          ) : null}
+        </>
+      ) : null}
+      {kind === 'none' && previewOff ? (
+        <p className="muted">
+          {`No preview: this link allows ${counted(downloadsLeft ?? 0, 'more download', 'more downloads')}, and a preview would use one up.`}
+        </p>
+      ) : null}
+      {kind === 'none' && !previewOff ? (
+        <p className="muted">No preview for this type of file. Download it to open it.</p>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * Text with line numbers (drawn by the style sheet, so they are neither copied nor read out) and,
+ * for source files, highlight.js's colours. Drawn from `codeLines`, never set as HTML.
+ */
+function CodeView({ text }: { text: TextPreview }) {
+  const read = codeLines(text.html);
+  if (!read) return null;
+  const { lines, finalNewline } = read;
+  return (
+    <pre className="text-preview" data-digits={Math.min(String(lines.length).length, 6)}>
+      <code className={text.language ? `hljs language-${text.language}` : undefined}>
+        {lines.map((line, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the lines of a preview never move
+          <Fragment key={index}>
+            <span className="line">{segments(line)}</span>
+            {index < lines.length - 1 || finalNewline ? '\n' : null}
+          </Fragment>
+        ))}
+      </code>
+    </pre>
+  );
+}
+
+function segments(list: CodeSegment[]): ReactNode[] {
+  return list.map((segment, index) =>
+    typeof segment === 'string' ? (
+      segment
+    ) : (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the spans of a line never move
+      <span key={index} className={segment.className}>
+        {segments(segment.children)}
+      </span>
+    ),
+  );
+}
