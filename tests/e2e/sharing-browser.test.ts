@@ -267,11 +267,11 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
         if (request.url().includes('from=uploaded-script')) scriptRequests.push(request.url());
       });
 
-      // No preview of it on the share page.
+      // On the share page its source shows as text, never as a page of its own.
       expect(await page.locator('section.preview iframe, section.preview object, section.preview embed').count()).toBe(
         0,
       );
-      await expect.poll(() => page.locator('section.preview').innerText()).toContain('No preview');
+      await expect.poll(() => page.locator('section.preview pre.text-preview').innerText()).toBe(evil);
 
       // Following the raw link (as a user pasting it would): the navigation becomes a download.
       const downloading = page.waitForEvent('download', { timeout: 10_000 });
