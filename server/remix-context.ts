@@ -32,6 +32,7 @@ import { changeOwnPassword, isFileListView, myFileListView, setMyPreferences } f
 import { thumbnailExpected } from './services/thumbnails';
 import { cancelResumableUpload, listMyUnfinishedUploads } from './services/resumable-uploads';
 import { myStorageReport } from './services/storage-usage';
+import * as webhooks from './services/webhooks';
 
 export function loadContextFor(res: Response) {
   return {
@@ -54,6 +55,7 @@ export function loadContextFor(res: Response) {
       twoFactor: { twoFactorStatus, beginTwoFactor, confirmTwoFactor, disableTwoFactor },
       storage: { myStorageReport },
       resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload },
+      webhooks,
     },
     http: {
       sessionCookie,

@@ -6,6 +6,7 @@ import { ApiTokensSection } from '~/components/settings/api-tokens-section';
 import type { SettingsResult, SettingsSection } from '~/components/settings/form-result';
 import { PasswordSection } from '~/components/settings/password-section';
 import { SessionsSection } from '~/components/settings/sessions-section';
+import { WEBHOOK_INTENTS, WebhooksSection, type WebhooksResult } from '~/components/settings/webhooks-section';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { CHANGE_PASSWORD_LABELS, inFormWords, NEW_TOKEN_LABELS, type FieldLabels } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
@@ -19,7 +20,36 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { ctx, services } = context;
   const [tokens, sessions] = [await services.apiTokens.listApiTokens(ctx), await services.sessions.listSessions(ctx)];
   const twoFactor = await services.twoFactor.twoFactorStatus(ctx);
-  return { tokens, sessions, twoFactor, now: ctx.clock.now() };
+  const webhooks = [];
+  for (const webhook of await services.webhooks.listWebhooks(ctx))
+    webhooks.push({ ...webhook, deliveries: await services.webhooks.listWebhookDeliveries(ctx, webhook.id) });
+  return { tokens, sessions, twoFactor, webhooks, now: ctx.clock.now() };
+}
+
+/** Adding a webhook (its secret shown once), removing one, sending a delivery again. */
+async function webhooksAction(context: ActionFunctionArgs['context'], intent: string, form: FormData) {
+  const { ctx, services } = context;
+  const answer = (result: Partial<WebhooksResult>, status = 200) =>
+    data<WebhooksResult>({ section: 'webhooks', error: null, notice: null, created: null, ...result }, { status });
+  const url = String(form.get('url') ?? '');
+  const events = form.getAll('events').map(String);
+  try {
+    if (intent === 'add-webhook') {
+      const { webhook, secret } = await services.webhooks.createWebhook(ctx, { url, events });
+      return answer({ created: { url: webhook.url, secret } }, 201);
+    }
+    if (intent === 'delete-webhook') {
+      await services.webhooks.deleteWebhook(ctx, String(form.get('id') ?? ''));
+      return answer({ notice: 'The webhook was removed: nothing more is sent to it.' });
+    }
+    const id = String(form.get('id') ?? '');
+    await services.webhooks.resendWebhookDelivery(ctx, id, String(form.get('deliveryId') ?? ''));
+    return answer({ notice: 'The delivery is sent again in a moment, with the same id.' });
+  } catch (error) {
+    const { status, message } = pageErrorFrom(context, error);
+    const sent = intent === 'add-webhook' ? { url: url.slice(0, 2000), events } : null;
+    return answer({ error: `${message}${message.endsWith('.') ? '' : '.'}`, sent }, status);
+  }
 }
 
 /** What a form of the two-factor section answers: a secret begun, the recovery codes, or a message. */
@@ -80,6 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = String(form.get('intent') ?? '');
   if (TWO_FACTOR_INTENTS.has(intent)) return twoFactorAction(context, intent, String(form.get('code') ?? ''));
+  if (WEBHOOK_INTENTS.has(intent)) return webhooksAction(context, intent, form);
   const section = SECTION_OF_INTENT[intent];
   if (!section)
     return data<SettingsResult>(
@@ -135,10 +166,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Settings() {
-  const { tokens, sessions, twoFactor, now } = useLoaderData<typeof loader>();
+  const { tokens, sessions, twoFactor, webhooks, now } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const twoFactorResult = answer?.section === 'two-factor' ? (answer as TwoFactorResult) : undefined;
-  const result = answer?.section === 'two-factor' ? undefined : (answer as SettingsResult | undefined);
+  const webhooksResult = answer?.section === 'webhooks' ? (answer as WebhooksResult) : undefined;
+  const result =
+    answer?.section === 'two-factor' || answer?.section === 'webhooks'
+      ? undefined
+      : (answer as SettingsResult | undefined);
   return (
     <main className="stack">
       <h1>Settings</h1>
@@ -146,6 +181,7 @@ export default function Settings() {
       <PasswordSection result={result} />
       <TwoFactorSection enabled={twoFactor.enabled} left={twoFactor.recoveryCodesLeft} result={twoFactorResult} />
       <SessionsSection sessions={sessions} result={result} />
+      <WebhooksSection webhooks={webhooks} result={webhooksResult} />
     </main>
   );
 }
