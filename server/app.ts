@@ -21,6 +21,7 @@ import { sessionRecognition } from './http/session';
 import { answerServerFault, sendStatusPage } from './http/status-page';
 import { sendJsonError } from './http/json-errors';
 import { apiV1Router } from './doors/rest/v1';
+import { guestFilesAsJson } from './doors/rest/file-request-upload';
 import { trpcMiddleware } from './doors/trpc/middleware';
 import { AppError } from './errors';
 import { loadContextFor } from './remix-context';
@@ -75,6 +76,8 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.all('/f/:id/thumbnail', onlyGetAndHead);
   app.get('/c/:id/archive', collectionArchive());
   app.all('/c/:id/archive', onlyGetAndHead);
+  // A guest's files sent to a file request by a script asking for JSON; a browser's form goes to its page.
+  app.post('/r/:id', guestFilesAsJson());
 
   if (build) {
     const pages = answeringOutagesOnPages(build);

@@ -6,6 +6,7 @@ import { ApiTokenSchema } from './entities/api-token.entity';
 import { CollectionFileSchema } from './entities/collection-file.entity';
 import { CollectionSchema } from './entities/collection.entity';
 import { FileSchema } from './entities/file.entity';
+import { FileRequestSchema, FileRequestUploadSchema } from './entities/file-request.entity';
 import { HealthProbeSchema } from './entities/health-probe.entity';
 import { LoginAttemptSchema } from './entities/login-attempt.entity';
 import { SessionSchema } from './entities/session.entity';
@@ -31,6 +32,8 @@ const entities = [
   CollectionFileSchema,
   WebhookEndpointSchema,
   WebhookDeliverySchema,
+  FileRequestSchema,
+  FileRequestUploadSchema,
 ];
 
 interface SqliteConnection {

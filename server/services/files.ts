@@ -48,6 +48,10 @@ export interface NewUpload {
   bodyAccepted?: () => Promise<void>;
   /** About how long the content is, when the request said (its Content-Length): the quota holds it up front. */
   expectedBytes?: number;
+  /** A guest's file sent through a file request (ADR 0048): recorded with the request, the guest's name and note. */
+  received?: { requestId: string; guestName: string | null; guestNote: string | null };
+  /** The new file's id when the caller chose it beforehand (a file request's upload names it in its reservation). */
+  fileId?: string;
 }
 
 export function toFileDto(file: StoredFile): FileDto {
@@ -103,7 +107,7 @@ export async function uploadFile(ctx: ServiceContext, upload: NewUpload): Promis
   const owner = requireUser(ctx);
   // Settings first: a bad value is refused before a byte is stored.
   const share = await newShareColumns(ctx, upload.settings ?? {});
-  const id = newFileId();
+  const id = upload.fileId ?? newFileId();
   const storedName = id + storedExtension(cleanFileName(upload.originalName));
   // The upload's row until the record is made: its sign of life for the storage sweep, naming
   // the content it writes (ADR 0029), and with a quota the bytes held as they arrive.
@@ -176,6 +180,9 @@ async function storeAndRecord(
       file.downloads,
       file.passwordHash,
       crc32,
+      upload.received?.requestId ?? null,
+      upload.received?.guestName ?? null,
+      upload.received?.guestNote ?? null,
     ]);
   } catch (error) {
     await ctx.store.delete(storedName);
@@ -187,7 +194,8 @@ async function storeAndRecord(
 
 const INSERT_FILE =
   'insert into "files" ("id", "user_id", "original_name", "mime_type", "size", "stored_name", "created_at", "expires_at", ' +
-  '"max_downloads", "downloads", "password_hash", "crc32") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+  '"max_downloads", "downloads", "password_hash", "crc32", "request_id", "guest_name", "guest_note") ' +
+  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 /**
  * The caller's files, newest first, as the JSON text of the API's `files` array, written by the

@@ -171,8 +171,7 @@ export async function admitSharePasswordAttempt(
     await counters.release(key);
     const usedUp = counter.failures >= MAX_SHARE_PASSWORD_FAILURES;
     if (usedUp || ctx.clock.now() > queuedUntil) ctx.metrics.throttleRefused('share_password');
-    if (usedUp)
-      throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_SHARE_PASSWORDS);
+    if (usedUp) throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_SHARE_PASSWORDS);
     if (ctx.clock.now() > queuedUntil) throw tooManyAttempts(1000, TOO_MANY_SHARE_PASSWORDS);
     await sleep(QUEUE_POLL_MS + Math.random() * QUEUE_POLL_MS);
   }
@@ -181,6 +180,24 @@ export async function admitSharePasswordAttempt(
     succeeded: () => counters.clear(key),
     abandoned: () => counters.release(key),
   };
+}
+
+/** Files guests may send from one address, to all file requests, in the window (ADR 0048). */
+const MAX_GUEST_UPLOADS_PER_ADDRESS = 200;
+const TOO_MANY_GUEST_UPLOADS = 'Too many files sent from your address. Please wait and try again later.';
+
+/**
+ * Counts one file a guest sends to a file request from `address`, or throws TOO_MANY_REQUESTS
+ * (with Retry-After) once the address has sent its share in the window: the login counters'
+ * rows and window, each upload counted whether it is then accepted or not.
+ */
+export async function admitGuestUpload(
+  ctx: Pick<ServiceContext, 'em' | 'clock'>,
+  address: string | null,
+): Promise<void> {
+  const counter = await new ThrottleCounters(ctx).add(`guest-upload:${address ?? 'unknown'}`);
+  if (counter.failures > MAX_GUEST_UPLOADS_PER_ADDRESS)
+    throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_GUEST_UPLOADS);
 }
 
 /**
@@ -207,6 +224,11 @@ class ThrottleCounters {
   /** One attempt under way has failed (`pending: false`: a failure only, nothing was reserved). */
   async fail(key: string, options = { pending: true }): Promise<void> {
     await this.upsert(key, { failures: 1, pending: options.pending ? -1 : 0 });
+  }
+
+  /** One more event counted (no attempt left pending); the counter as it is now. */
+  async add(key: string): Promise<Counter> {
+    return this.upsert(key, { failures: 1, pending: 0 });
   }
 
   /** One attempt under way ended without counting. */

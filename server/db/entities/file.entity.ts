@@ -21,6 +21,12 @@ export interface StoredFile {
   passwordHash: string | null;
   /** CRC-32 of the content (what a ZIP entry records, ADR 0036); null until computed. */
   crc32?: number | null;
+  /** The file request it arrived through (ADR 0048); null for the owner's own uploads or once the request is deleted. */
+  requestId?: string | null;
+  /** The name the guest left with it, as typed (text, never markup); null: none. */
+  guestName?: string | null;
+  /** The note the guest left with it, as typed; null: none. */
+  guestNote?: string | null;
 }
 
 export const FileSchema = new EntitySchema<StoredFile>({
@@ -53,5 +59,10 @@ export const FileSchema = new EntitySchema<StoredFile>({
     passwordHash: { type: 'string', nullable: true },
     // Null until known: files received before it was kept, or not yet computed.
     crc32: { type: WholeNumberType, nullable: true },
+    // A request's files are counted under its lock: by this index. A plain column, not a key:
+    // deleting a request leaves its files to their owner (the column is cleared).
+    requestId: { type: 'string', nullable: true, index: 'files_request_id_index' },
+    guestName: { type: 'text', nullable: true },
+    guestNote: { type: 'text', nullable: true },
   },
 });

@@ -14,6 +14,7 @@ import { Migration20261129100000UploadsJoinCollections as PostgresUploadsJoinCol
 import { Migration20261130000000TwoFactor as PostgresTwoFactor } from './postgresql/Migration20261130000000TwoFactor';
 import { Migration20261201000000OidcSignIn as PostgresOidcSignIn } from './postgresql/Migration20261201000000OidcSignIn';
 import { Migration20261201100000FileListView as PostgresFileListView } from './postgresql/Migration20261201100000FileListView';
+import { Migration20261202000000FileRequests as PostgresFileRequests } from './postgresql/Migration20261202000000FileRequests';
 import { Migration20261203000000Webhooks as PostgresWebhooks } from './postgresql/Migration20261203000000Webhooks';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
@@ -29,6 +30,7 @@ import { Migration20261129100000UploadsJoinCollections } from './sqlite/Migratio
 import { Migration20261130000000TwoFactor } from './sqlite/Migration20261130000000TwoFactor';
 import { Migration20261201000000OidcSignIn } from './sqlite/Migration20261201000000OidcSignIn';
 import { Migration20261201100000FileListView } from './sqlite/Migration20261201100000FileListView';
+import { Migration20261202000000FileRequests } from './sqlite/Migration20261202000000FileRequests';
 import { Migration20261203000000Webhooks } from './sqlite/Migration20261203000000Webhooks';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
@@ -47,6 +49,7 @@ const sqliteMigrations = [
   { name: 'Migration20261130000000TwoFactor', class: Migration20261130000000TwoFactor },
   { name: 'Migration20261201000000OidcSignIn', class: Migration20261201000000OidcSignIn },
   { name: 'Migration20261201100000FileListView', class: Migration20261201100000FileListView },
+  { name: 'Migration20261202000000FileRequests', class: Migration20261202000000FileRequests },
   { name: 'Migration20261203000000Webhooks', class: Migration20261203000000Webhooks },
 ];
 
@@ -63,6 +66,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261130000000TwoFactor', class: PostgresTwoFactor },
   { name: 'Migration20261201000000OidcSignIn', class: PostgresOidcSignIn },
   { name: 'Migration20261201100000FileListView', class: PostgresFileListView },
+  { name: 'Migration20261202000000FileRequests', class: PostgresFileRequests },
   { name: 'Migration20261203000000Webhooks', class: PostgresWebhooks },
 ];
 

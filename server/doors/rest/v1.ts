@@ -16,6 +16,13 @@ import {
   updateCollection,
 } from '../../services/collections';
 import { deleteFile, listFilesJson, listFilesPage, updateFile } from '../../services/files';
+import {
+  createFileRequest,
+  deleteFileRequest,
+  getOwnFileRequest,
+  listFileRequests,
+  setFileRequestClosed,
+} from '../../services/file-requests';
 import { myStorageReport } from '../../services/storage-usage';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../../services/sessions';
 import { changeOwnPassword, myFileListView, setMyPreferences } from '../../services/users';
@@ -287,6 +294,52 @@ export function apiV1Router(): Router {
     handler(async (req, res) => {
       const delivery = await resendWebhookDelivery(res.locals.ctx, req.params.id, req.params.deliveryId);
       res.status(202).json({ delivery });
+    }),
+  );
+
+  // File requests (ADR 0048): links through which guests send files into the caller's space.
+  router.get(
+    '/requests',
+    requireSession,
+    handler(async (_req, res) => {
+      res.status(200).json({ requests: await listFileRequests(res.locals.ctx) });
+    }),
+  );
+
+  router.post(
+    '/requests',
+    requireSession,
+    ...jsonObjectBody,
+    handler(async (req, res) => {
+      const request = await createFileRequest(res.locals.ctx, req.body);
+      res.status(201).location(request.url).json({ request });
+    }),
+  );
+
+  router.get(
+    '/requests/:id',
+    requireSession,
+    handler(async (req, res) => {
+      res.status(200).json(await getOwnFileRequest(res.locals.ctx, req.params.id));
+    }),
+  );
+
+  router.patch(
+    '/requests/:id',
+    requireSession,
+    ...jsonObjectBody,
+    handler(async (req, res) => {
+      const body = (req.body ?? {}) as { closed?: unknown };
+      res.status(200).json({ request: await setFileRequestClosed(res.locals.ctx, req.params.id, body.closed) });
+    }),
+  );
+
+  router.delete(
+    '/requests/:id',
+    requireSession,
+    handler(async (req, res) => {
+      await deleteFileRequest(res.locals.ctx, req.params.id);
+      res.status(200).json({ ok: true });
     }),
   );
 
