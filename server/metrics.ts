@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Dependency } from './errors';
 
 /** The sweeps of the housekeeping (server/services/maintenance.ts). */
@@ -51,31 +51,8 @@ const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 
 class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'fileshare_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status code',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly duration = new Histogram({
-    name: 'fileshare_http_request_duration_seconds',
-    help: 'Time from a request to the end of its answer, by route template',
-    labelNames: ['route'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly uploaded = new Counter({
-    name: 'fileshare_bytes_uploaded_total',
-    help: 'Bytes received from clients (requests, headers and bodies), by route template',
-    labelNames: ['route'] as const,
-    registers: [this.registry],
-  });
-  readonly downloaded = new Counter({
-    name: 'fileshare_bytes_downloaded_total',
-    help: 'Bytes sent to clients (answers, headers and bodies), by route template',
-    labelNames: ['route'] as const,
-    registers: [this.registry],
-  });
+  /** Requests, their durations and bytes: plain sums, read by Prometheus when it scrapes. */
+  readonly tally = new RequestTally(this.registry);
   readonly uploadsInFlight = new Gauge({
     name: 'fileshare_uploads_in_flight',
     help: 'Uploads being received by this instance (multipart uploads, resumable upload requests)',
@@ -91,7 +68,8 @@ class PrometheusMetrics implements Metrics {
       async collect() {
         if (!metrics.countResumableUploads) return;
         // A database that does not answer leaves the last value: the scrape itself still answers.
-        this.set(await metrics.countResumableUploads().catch(() => Number.NaN));
+        const open = await metrics.countResumableUploads().catch(() => null);
+        if (open !== null) this.set(open);
       },
     });
   })();
@@ -152,39 +130,91 @@ class PrometheusMetrics implements Metrics {
   countResumableUploadsWith(count: () => Promise<number>): void {
     this.countResumableUploads = count;
   }
+}
 
-  // One child per label set, looked up by a string: prom-client hashes the labels of every call otherwise.
-  private readonly perRequest = new Map<string, { inc(): void }>();
-  private readonly perRoute = new Map<string, RouteSeries>();
+// ---------------------------------------------------------------------------- the requests' tally
+interface RequestCount {
+  labels: { method: string; route: string; status: string };
+  value: number;
+}
+interface RouteTally {
+  /** Requests per duration bucket (not cumulative), the last one past the largest bound. */
+  buckets: number[];
+  sum: number;
+  count: number;
+  uploaded: number;
+  downloaded: number;
+}
+type Sample = { value: number; labels: Record<string, string | number>; metricName?: string };
 
-  routeSeries(route: string): RouteSeries {
-    let series = this.perRoute.get(route);
-    if (!series) {
-      series = {
-        duration: this.duration.labels(route),
-        uploaded: this.uploaded.labels(route),
-        downloaded: this.downloaded.labels(route),
-      };
-      this.perRoute.set(route, series);
-    }
-    return series;
+/**
+ * What every request adds, kept as plain numbers: prom-client's own counters hash their labels
+ * on each call, which cost more than the rest of the counting together. The registry reads these
+ * sums as four metrics of its own when Prometheus scrapes.
+ */
+class RequestTally {
+  private readonly requests = new Map<string, RequestCount>();
+  private readonly routes = new Map<string, RouteTally>();
+
+  constructor(registry: Registry) {
+    const requests = () => [...this.requests.values()];
+    const routes = () => [...this.routes.entries()];
+    this.register(registry, 'fileshare_http_requests_total', 'counter', HELP.requests, requests);
+    this.register(registry, 'fileshare_http_request_duration_seconds', 'histogram', HELP.duration, () =>
+      routes().flatMap(([route, tally]) => histogramSamples('fileshare_http_request_duration_seconds', route, tally)),
+    );
+    this.register(registry, 'fileshare_bytes_uploaded_total', 'counter', HELP.uploaded, () =>
+      routes().map(([route, tally]) => ({ labels: { route }, value: tally.uploaded })),
+    );
+    this.register(registry, 'fileshare_bytes_downloaded_total', 'counter', HELP.downloaded, () =>
+      routes().map(([route, tally]) => ({ labels: { route }, value: tally.downloaded })),
+    );
   }
 
-  countRequest(method: string, route: string, status: number): void {
+  count(method: string, route: string, status: number, seconds: number, read: number, written: number): void {
     const key = `${method} ${route} ${status}`;
-    let child = this.perRequest.get(key);
-    if (!child) {
-      child = this.requests.labels(method, route, String(status));
-      this.perRequest.set(key, child);
+    const counted = this.requests.get(key);
+    if (counted) counted.value++;
+    else this.requests.set(key, { labels: { method, route, status: String(status) }, value: 1 });
+    let tally = this.routes.get(route);
+    if (!tally) {
+      tally = { buckets: new Array(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0, uploaded: 0, downloaded: 0 };
+      this.routes.set(route, tally);
     }
-    child.inc();
+    let bucket = 0;
+    while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]) bucket++;
+    tally.buckets[bucket]++;
+    tally.sum += seconds;
+    tally.count++;
+    tally.uploaded += read;
+    tally.downloaded += written;
+  }
+
+  private register(registry: Registry, name: string, type: string, help: string, values: () => Sample[]): void {
+    const metric = { name, help, type, get: async () => ({ name, help, type, values: values(), aggregator: 'sum' }) };
+    registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 }
 
-interface RouteSeries {
-  duration: { observe(seconds: number): void };
-  uploaded: { inc(bytes: number): void };
-  downloaded: { inc(bytes: number): void };
+const HELP = {
+  requests: 'HTTP requests answered, by method, route template and status code',
+  duration: 'Time from a request to the end of its answer, by route template',
+  uploaded: 'Bytes received from clients (requests, headers and bodies), by route template',
+  downloaded: 'Bytes sent to clients (answers, headers and bodies), by route template',
+};
+
+/** A histogram's samples in Prometheus's form: cumulative buckets, +Inf, sum and count. */
+function histogramSamples(name: string, route: string, tally: RouteTally): Sample[] {
+  const samples: Sample[] = [];
+  let cumulative = 0;
+  DURATION_BUCKETS.forEach((le, i) => {
+    cumulative += tally.buckets[i];
+    samples.push({ metricName: `${name}_bucket`, labels: { le, route }, value: cumulative });
+  });
+  samples.push({ metricName: `${name}_bucket`, labels: { le: '+Inf', route }, value: tally.count });
+  samples.push({ metricName: `${name}_sum`, labels: { route }, value: tally.sum });
+  samples.push({ metricName: `${name}_count`, labels: { route }, value: tally.count });
+  return samples;
 }
 
 // ---------------------------------------------------------------------------- route templates
@@ -215,12 +245,18 @@ const EXACT_ROUTES = new Set([
   '/api/v1/me/2fa/confirm',
   '/api/v1/sessions',
   '/api/v1/openapi.json',
+  '/api/v1/webhooks',
+  '/api/v1/requests',
+  '/auth/oidc/start',
+  '/auth/oidc/callback',
 ]);
 const SEGMENT = '[^/]+';
 const TEMPLATES: [RegExp, string][] = [
   ['/f/:id/raw', '/f/:id', '/f/:id/thumbnail', '/c/:id', '/c/:id/archive'],
   ['/api/v1/files/:id', '/api/v1/uploads/:id', '/api/v1/collections/:id', '/api/v1/collections/:id/files'],
   ['/api/v1/collections/:id/files/:fileId', '/api/v1/tokens/:id', '/api/v1/sessions/:id'],
+  ['/api/v1/webhooks/:id', '/api/v1/webhooks/:id/deliveries', '/api/v1/webhooks/:id/deliveries/:deliveryId/resend'],
+  ['/api/v1/requests/:id', '/r/:id'],
   ['/files/:id/delete', '/collections/:id/delete', '/uploads/:id/cancel', '/trpc/:procedure'],
 ]
   .flat()
@@ -238,7 +274,13 @@ function routeTemplate(url: string): string {
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 /** Requests whose body is an upload: counted in flight while they are received and answered. */
-const UPLOADS = new Set(['POST /api/v1/files', 'POST /upload', 'POST /api/v1/uploads', 'PATCH /api/v1/uploads/:id']);
+const UPLOADS = new Set([
+  'POST /api/v1/files',
+  'POST /upload',
+  'POST /api/v1/uploads',
+  'PATCH /api/v1/uploads/:id',
+  'POST /r/:id',
+]);
 
 // ---------------------------------------------------------------------------- the request listener
 /** Bytes of a connection already counted (keep-alive: each request counts what came since the last). */
@@ -261,13 +303,16 @@ function withRequestMetrics(metrics: Metrics, listener: RequestListener): Reques
     const socket = req.socket;
     res.once('close', () => {
       if (upload) metrics.uploadsInFlight.dec();
-      metrics.countRequest(method, route, res.statusCode);
-      const series = metrics.routeSeries(route);
-      series.duration.observe((performance.now() - started) / 1000);
       const read = socket.bytesRead;
       const written = socket.bytesWritten;
-      series.uploaded.inc(read - (countedRead.get(socket) ?? 0));
-      series.downloaded.inc(written - (countedWritten.get(socket) ?? 0));
+      metrics.tally.count(
+        method,
+        route,
+        res.statusCode,
+        (performance.now() - started) / 1000,
+        read - (countedRead.get(socket) ?? 0),
+        written - (countedWritten.get(socket) ?? 0),
+      );
       countedRead.set(socket, read);
       countedWritten.set(socket, written);
     });

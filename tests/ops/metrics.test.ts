@@ -173,7 +173,7 @@ describe('metrics on METRICS_PORT (the production server)', () => {
     expect(sample(text, 'fileshare_http_requests_total', { route: '/metrics', status: '404' })).toBe(1);
     expect(sample(text, 'fileshare_http_requests_total', { route: '/metrics', status: '200' })).toBe(0);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/`)).status).toBe(404);
-  }, 30_000);
+  }, 60_000);
 
   it('when METRICS_PORT and METRICS_TOKEN are both set, then the metrics port asks for the token', async () => {
     const metricsPort = await freePort();
@@ -189,7 +189,7 @@ describe('metrics on METRICS_PORT (the production server)', () => {
     expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(401);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`, asScraper)).status).toBe(200);
     expect((await fetch(`${server.url}/metrics`, asScraper)).status).toBe(404);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('metrics settings', () => {
