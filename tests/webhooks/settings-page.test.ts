@@ -70,7 +70,7 @@ describe('the webhooks section of the settings page', () => {
     } finally {
       await receiver.close();
     }
-  });
+  }, 60_000);
 
   test("when the form names no event, or another user's webhook is removed, then the page says why and changes nothing", async ({
     app,
