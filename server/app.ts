@@ -4,12 +4,14 @@ import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import type { ServerBuild } from '@remix-run/node';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { OidcProvider } from './auth/oidc-client';
 import type { AppDeps } from './context';
 import { crossSiteGuard } from './http/cross-site-guard';
 import { healthCheck } from './http/health';
 import { lingerAfterEarlyAnswers } from './http/lingering-close';
 import { answeringOutagesOnPages } from './doors/pages/page-outages';
 import { remixPages } from './doors/pages/remix-pages';
+import { oidcCallback, oidcStart } from './doors/pages/oidc-sign-in';
 import { collectionArchive } from './doors/raw/collection-archive';
 import { rawFile } from './doors/raw/raw-file';
 import { fileThumbnail } from './doors/raw/thumbnail';
@@ -31,6 +33,8 @@ export interface CreateAppOptions extends AppDeps {
   build?: ServerBuild;
   /** Folder of the browser assets built by Remix (public/build). */
   assetsDir?: string;
+  /** The OpenID Connect provider, discovered at start (ADR 0044); absent: sign-in with a provider is off. */
+  oidc?: OidcProvider | null;
 }
 
 /** The request listener of the whole service. */
@@ -69,6 +73,10 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.use(sessionRecognition());
 
   app.use('/api/v1', apiV1Router());
+  if (options.oidc) {
+    app.get('/auth/oidc/start', oidcStart(options.oidc));
+    app.get('/auth/oidc/callback', oidcCallback(options.oidc));
+  }
   app.use('/trpc', trpcMiddleware());
   app.get('/f/:id/raw', rawFile());
   app.all('/f/:id/raw', onlyGetAndHead);

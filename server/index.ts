@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
 import { createApp } from './app';
+import { discoverOidcProvider, type OidcProvider } from './auth/oidc-client';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config';
 import { applyServerTimeouts } from './http/server-timeouts';
 import { listenForMetrics } from './metrics';
@@ -14,8 +15,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   let config: Config;
+  let oidc: OidcProvider | null;
   try {
     config = provision(loadConfig());
+    // The provider is asked for its configuration now: a wrong OIDC_ISSUER stops the start.
+    oidc = await discoverOidcProvider(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`Configuration error: ${error.message}\n`);
@@ -38,7 +42,7 @@ async function main(): Promise<void> {
   // config.ts is the only reader of the environment (.env.example lists it): the build sits in ./build.
   const buildPath = path.resolve('build/index.js');
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-  const app = createApp({ ...deps, build, assetsDir: path.resolve('public/build') });
+  const app = createApp({ ...deps, build, assetsDir: path.resolve('public/build'), oidc });
 
   const server = http.createServer(app);
   await listen(server, config);

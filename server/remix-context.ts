@@ -9,6 +9,7 @@ import {
   sessionCookie,
   shareGrantCookie,
 } from './auth/cookie';
+import { clearedCodeStepCookie, openCodeStep } from './auth/oidc-flow';
 import { isAppError } from './errors';
 import { receiveUploadForm } from './http/receive-upload-form';
 import { previewKind } from './services/content-policy';
@@ -21,6 +22,7 @@ import { expiryChoices } from './services/share-settings';
 import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
 import * as sessions from './services/sessions';
+import { codeStepUsername, finishWithCode } from './services/oidc-sign-in';
 import {
   beginTwoFactor,
   confirmTwoFactor,
@@ -55,6 +57,7 @@ export function loadContextFor(res: Response) {
       twoFactor: { twoFactorStatus, beginTwoFactor, confirmTwoFactor, disableTwoFactor },
       storage: { myStorageReport },
       resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload },
+      oidcSignIn: { codeStepUsername, finishWithCode },
       webhooks,
     },
     http: {
@@ -65,6 +68,9 @@ export function loadContextFor(res: Response) {
       readShareGrant,
       receiveUploadForm,
       isAppError,
+      /** After the provider, a user whose two-factor code comes next (ADR 0044): the cookie's step. */
+      openCodeStep,
+      clearedCodeStepCookie,
       /** A right password whose login still needs a two-factor code (or got a wrong one). */
       isTwoFactorRequired: (error: unknown) => error instanceof TwoFactorRequiredError,
       SHARE_SETTING_FIELDS,

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
-import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { pageErrorFrom } from '~/utils/errors.server';
@@ -25,11 +25,58 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (context.ctx.user) {
     throw redirect(safeRedirect(new URL(request.url).searchParams.get('redirectTo')));
   }
-  return null;
+  const { config } = context.ctx;
+  // Back from the provider with two-factor codes to enter (OIDC_REQUIRE_2FA=on, ADR 0044).
+  const step = config.oidc ? await context.http.openCodeStep(config, request.headers.get('cookie')) : null;
+  const codeStepUser = step ? await context.services.oidcSignIn.codeStepUsername(context.ctx, step.userId) : null;
+  return {
+    passwordLogin: config.passwordLogin,
+    provider: config.oidc ? { name: config.oidc.displayName } : null,
+    providerCodeStep: codeStepUser ? { username: codeStepUser } : null,
+  };
+}
+
+/** The code after the provider: the signed step in its cookie says who, the code finishes the sign-in. */
+async function providerCodeAction(request: Request, context: ActionFunctionArgs['context'], code: unknown) {
+  const { config } = context.ctx;
+  const step = await context.http.openCodeStep(config, request.headers.get('cookie'));
+  if (!step) {
+    return data(
+      {
+        error: 'This sign-in took too long or was finished already: start again.',
+        username: '',
+        codeStep: null,
+        providerStep: false,
+      },
+      { status: 400, headers: { 'Set-Cookie': context.http.clearedCodeStepCookie(config) } },
+    );
+  }
+  try {
+    const session = await context.services.oidcSignIn.finishWithCode(context.ctx, step.userId, code);
+    const headers = new Headers();
+    headers.append('Set-Cookie', context.http.sessionCookie(config, session.token, session.maxAgeSeconds));
+    headers.append('Set-Cookie', context.http.clearedCodeStepCookie(config));
+    return redirect(safeRedirect(step.redirectTo), { headers });
+  } catch (error) {
+    const { status, message } = pageErrorFrom(context, error);
+    const username = (await context.services.oidcSignIn.codeStepUsername(context.ctx, step.userId)) ?? '';
+    if (context.http.isTwoFactorRequired(error)) {
+      return data({ error: message, username, codeStep: null, providerStep: true }, { status });
+    }
+    const headers: HeadersInit = {};
+    if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined) {
+      headers['Retry-After'] = String(error.retryAfterSeconds);
+    }
+    return data(
+      { error: loginErrorInWords(status, message), username, codeStep: null, providerStep: true },
+      { status, headers },
+    );
+  }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
+  if (form.get('step') === 'provider') return providerCodeAction(request, context, form.get('code'));
   const redirectTo = safeRedirect(form.get('redirectTo'));
   const username = form.get('username');
   try {
@@ -51,6 +98,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           error: sentCode ? message : null,
           username: String(username ?? ''),
           codeStep: { password: String(form.get('password') ?? '') },
+          providerStep: false,
         },
         { status, headers: { 'Cache-Control': 'no-store' } },
       );
@@ -64,6 +112,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         error: loginErrorInWords(status, message),
         username: typeof username === 'string' ? username : '',
         codeStep: null,
+        providerStep: false,
       },
       { status, headers },
     );
@@ -71,6 +120,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
+  const { passwordLogin, provider, providerCodeStep } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -85,6 +135,33 @@ export default function Login() {
   }, [actionData]);
   const redirectTo = searchParams.get('redirectTo') ?? '/files';
   if (actionData?.codeStep) return <CodeStep {...actionData} password={actionData.codeStep.password} />;
+  if (actionData?.providerStep && actionData.username)
+    return <CodeStep error={actionData.error} username={actionData.username} password={null} />;
+  if (providerCodeStep && !actionData)
+    return <CodeStep error={null} username={providerCodeStep.username} password={null} />;
+  const providerButton = provider ? (
+    // A plain form: the browser itself goes to the provider and back (no JavaScript needed).
+    <form method="get" action="/auth/oidc/start" className={passwordLogin ? 'stack' : 'card stack'}>
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <button type="submit" className={passwordLogin ? 'secondary' : undefined}>
+        {`Sign in with ${provider.name}`}
+      </button>
+    </form>
+  ) : null;
+  if (!passwordLogin) {
+    return (
+      <main className="narrow">
+        <h1>Log in</h1>
+        {actionData?.error ? (
+          <p id="login-error" className="alert" role="alert">
+            {actionData.error}
+          </p>
+        ) : null}
+        {providerButton}
+        <p className="muted">Accounts are created by the administrator of this service.</p>
+      </main>
+    );
+  }
   return (
     <main className="narrow">
       <h1>Log in</h1>
@@ -115,13 +192,17 @@ export default function Login() {
           {busy ? 'Logging in…' : 'Log in'}
         </button>
       </Form>
+      {providerButton}
       <p className="muted">Accounts are created by the administrator of this service.</p>
     </main>
   );
 }
 
-/** The second step of a login with two-factor codes on: the code (or a recovery code). */
-function CodeStep({ error, username, password }: { error: string | null; username: string; password: string }) {
+/**
+ * The second step of a login with two-factor codes on: the code (or a recovery code). After a
+ * password (`password` carried along) or after the provider (`password` null: a signed cookie says who).
+ */
+function CodeStep({ error, username, password }: { error: string | null; username: string; password: string | null }) {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle';
@@ -136,8 +217,14 @@ function CodeStep({ error, username, password }: { error: string | null; usernam
         ) : null}
         <p>Enter the code your authenticator app shows for {username}, or one of your recovery codes.</p>
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/files'} />
-        <input type="hidden" name="username" value={username} />
-        <input type="hidden" name="password" value={password} />
+        {password === null ? (
+          <input type="hidden" name="step" value="provider" />
+        ) : (
+          <>
+            <input type="hidden" name="username" value={username} />
+            <input type="hidden" name="password" value={password} />
+          </>
+        )}
         <label>
           Two-factor code
           <input

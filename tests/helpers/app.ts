@@ -8,6 +8,7 @@ import http from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
 import { createApp } from '../../server/app';
+import { discoverOidcProvider } from '../../server/auth/oidc-client';
 import { loadConfig, type Config } from '../../server/config';
 import { createServiceContext } from '../../server/context';
 import type { Orm } from '../../server/db/orm';
@@ -101,7 +102,14 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
   const stopHousekeeping = await startHousekeeping(deps, { expirySweepEveryMs: options.expirySweepEveryMs });
   const build = await loadBuild();
   applyServerTimeouts(server, finalConfig);
-  server.on('request', createApp({ ...deps, build, assetsDir: path.join(ROOT, 'public/build') }));
+  // As server/index.ts: with OIDC_ISSUER, the provider is discovered before the app serves.
+  const oidc = await discoverOidcProvider(finalConfig).catch(async (error: unknown) => {
+    stopHousekeeping();
+    await deps.close();
+    server.close();
+    throw error;
+  });
+  server.on('request', createApp({ ...deps, build, assetsDir: path.join(ROOT, 'public/build'), oidc }));
 
   const testApp: TestApp = {
     url,

@@ -1,0 +1,136 @@
+// What a sign-in with the OpenID Connect provider carries between its steps (ADR 0044), kept in
+// the browser rather than in one instance's memory: the callback may land on another instance.
+// - The flow cookie: state, nonce, PKCE verifier and where to return, encrypted and authenticated
+//   (JWE, dir + A256GCM, a key derived from SESSION_SECRET), for 10 minutes, sent back only to
+//   /auth/oidc. SameSite=Lax: the provider sends the browser back with a cross-site top-level GET.
+// - The code step: after the provider, a user with two-factor codes on (OIDC_REQUIRE_2FA=on) is
+//   asked for a code on the login page; a signed token (HS256, 5 minutes) bound to the user's id
+//   says that the provider signed them in.
+import { createHash } from 'node:crypto';
+import { parse, serialize } from 'cookie';
+import { EncryptJWT, jwtDecrypt, jwtVerify, SignJWT } from 'jose';
+import type { Config } from '../config';
+
+type CookieConfig = Pick<Config, 'secureCookies' | 'sessionSecret'>;
+
+const FLOW_COOKIE = 'oidc_flow';
+const FLOW_PATH = '/auth/oidc';
+export const FLOW_LIFETIME_SECONDS = 600;
+const CODE_STEP_COOKIE = 'oidc_code_step';
+const CODE_STEP_PATH = '/login';
+const CODE_STEP_LIFETIME_SECONDS = 300;
+
+/** One key per use, derived from the session secret: a flow cookie is never a session token. */
+function derivedKey(secret: Uint8Array, use: string): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(`${use}\0`).update(secret).digest());
+}
+
+export interface SignInFlow {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  /** A local path to go to once signed in. */
+  redirectTo: string;
+}
+
+export async function sealFlow(config: CookieConfig, flow: SignInFlow): Promise<string> {
+  const value = await new EncryptJWT({ ...flow })
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+    .setIssuedAt()
+    .setExpirationTime(`${FLOW_LIFETIME_SECONDS}s`)
+    .encrypt(derivedKey(config.sessionSecret, 'oidc-flow'));
+  return serialize(FLOW_COOKIE, value, {
+    httpOnly: true,
+    path: FLOW_PATH,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    maxAge: FLOW_LIFETIME_SECONDS,
+  });
+}
+
+export function clearedFlowCookie(config: CookieConfig): string {
+  return serialize(FLOW_COOKIE, '', {
+    httpOnly: true,
+    path: FLOW_PATH,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    maxAge: 0,
+  });
+}
+
+/** The flow the request's cookie carries; null when there is none, or it was altered or is too old. */
+export async function openFlow(config: CookieConfig, cookieHeader: string | undefined): Promise<SignInFlow | null> {
+  const value = readCookie(cookieHeader, FLOW_COOKIE);
+  if (!value) return null;
+  try {
+    const { payload } = await jwtDecrypt(value, derivedKey(config.sessionSecret, 'oidc-flow'), {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+      requiredClaims: ['exp'],
+    });
+    const { state, nonce, codeVerifier, redirectTo } = payload;
+    if (![state, nonce, codeVerifier, redirectTo].every((part) => typeof part === 'string')) return null;
+    return { state, nonce, codeVerifier, redirectTo } as SignInFlow;
+  } catch {
+    return null;
+  }
+}
+
+export interface CodeStep {
+  userId: string;
+  redirectTo: string;
+}
+
+export async function codeStepCookie(config: CookieConfig, step: CodeStep): Promise<string> {
+  const value = await new SignJWT({ redirectTo: step.redirectTo })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(step.userId)
+    .setIssuedAt()
+    .setExpirationTime(`${CODE_STEP_LIFETIME_SECONDS}s`)
+    .sign(derivedKey(config.sessionSecret, 'oidc-code-step'));
+  return serialize(CODE_STEP_COOKIE, value, {
+    httpOnly: true,
+    path: CODE_STEP_PATH,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    maxAge: CODE_STEP_LIFETIME_SECONDS,
+  });
+}
+
+export function clearedCodeStepCookie(config: CookieConfig): string {
+  return serialize(CODE_STEP_COOKIE, '', {
+    httpOnly: true,
+    path: CODE_STEP_PATH,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    maxAge: 0,
+  });
+}
+
+/** The code step the request's cookie carries; null when none, altered or expired. */
+export async function openCodeStep(
+  config: CookieConfig,
+  cookieHeader: string | null | undefined,
+): Promise<CodeStep | null> {
+  const value = readCookie(cookieHeader ?? undefined, CODE_STEP_COOKIE);
+  if (!value) return null;
+  try {
+    const { payload } = await jwtVerify(value, derivedKey(config.sessionSecret, 'oidc-code-step'), {
+      algorithms: ['HS256'],
+      requiredClaims: ['sub', 'exp'],
+    });
+    if (typeof payload.sub !== 'string' || typeof payload.redirectTo !== 'string') return null;
+    return { userId: payload.sub, redirectTo: payload.redirectTo };
+  } catch {
+    return null;
+  }
+}
+
+function readCookie(cookieHeader: string | undefined, name: string): string | null {
+  if (!cookieHeader) return null;
+  try {
+    return parse(cookieHeader)[name] || null;
+  } catch {
+    return null;
+  }
+}
