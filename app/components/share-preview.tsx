@@ -93,7 +93,8 @@ function CodeView({ text }: { text: TextPreview }) {
   if (!read) return null;
   const { lines, finalNewline } = read;
   return (
-    <pre className="text-preview" data-digits={Math.min(String(lines.length).length, 6)}>
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls (long lines, long files) is reached by the keyboard to scroll it
+    <pre className="text-preview" data-digits={Math.min(String(lines.length).length, 6)} tabIndex={0}>
       <code className={text.language ? `hljs language-${text.language}` : undefined}>
         {lines.map((line, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the lines of a preview never move
