@@ -17,6 +17,8 @@ import * as apiTokens from './services/api-tokens';
 import { openCollectionShare, unlockCollection } from './services/collection-access';
 import { deleteCollection, getOwnCollection, listCollections } from './services/collections';
 import * as files from './services/files';
+import * as fileRequests from './services/file-requests';
+import { readGuestGrant, receiveGuestFiles, requestGrantCookie } from './http/receive-request-upload';
 import * as shares from './services/share-access';
 import { expiryChoices } from './services/share-settings';
 import { sharexConfigFor } from './services/sharex';
@@ -57,6 +59,7 @@ export function loadContextFor(res: Response) {
       twoFactor: { twoFactorStatus, beginTwoFactor, confirmTwoFactor, disableTwoFactor },
       storage: { myStorageReport },
       resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload },
+      fileRequests,
       oidcSignIn: { codeStepUsername, finishWithCode },
       webhooks,
     },
@@ -67,6 +70,9 @@ export function loadContextFor(res: Response) {
       collectionGrantCookie,
       readShareGrant,
       receiveUploadForm,
+      receiveGuestFiles,
+      readGuestGrant,
+      requestGrantCookie,
       isAppError,
       /** After the provider, a user whose two-factor code comes next (ADR 0044): the cookie's step. */
       openCodeStep,

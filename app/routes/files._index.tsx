@@ -120,6 +120,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     quota,
     unfinished,
     collections,
+    // Files guests sent through the user's requests since they last looked (ADR 0048).
+    newRequestFiles: await services.fileRequests.countNewRequestFiles(ctx),
   };
 }
 
@@ -147,6 +149,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Files() {
   const { files, nextCursor, olderPage, filters, view, viewInAddress, now, usage, quota, unfinished, collections } =
     useLoaderData<typeof loader>();
+  const { newRequestFiles } = useLoaderData<typeof loader>();
   const filtered = filters.q.trim() !== '' || filters.type !== '';
   const newestFirst = filters.sort === '' || filters.sort === 'newest';
   /** A page of this list: the same search, type and order, and the cursor when there is one. */
@@ -240,6 +243,9 @@ export default function Files() {
         </h1>
         <Link to="/upload" className="button">
           Upload a file
+        </Link>
+        <Link to="/requests" className="button secondary">
+          File requests{newRequestFiles > 0 ? ` · ${newRequestFiles} new` : ''}
         </Link>
       </div>
       <StorageUsage {...usage} quota={quota} />

@@ -1,0 +1,208 @@
+// The owner's file requests, `/requests` (ADR 0048): make one (a link through which guests send
+// files into this account), see what each received (the guests' names and notes shown as text),
+// close, reopen and delete them. Opening the page marks what arrived as seen.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data, redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { ErrorPage, errorMeta } from '~/components/error-page';
+import { LocalTime } from '~/components/local-time';
+import { ShareLink } from '~/components/share-link';
+import { pageErrorFrom } from '~/utils/errors.server';
+import { readForm } from '~/utils/form.server';
+import { counted, formatBytes } from '~/utils/format';
+import { requireUserPage } from '~/utils/session.server';
+
+export const meta: MetaFunction = ({ error }) =>
+  error ? errorMeta(error) : [{ title: 'File requests · File sharing' }];
+
+const EXPIRY_CHOICES = [
+  { value: '86400', label: '1 day' },
+  { value: '604800', label: '7 days' },
+  { value: '2592000', label: '30 days' },
+  { value: 'never', label: 'Never' },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireUserPage(context, request);
+  const { ctx, services } = context;
+  const requests = await services.fileRequests.listFileRequests(ctx);
+  const withFiles = await Promise.all(
+    requests.map(async (one) => ({
+      ...one,
+      files: (await services.fileRequests.getOwnFileRequest(ctx, one.id)).files,
+    })),
+  );
+  // Shown once as new, then seen.
+  await services.fileRequests.markFileRequestsSeen(ctx);
+  return data({ requests: withFiles }, { headers: { 'Cache-Control': 'private, no-store' } });
+}
+
+/** Megabytes typed in the form, as bytes; blank: no limit. */
+function bytesFromMegabytes(value: FormDataEntryValue | null): number | string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const megabytes = Number(value);
+  return Number.isFinite(megabytes) && megabytes > 0 ? Math.round(megabytes * 1024 * 1024) : value;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireUserPage(context, request);
+  const { ctx, services } = context;
+  const form = await readForm(request);
+  const intent = form.get('intent');
+  const id = String(form.get('id') ?? '');
+  if (!['create', 'close', 'reopen', 'delete'].includes(String(intent)))
+    throw data({ message: 'Unknown form.' }, { status: 400 });
+  try {
+    if (intent === 'create') {
+      await services.fileRequests.createFileRequest(ctx, {
+        title: form.get('title') ?? '',
+        message: form.get('message') ?? '',
+        expiresIn: form.get('expiresIn') ?? undefined,
+        maxFiles: form.get('maxFiles') ?? undefined,
+        maxBytes: bytesFromMegabytes(form.get('maxMegabytes')),
+        password: form.get('password') ?? undefined,
+        requireName: form.get('requireName') === 'on',
+      });
+    } else if (intent === 'close' || intent === 'reopen') {
+      await services.fileRequests.setFileRequestClosed(ctx, id, intent === 'close');
+    } else {
+      await services.fileRequests.deleteFileRequest(ctx, id);
+    }
+  } catch (error) {
+    const { status, message } = pageErrorFrom(context, error);
+    if (status === 403) throw data({ message: 'You can only change your own file requests.' }, { status });
+    if (status === 404) throw data({ message }, { status });
+    return data({ error: message.replace(/^title/, 'Title') }, { status });
+  }
+  return redirect('/requests', { status: 303 });
+}
+
+const STATE_WORDS = { open: 'Open', closed: 'Closed', expired: 'Expired', full: 'Full' } as const;
+
+export default function FileRequests() {
+  const { requests } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  return (
+    <main className="file-requests">
+      <h1>File requests</h1>
+      <p className="muted">
+        A file request is a link through which anyone, without an account, sends files into your space. What they send
+        counts against your storage and shows in <Link to="/files">My files</Link>.
+      </p>
+      <section className="card stack" aria-label="New file request">
+        <h2>New file request</h2>
+        {answer?.error ? (
+          <p className="alert" role="alert">
+            {answer.error}
+          </p>
+        ) : null}
+        <Form method="post" className="stack">
+          <input type="hidden" name="intent" value="create" />
+          <label>
+            <span>Title</span>
+            <input type="text" name="title" required maxLength={200} />
+          </label>
+          <label>
+            <span>Message to the people who send (optional)</span>
+            <textarea name="message" maxLength={2000} rows={3} />
+          </label>
+          <label>
+            <span>Stops taking files after</span>
+            <select name="expiresIn" defaultValue="604800">
+              {EXPIRY_CHOICES.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span>Most files (optional)</span>
+            <input type="number" name="maxFiles" min={1} step={1} />
+          </label>
+          <label>
+            <span>Most megabytes in all (optional)</span>
+            <input type="number" name="maxMegabytes" min={1} step="any" />
+          </label>
+          <label>
+            <span>Password (optional)</span>
+            <input type="password" name="password" autoComplete="new-password" maxLength={200} />
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" name="requireName" />
+            <span>Ask for a name</span>
+          </label>
+          <button type="submit">Make the link</button>
+        </Form>
+      </section>
+      {requests.length === 0 ? (
+        <p className="empty-state">
+          <strong>No file requests yet.</strong> Make one above and send its link.
+        </p>
+      ) : (
+        <ul className="file-request-list">
+          {requests.map((one) => (
+            <li key={one.id} className="card stack" data-request-id={one.id}>
+              <h2>
+                {one.title} <span className="badge">{STATE_WORDS[one.state]}</span>
+                {one.newFiles > 0 ? <span className="badge new">{one.newFiles} new</span> : null}
+              </h2>
+              <p className="share-row">
+                <span className="muted">Link</span>
+                <ShareLink url={one.url} label={`Link of ${one.title}`} />
+              </p>
+              <p className="muted">
+                {counted(one.filesReceived, 'file')} received ({formatBytes(one.bytesReceived)})
+                {one.maxFiles !== null ? ` of at most ${one.maxFiles}` : ''}
+                {one.maxBytes !== null ? `; at most ${formatBytes(one.maxBytes)} in all` : ''}
+                {one.expiresAt ? (
+                  <>
+                    ; {one.state === 'expired' ? 'expired' : 'open until'} <LocalTime iso={one.expiresAt} />
+                  </>
+                ) : null}
+                {one.hasPassword ? '; password-protected' : ''}
+              </p>
+              {one.files.length > 0 ? (
+                <ul className="file-request-files">
+                  {one.files.map((file) => (
+                    <li key={file.id}>
+                      <Link to={`/f/${file.id}`}>{file.originalName}</Link>{' '}
+                      <span className="muted">{`(${formatBytes(file.size)})`}</span>
+                      {file.isNew ? <span className="badge new">new</span> : null}
+                      {file.guestName ? <span className="guest-name"> from {file.guestName}</span> : null}
+                      {file.guestNote ? <q className="guest-note">{file.guestNote}</q> : null}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+              <div className="actions">
+                <Form method="post">
+                  <input type="hidden" name="id" value={one.id} />
+                  {one.state === 'closed' ? (
+                    <button type="submit" name="intent" value="reopen">
+                      Reopen
+                    </button>
+                  ) : (
+                    <button type="submit" name="intent" value="close">
+                      Close
+                    </button>
+                  )}
+                </Form>
+                <Form method="post">
+                  <input type="hidden" name="id" value={one.id} />
+                  <button type="submit" name="intent" value="delete" className="danger">
+                    Delete
+                  </button>
+                </Form>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}
