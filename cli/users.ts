@@ -1,4 +1,4 @@
-// npm run users -- <list|add|passwd|disable|enable|delete|quota|reset-2fa> …   (ADR 0018, ADR 0043)
+// npm run users -- <list|add|passwd|disable|enable|delete|quota|reset-2fa|link-oidc|unlink-oidc> …   (ADR 0018, 0043, 0044)
 // Account administration, safe while the server runs and on PostgreSQL. Each command prints
 // a human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.
@@ -7,10 +7,12 @@ import { isAppError } from '../server/errors';
 import {
   deleteUser,
   describeUser,
+  linkOidcSubject,
   listUsers,
   setUserDisabled,
   setUserPassword,
   setUserQuota,
+  unlinkOidcSubject,
   type UserSummary,
 } from '../server/services/accounts';
 import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usage';
@@ -42,6 +44,8 @@ const HELP: CommandHelp = {
     'delete <username> [--yes] [--json]',
     'quota <username> <size|none|default> [--json]',
     'reset-2fa <username> [--json]',
+    'link-oidc <username> <subject> [--json]',
+    'unlink-oidc <username> [--json]',
   ],
   summary: ["Administers accounts with the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs."],
   entries: [
@@ -54,12 +58,25 @@ const HELP: CommandHelp = {
       'add, passwd: read the password from the first line of stdin (otherwise asked twice on a terminal)',
     ],
     ['reset-2fa', "turns the user's two-factor codes off (a lost phone): the password alone logs in again"],
+    ['link-oidc', "the provider's identity <subject> (its `sub`) signs in as the user (OIDC_ISSUER)"],
+    ['unlink-oidc', "the user's provider identity no longer signs in as them"],
     ['--yes', "delete: no question (needed without a terminal); the user's files go too"],
     ['--json', 'print JSON instead of a line for people'],
   ],
 };
 
-const COMMANDS = ['list', 'add', 'passwd', 'disable', 'enable', 'delete', 'quota', 'reset-2fa'] as const;
+const COMMANDS = [
+  'list',
+  'add',
+  'passwd',
+  'disable',
+  'enable',
+  'delete',
+  'quota',
+  'reset-2fa',
+  'link-oidc',
+  'unlink-oidc',
+] as const;
 type CommandName = (typeof COMMANDS)[number];
 /** How many names each command takes after it. */
 const ARITY: Record<CommandName, number> = {
@@ -71,6 +88,8 @@ const ARITY: Record<CommandName, number> = {
   delete: 1,
   quota: 2,
   'reset-2fa': 1,
+  'link-oidc': 2,
+  'unlink-oidc': 1,
 };
 
 interface Command {
@@ -126,6 +145,7 @@ function describe(user: ListedUser): string {
     `${formatBytes(user.heldBytes)} held`,
     quota,
     user.disabled ? 'DISABLED' : 'active',
+    ...(user.oidcSubject === null ? [] : [`signs in with ${user.oidcSubject}`]),
   ].join('  ');
 }
 
@@ -184,6 +204,20 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
       return print(
         { ok: true, wasOn },
         wasOn ? `Two-factor codes of ${username} turned off` : `${username} had no two-factor codes`,
+      );
+    }
+    case 'link-oidc': {
+      const { changed } = await linkOidcSubject(ctx, username, value);
+      return print(
+        { ok: true, changed, user: await describeUser(ctx, username) },
+        changed ? `${username} now signs in with the identity ${value}` : `${username} was already linked to ${value}`,
+      );
+    }
+    case 'unlink-oidc': {
+      const { changed } = await unlinkOidcSubject(ctx, username);
+      return print(
+        { ok: true, changed, user: await describeUser(ctx, username) },
+        changed ? `${username} is no longer linked to a provider identity` : `${username} had no linked identity`,
       );
     }
   }

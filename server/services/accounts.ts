@@ -23,6 +23,8 @@ export interface UserSummary {
   /** Whether that quota is the user's own or DEFAULT_QUOTA_BYTES. */
   quotaSource: 'own' | 'default';
   disabled: boolean;
+  /** The OpenID Connect subject linked to the account (ADR 0044); null: none. */
+  oidcSubject: string | null;
 }
 
 async function requireUserNamed(ctx: ServiceContext, username: string): Promise<User> {
@@ -42,6 +44,7 @@ function summarise(ctx: ServiceContext, user: User, usage: Usage): UserSummary {
     quotaBytes: quotaOf(ctx.config, user),
     quotaSource: user.hasOwnQuota ? 'own' : 'default',
     disabled: user.disabledAt !== null,
+    oidcSubject: user.oidcSubject ?? null,
   };
 }
 
@@ -173,4 +176,33 @@ export async function setUserQuota(ctx: ServiceContext, username: string, value:
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, change);
   ctx.log.info({ userId: user.id, quotaBytes: change.quotaBytes, own: change.hasOwnQuota }, 'quota set');
   return describeUser(ctx, username);
+}
+
+/**
+ * Links the provider's identity `subject` (its `sub`) to the account: that identity signs in as
+ * it from now on (ADR 0044). An identity already linked to another account is refused.
+ */
+export async function linkOidcSubject(
+  ctx: ServiceContext,
+  username: string,
+  subject: string,
+): Promise<{ changed: boolean }> {
+  const sub = subject.trim();
+  if (sub === '' || sub.length > 255) throw new AppError('BAD_REQUEST', 'The subject must be 1-255 characters');
+  const user = await requireUserNamed(ctx, username);
+  if (user.oidcSubject === sub) return { changed: false };
+  const holder = await ctx.em.findOne(UserSchema, { oidcSubject: sub }, { refresh: true });
+  if (holder) throw new AppError('CONFLICT', `The subject "${sub}" is already linked to ${holder.username}`);
+  await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { oidcSubject: sub });
+  ctx.log.info({ userId: user.id }, 'provider identity linked by an admin');
+  return { changed: true };
+}
+
+/** Unlinks the account's provider identity: it signs in with its password only (or not at all). */
+export async function unlinkOidcSubject(ctx: ServiceContext, username: string): Promise<{ changed: boolean }> {
+  const user = await requireUserNamed(ctx, username);
+  if ((user.oidcSubject ?? null) === null) return { changed: false };
+  await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { oidcSubject: null });
+  ctx.log.info({ userId: user.id }, 'provider identity unlinked by an admin');
+  return { changed: true };
 }
