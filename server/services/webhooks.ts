@@ -21,7 +21,7 @@ export const WEBHOOK_EVENTS = [
   'file.expired',
   'request.received',
 ] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** Endpoints one user may have. */
 const MAX_ENDPOINTS = 20;
@@ -248,7 +248,10 @@ async function queueEvent(
   return queued;
 }
 
-/** What a `request.received` event tells: the file request and the file that arrived through it. */
+/**
+ * What a `request.received` event tells: the file request and the file that arrived through it.
+ * @public With queueRequestReceivedEvent.
+ */
 export interface RequestReceivedEvent {
   /** The owner of the file request: their endpoints get the event. */
   userId: string;
@@ -262,6 +265,7 @@ export interface RequestReceivedEvent {
 /**
  * Queues `request.received` for the owner's endpoints: call it with the EntityManager of the
  * transaction that records the arrival (em.transactional), so the event commits with it.
+ * @public File requests call it when a guest's file arrives.
  */
 export function queueRequestReceivedEvent(em: EntityManager, event: RequestReceivedEvent): Promise<number> {
   const { userId, ...data } = event;

@@ -64,7 +64,7 @@ export interface DelivererDeps {
 }
 
 /** The body of a delivery: the same bytes on every attempt. */
-export function deliveryBody(
+function deliveryBody(
   config: Pick<Config, 'baseUrl'>,
   row: Pick<DueDelivery, 'id' | 'type' | 'data' | 'createdAt'>,
 ): string {
