@@ -3,6 +3,7 @@
 // failure gives (ADR 0044).
 import { afterAll, beforeAll } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
+import { totpCode } from '../helpers/totp';
 import { describe, expect, test } from '../helpers/fixtures';
 import { roundTripToProvider, sendCallback, startTestProvider, type TestProvider } from '../helpers/oidc-provider';
 
@@ -240,6 +241,60 @@ describe('with password logins off (PASSWORD_LOGIN=off)', () => {
       const html = await page.text();
       expect(html).toContain('Sign in with Acme');
       expect(html).not.toContain('name="password"');
+    } finally {
+      await ownApp.close();
+      await own.stop();
+    }
+  });
+});
+
+describe('two-factor codes after the provider (OIDC_REQUIRE_2FA=on)', () => {
+  test('when a user with codes on signs in, then the login page asks for the code, and the right code finishes the sign-in', async () => {
+    const own = await startTestProvider();
+    const ownApp = await startApp({ ...own.env, OIDC_REQUIRE_2FA: 'on' });
+    try {
+      const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+      const id = await ownApp.createUser('mia');
+      await ownApp.rows('update users set oidc_subject = ?, two_factor_enabled = ?, totp_secret = ? where id = ?', [
+        'mia-at-acme',
+        true,
+        secret,
+        id,
+      ]);
+      own.accounts.set('mia-at-acme', {});
+      own.signInAs = 'mia-at-acme';
+      const back = await sendCallback(await roundTripToProvider(ownApp.url));
+      expect(back.status).toBe(303);
+      expect(back.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
+      expect(back.headers.getSetCookie().some((line) => line.startsWith('token='))).toBe(false);
+      const step =
+        back.headers
+          .getSetCookie()
+          .find((line) => line.startsWith('oidc_code_step='))
+          ?.split(';')[0] ?? '';
+
+      const page = await fetch(`${ownApp.url}/login?redirectTo=%2Ffiles`, { headers: { cookie: step } });
+      const html = await pageText(page);
+      expect(html).toContain('Enter the code your authenticator app shows for mia');
+
+      const wrong = await fetch(`${ownApp.url}/login?redirectTo=%2Ffiles`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: step, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ step: 'provider', code: '000000' }),
+      });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers.getSetCookie().some((line) => line.startsWith('token='))).toBe(false);
+
+      const right = await fetch(`${ownApp.url}/login?redirectTo=%2Ffiles`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: step, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ step: 'provider', code: totpCode(secret, Date.now()) }),
+      });
+      expect(right.status).toBe(302);
+      expect(right.headers.get('location')).toBe('/files');
+      expect(right.headers.getSetCookie().some((line) => line.startsWith('token='))).toBe(true);
     } finally {
       await ownApp.close();
       await own.stop();
