@@ -36,7 +36,7 @@ interface PageCase {
 let app: TestApp;
 let browser: Browser;
 const cookies: Record<Exclude<Who, 'visitor'>, string> = { owner: '', empty: '' };
-const ids = { photo: '', notes: '', locked: '', collection: '' };
+const ids = { photo: '', notes: '', locked: '', collection: '', request: '' };
 
 const PAGES: PageCase[] = [
   { name: 'home', who: 'visitor', path: () => '/' },
@@ -66,6 +66,8 @@ const PAGES: PageCase[] = [
   { name: 'settings-sharex', who: 'owner', path: () => '/settings/sharex' },
   { name: 'file-delete', who: 'owner', path: () => `/files/${ids.notes}/delete` },
   { name: 'collection-delete', who: 'owner', path: () => `/collections/${ids.collection}/delete` },
+  { name: 'file-requests', who: 'owner', path: () => '/requests' },
+  { name: 'file-request-guest', who: 'visitor', path: () => `/r/${ids.request}` },
   { name: 'not-found', who: 'visitor', path: () => '/no-such-page' },
 ];
 
@@ -130,6 +132,13 @@ beforeAll(async () => {
     { cookie: cookies.owner },
   );
   expect(token.status).toBe(201);
+  const request = await fetch(`${app.url}/api/v1/requests`, {
+    method: 'POST',
+    headers: { cookie: cookies.owner, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Scans for the tax return', message: 'Please send the receipts.' }),
+  });
+  expect(request.status).toBe(201);
+  ids.request = ((await request.json()) as { request: { id: string } }).request.id;
   await turnOnTwoFactor(await app.login('tessa'));
 }, STEP_TIMEOUT);
 
@@ -208,6 +217,13 @@ describe.skipIf(!hasChromium)(`every page's accessibility and look in Chromium${
               await page.goto(`${app.url}${pageCase.path()}`);
               await settled(page);
               await pageCase.reach?.(page);
+              const styled = await page.evaluate(
+                () => getComputedStyle(document.documentElement).getPropertyValue('--space-4').trim() !== '',
+              );
+              expect(
+                styled,
+                `${pageCase.name} at ${width} px: the stylesheet did not load (a new build meanwhile?)`,
+              ).toBe(true);
               found.push(...(await seriousViolations(page)).map((line) => `${width} px: ${line}`));
               await snap(page, `${pageCase.name}-${theme}-${width}`);
               expect(await sidewaysOverflow(page), `${pageCase.name} at ${width} px scrolls sideways`).toBe(0);
