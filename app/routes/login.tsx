@@ -140,13 +140,16 @@ export default function Login() {
   if (providerCodeStep && !actionData)
     return <CodeStep error={null} username={providerCodeStep.username} password={null} />;
   const providerButton = provider ? (
-    // A plain form: the browser itself goes to the provider and back (no JavaScript needed).
-    <form method="get" action="/auth/oidc/start" className={passwordLogin ? 'stack' : 'card stack'}>
-      <input type="hidden" name="redirectTo" value={redirectTo} />
-      <button type="submit" className={passwordLogin ? 'secondary' : undefined}>
+    // A link, not a form: the page's CSP (form-action 'self') would stop a form's redirect to the
+    // provider. The browser itself goes there and back (no JavaScript needed).
+    <p className={passwordLogin ? undefined : 'card'}>
+      <a
+        className={passwordLogin ? 'button secondary' : 'button'}
+        href={`/auth/oidc/start?${new URLSearchParams({ redirectTo })}`}
+      >
         {`Sign in with ${provider.name}`}
-      </button>
-    </form>
+      </a>
+    </p>
   ) : null;
   if (!passwordLogin) {
     return (
