@@ -15,7 +15,7 @@ type CookieConfig = Pick<Config, 'secureCookies' | 'sessionSecret'>;
 
 const FLOW_COOKIE = 'oidc_flow';
 const FLOW_PATH = '/auth/oidc';
-export const FLOW_LIFETIME_SECONDS = 600;
+const FLOW_LIFETIME_SECONDS = 600;
 const CODE_STEP_COOKIE = 'oidc_code_step';
 const CODE_STEP_PATH = '/login';
 const CODE_STEP_LIFETIME_SECONDS = 300;

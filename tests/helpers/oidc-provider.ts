@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 
-export const OIDC_CLIENT_ID = 'file-sharing';
-export const OIDC_CLIENT_SECRET = 'a-client-secret-for-the-tests-0123456789';
+const OIDC_CLIENT_ID = 'file-sharing';
+const OIDC_CLIENT_SECRET = 'a-client-secret-for-the-tests-0123456789';
 
 export interface TestProvider {
   issuer: string;
@@ -109,7 +109,7 @@ export async function startTestProvider(): Promise<TestProvider> {
 }
 
 /** Cookies as a browser keeps them for one site (names and values; paths are not told apart). */
-export class CookieJar {
+class CookieJar {
   private readonly values = new Map<string, string>();
   take(res: Response): void {
     for (const line of res.headers.getSetCookie()) {
