@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { DirectSql } from '../db/direct-sql';
+import { dependencyOutageOf } from '../outages';
 import { isPrivateAddress, pinnedLookup } from './address-guard';
 import { openSecret } from './secrets';
 import { signatureHeader } from './signing';
@@ -159,7 +160,10 @@ export class WebhookDeliverer {
       this.round = this.runRound().then(
         (full) => this.schedule(full ? 0 : this.everyMs),
         (error: unknown) => {
-          this.deps.log.warn({ err: error }, 'webhook deliveries not sent this round; the next one tries again');
+          // The database or the storage being down is the outage's to report (once, by the
+          // doors): a round every second would repeat it.
+          const level = dependencyOutageOf(error) ? 'debug' : 'warn';
+          this.deps.log[level]({ err: error }, 'webhook deliveries not sent this round; the next one tries again');
           this.schedule(this.everyMs);
         },
       );

@@ -53,6 +53,7 @@ describe('the storage quota', () => {
       user: { id: expect.any(String), username: name },
       usage: { bytes: 0, files: 0, heldBytes: 0, unfinishedUploads: 0 },
       quota: QUOTA,
+      fileListView: 'table',
     });
     expect((await upload(cookie, 60_000)).status).toBe(201);
     expect((await upload(cookie, 40_000)).status).toBe(201);
