@@ -9,7 +9,7 @@ import {
   sessionCookie,
   shareGrantCookie,
 } from './auth/cookie';
-import { clearedCodeStepCookie, openCodeStep } from './auth/oidc-flow';
+import { clearedCodeStepCookie, codeStepCookie, openCodeStep } from './auth/oidc-flow';
 import { isAppError } from './errors';
 import { receiveUploadForm } from './http/receive-upload-form';
 import { previewKind } from './services/content-policy';
@@ -76,9 +76,12 @@ export function loadContextFor(res: Response) {
       isAppError,
       /** After the provider, a user whose two-factor code comes next (ADR 0044): the cookie's step. */
       openCodeStep,
+      codeStepCookie,
       clearedCodeStepCookie,
       /** A right password whose login still needs a two-factor code (or got a wrong one). */
       isTwoFactorRequired: (error: unknown) => error instanceof TwoFactorRequiredError,
+      /** The user whose password was right and whose code is missing; null for any other error. */
+      codeStepUserOf: (error: unknown) => (error instanceof TwoFactorRequiredError ? error.userId : null),
       SHARE_SETTING_FIELDS,
     },
   };

@@ -15,7 +15,7 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
   const headers = new Headers();
   const retryAfter = actionHeaders.get('Retry-After');
   if (retryAfter) headers.set('Retry-After', retryAfter);
-  // The code step carries the password in its form: never kept by a cache.
+  // The code step names the user: never kept by a cache.
   const cacheControl = actionHeaders.get('Cache-Control');
   if (cacheControl) headers.set('Cache-Control', cacheControl);
   return headers;
@@ -26,18 +26,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw redirect(safeRedirect(new URL(request.url).searchParams.get('redirectTo')));
   }
   const { config } = context.ctx;
-  // Back from the provider with two-factor codes to enter (OIDC_REQUIRE_2FA=on, ADR 0044).
-  const step = config.oidc ? await context.http.openCodeStep(config, request.headers.get('cookie')) : null;
+  const url = new URL(request.url);
+  // "Start again" from the second step: its cookie goes, the first step shows.
+  if (url.searchParams.has('restart')) {
+    const first = new URLSearchParams({ redirectTo: safeRedirect(url.searchParams.get('redirectTo')) });
+    throw redirect(`/login?${first}`, { headers: { 'Set-Cookie': context.http.clearedCodeStepCookie(config) } });
+  }
+  // A first factor given, the code to enter: after a password, or back from the provider
+  // (OIDC_REQUIRE_2FA=on, ADR 0044).
+  const step = await context.http.openCodeStep(config, request.headers.get('cookie'));
   const codeStepUser = step ? await context.services.oidcSignIn.codeStepUsername(context.ctx, step.userId) : null;
   return {
     passwordLogin: config.passwordLogin,
     provider: config.oidc ? { name: config.oidc.displayName } : null,
-    providerCodeStep: codeStepUser ? { username: codeStepUser } : null,
+    pendingCodeStep: codeStepUser ? { username: codeStepUser } : null,
   };
 }
 
-/** The code after the provider: the signed step in its cookie says who, the code finishes the sign-in. */
-async function providerCodeAction(request: Request, context: ActionFunctionArgs['context'], code: unknown) {
+/** The code of the second step: the signed step in its cookie says who, the code finishes the sign-in. */
+async function codeStepAction(request: Request, context: ActionFunctionArgs['context'], code: unknown) {
   const { config } = context.ctx;
   const step = await context.http.openCodeStep(config, request.headers.get('cookie'));
   if (!step) {
@@ -45,14 +52,13 @@ async function providerCodeAction(request: Request, context: ActionFunctionArgs[
       {
         error: 'This sign-in took too long or was finished already: start again.',
         username: '',
-        codeStep: null,
-        providerStep: false,
+        codeStep: false,
       },
       { status: 400, headers: { 'Set-Cookie': context.http.clearedCodeStepCookie(config) } },
     );
   }
   try {
-    const session = await context.services.oidcSignIn.finishWithCode(context.ctx, step.userId, code);
+    const session = await context.services.oidcSignIn.finishWithCode(context.ctx, step.userId, code, step.method);
     const headers = new Headers();
     headers.append('Set-Cookie', context.http.sessionCookie(config, session.token, session.maxAgeSeconds));
     headers.append('Set-Cookie', context.http.clearedCodeStepCookie(config));
@@ -61,22 +67,19 @@ async function providerCodeAction(request: Request, context: ActionFunctionArgs[
     const { status, message } = pageErrorFrom(context, error);
     const username = (await context.services.oidcSignIn.codeStepUsername(context.ctx, step.userId)) ?? '';
     if (context.http.isTwoFactorRequired(error)) {
-      return data({ error: message, username, codeStep: null, providerStep: true }, { status });
+      return data({ error: message, username, codeStep: true }, { status, headers: { 'Cache-Control': 'no-store' } });
     }
     const headers: HeadersInit = {};
     if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined) {
       headers['Retry-After'] = String(error.retryAfterSeconds);
     }
-    return data(
-      { error: loginErrorInWords(status, message), username, codeStep: null, providerStep: true },
-      { status, headers },
-    );
+    return data({ error: loginErrorInWords(status, message), username, codeStep: true }, { status, headers });
   }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  if (form.get('step') === 'provider') return providerCodeAction(request, context, form.get('code'));
+  if (form.get('step') === 'code') return codeStepAction(request, context, form.get('code'));
   const redirectTo = safeRedirect(form.get('redirectTo'));
   const username = form.get('username');
   try {
@@ -90,16 +93,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
-    // The password was right: the second step asks for the code (sent with the password again).
-    if (context.http.isTwoFactorRequired(error)) {
-      const sentCode = typeof form.get('code') === 'string' && form.get('code') !== '';
+    // The password was right: the second step asks for the code, a signed cookie saying whose
+    // password was checked (the password itself goes no further).
+    const codeStepUser = context.http.codeStepUserOf(error);
+    if (codeStepUser !== null) {
+      const stepCookie = await context.http.codeStepCookie(context.ctx.config, {
+        userId: codeStepUser,
+        redirectTo,
+        method: 'password',
+      });
       return data(
-        {
-          error: sentCode ? message : null,
-          username: String(username ?? ''),
-          codeStep: { password: String(form.get('password') ?? '') },
-          providerStep: false,
-        },
+        { error: null, username: String(username ?? ''), codeStep: true },
+        { status, headers: { 'Cache-Control': 'no-store', 'Set-Cookie': stepCookie } },
+      );
+    }
+    // A wrong code sent with the password in one form (a script's way): refused in place.
+    if (context.http.isTwoFactorRequired(error)) {
+      return data(
+        { error: message, username: String(username ?? ''), codeStep: false },
         { status, headers: { 'Cache-Control': 'no-store' } },
       );
     }
@@ -111,8 +122,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       {
         error: loginErrorInWords(status, message),
         username: typeof username === 'string' ? username : '',
-        codeStep: null,
-        providerStep: false,
+        codeStep: false,
       },
       { status, headers },
     );
@@ -120,7 +130,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { passwordLogin, provider, providerCodeStep } = useLoaderData<typeof loader>();
+  const { passwordLogin, provider, pendingCodeStep } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -134,11 +144,9 @@ export default function Login() {
     password.current.focus();
   }, [actionData]);
   const redirectTo = searchParams.get('redirectTo') ?? '/files';
-  if (actionData?.codeStep) return <CodeStep {...actionData} password={actionData.codeStep.password} />;
-  if (actionData?.providerStep && actionData.username)
-    return <CodeStep error={actionData.error} username={actionData.username} password={null} />;
-  if (providerCodeStep && !actionData)
-    return <CodeStep error={null} username={providerCodeStep.username} password={null} />;
+  if (actionData?.codeStep && actionData.username)
+    return <CodeStep error={actionData.error} username={actionData.username} />;
+  if (pendingCodeStep && !actionData) return <CodeStep error={null} username={pendingCodeStep.username} />;
   const providerButton = provider ? (
     // A link, not a form: the page's CSP (form-action 'self') would stop a form's redirect to the
     // provider. The browser itself goes there and back (no JavaScript needed).
@@ -202,10 +210,10 @@ export default function Login() {
 }
 
 /**
- * The second step of a login with two-factor codes on: the code (or a recovery code). After a
- * password (`password` carried along) or after the provider (`password` null: a signed cookie says who).
+ * The second step of a login with two-factor codes on: the code (or a recovery code), after a
+ * password or the provider; a signed cookie says whose first factor was right.
  */
-function CodeStep({ error, username, password }: { error: string | null; username: string; password: string | null }) {
+function CodeStep({ error, username }: { error: string | null; username: string }) {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle';
@@ -220,14 +228,7 @@ function CodeStep({ error, username, password }: { error: string | null; usernam
         ) : null}
         <p>Enter the code your authenticator app shows for {username}, or one of your recovery codes.</p>
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/files'} />
-        {password === null ? (
-          <input type="hidden" name="step" value="provider" />
-        ) : (
-          <>
-            <input type="hidden" name="username" value={username} />
-            <input type="hidden" name="password" value={password} />
-          </>
-        )}
+        <input type="hidden" name="step" value="code" />
         <label>
           Two-factor code
           <input
@@ -242,6 +243,13 @@ function CodeStep({ error, username, password }: { error: string | null; usernam
         <button type="submit" disabled={busy}>
           {busy ? 'Logging in…' : 'Log in'}
         </button>
+        <p>
+          <a
+            href={`/login?${new URLSearchParams({ restart: '1', redirectTo: searchParams.get('redirectTo') ?? '/files' })}`}
+          >
+            Start again
+          </a>
+        </p>
       </Form>
     </main>
   );

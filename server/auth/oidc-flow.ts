@@ -3,9 +3,10 @@
 // - The flow cookie: state, nonce, PKCE verifier and where to return, encrypted and authenticated
 //   (JWE, dir + A256GCM, a key derived from SESSION_SECRET), for 10 minutes, sent back only to
 //   /auth/oidc. SameSite=Lax: the provider sends the browser back with a cross-site top-level GET.
-// - The code step: after the provider, a user with two-factor codes on (OIDC_REQUIRE_2FA=on) is
-//   asked for a code on the login page; a signed token (HS256, 5 minutes) bound to the user's id
-//   says that the provider signed them in.
+// - The code step: once the first factor was right (the password, or the provider with
+//   OIDC_REQUIRE_2FA=on), a user with two-factor codes on is asked for a code on the login page;
+//   a signed token (HS256, 5 minutes) bound to the user's id and the first factor's method says
+//   so. The password itself is never carried to the second step.
 import { createHash } from 'node:crypto';
 import { parse, serialize } from 'cookie';
 import { EncryptJWT, jwtDecrypt, jwtVerify, SignJWT } from 'jose';
@@ -16,7 +17,7 @@ type CookieConfig = Pick<Config, 'secureCookies' | 'sessionSecret'>;
 const FLOW_COOKIE = 'oidc_flow';
 const FLOW_PATH = '/auth/oidc';
 const FLOW_LIFETIME_SECONDS = 600;
-const CODE_STEP_COOKIE = 'oidc_code_step';
+const CODE_STEP_COOKIE = 'login_code_step';
 const CODE_STEP_PATH = '/login';
 const CODE_STEP_LIFETIME_SECONDS = 300;
 
@@ -79,15 +80,17 @@ export async function openFlow(config: CookieConfig, cookieHeader: string | unde
 export interface CodeStep {
   userId: string;
   redirectTo: string;
+  /** How the first factor was given: the session made after the code records it. */
+  method: 'password' | 'oidc';
 }
 
 export async function codeStepCookie(config: CookieConfig, step: CodeStep): Promise<string> {
-  const value = await new SignJWT({ redirectTo: step.redirectTo })
+  const value = await new SignJWT({ redirectTo: step.redirectTo, method: step.method })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(step.userId)
     .setIssuedAt()
     .setExpirationTime(`${CODE_STEP_LIFETIME_SECONDS}s`)
-    .sign(derivedKey(config.sessionSecret, 'oidc-code-step'));
+    .sign(derivedKey(config.sessionSecret, 'login-code-step'));
   return serialize(CODE_STEP_COOKIE, value, {
     httpOnly: true,
     path: CODE_STEP_PATH,
@@ -115,12 +118,14 @@ export async function openCodeStep(
   const value = readCookie(cookieHeader ?? undefined, CODE_STEP_COOKIE);
   if (!value) return null;
   try {
-    const { payload } = await jwtVerify(value, derivedKey(config.sessionSecret, 'oidc-code-step'), {
+    const { payload } = await jwtVerify(value, derivedKey(config.sessionSecret, 'login-code-step'), {
       algorithms: ['HS256'],
       requiredClaims: ['sub', 'exp'],
     });
-    if (typeof payload.sub !== 'string' || typeof payload.redirectTo !== 'string') return null;
-    return { userId: payload.sub, redirectTo: payload.redirectTo };
+    const { sub, redirectTo, method } = payload;
+    if (typeof sub !== 'string' || typeof redirectTo !== 'string') return null;
+    if (method !== 'password' && method !== 'oidc') return null;
+    return { userId: sub, redirectTo, method };
   } catch {
     return null;
   }

@@ -69,19 +69,25 @@ async function accountMatchingClaim(ctx: ServiceContext, identity: VerifiedIdent
 }
 
 /**
- * The second step after the provider (OIDC_REQUIRE_2FA=on): the user's code, guessed under the
- * login throttle as a password's code is. A wrong one is a TwoFactorRequiredError.
+ * The login page's second step, after a right password or the provider (OIDC_REQUIRE_2FA=on):
+ * the user's code, guessed under the login throttle as a password's code is. A wrong one is a
+ * TwoFactorRequiredError. The session records how the first factor was given.
  */
-export async function finishWithCode(ctx: ServiceContext, userId: string, code: unknown): Promise<IssuedSession> {
+export async function finishWithCode(
+  ctx: ServiceContext,
+  userId: string,
+  code: unknown,
+  method: 'password' | 'oidc',
+): Promise<IssuedSession> {
   const user = await ctx.em.findOne(UserSchema, { id: userId }, { refresh: true });
   if (!user) throw new AppError('UNAUTHORIZED', 'Start signing in again');
   const attempt = await admitLoginAttempt(ctx, user.username, ctx.clientAddress);
   const right = await checkedUnderThrottle(attempt, () => secondFactorAccepted(ctx, user, { code }));
   if (!right) throw wrongCodeError();
-  return issueSession(ctx, user, 'oidc');
+  return issueSession(ctx, user, method);
 }
 
-/** The name of the user waiting for their code after the provider; null when the account is gone or disabled. */
+/** The name of the user waiting for their code in the second step; null when the account is gone or disabled. */
 export async function codeStepUsername(ctx: ServiceContext, userId: string): Promise<string | null> {
   const user = await ctx.em.findOne(UserSchema, { id: userId }, { refresh: true });
   return user && user.disabledAt === null ? user.username : null;

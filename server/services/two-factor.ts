@@ -29,7 +29,14 @@ const CODE_WRONG = 'The two-factor code is wrong or was already used';
  */
 export class TwoFactorRequiredError extends AppError {
   override name = 'TwoFactorRequiredError';
-  constructor(message = CODE_REQUIRED) {
+  /**
+   * @param userId set when the first factor was right and only the code is missing: the login
+   * page's second step is bound to it (never shown to the caller).
+   */
+  constructor(
+    message = CODE_REQUIRED,
+    readonly userId: string | null = null,
+  ) {
     super('UNAUTHORIZED', message);
   }
 }
@@ -115,7 +122,7 @@ async function acceptCode(ctx: ServiceContext, user: User, rawCode: string): Pro
 export async function secondFactorAccepted(ctx: ServiceContext, user: User, input: unknown): Promise<boolean> {
   if (!user.twoFactorEnabled) return true;
   const code = (input as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || code.trim() === '') throw new TwoFactorRequiredError();
+  if (typeof code !== 'string' || code.trim() === '') throw new TwoFactorRequiredError(CODE_REQUIRED, user.id);
   return acceptCode(ctx, user, code.slice(0, 64));
 }
 

@@ -270,7 +270,7 @@ describe('two-factor codes after the provider (OIDC_REQUIRE_2FA=on)', () => {
       const step =
         back.headers
           .getSetCookie()
-          .find((line) => line.startsWith('oidc_code_step='))
+          .find((line) => line.startsWith('login_code_step='))
           ?.split(';')[0] ?? '';
 
       const page = await fetch(`${ownApp.url}/login?redirectTo=%2Ffiles`, { headers: { cookie: step } });
@@ -281,7 +281,7 @@ describe('two-factor codes after the provider (OIDC_REQUIRE_2FA=on)', () => {
         method: 'POST',
         redirect: 'manual',
         headers: { cookie: step, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ step: 'provider', code: '000000' }),
+        body: new URLSearchParams({ step: 'code', code: '000000' }),
       });
       expect(wrong.status).toBe(401);
       expect(wrong.headers.getSetCookie().some((line) => line.startsWith('token='))).toBe(false);
@@ -290,7 +290,7 @@ describe('two-factor codes after the provider (OIDC_REQUIRE_2FA=on)', () => {
         method: 'POST',
         redirect: 'manual',
         headers: { cookie: step, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ step: 'provider', code: totpCode(secret, Date.now()) }),
+        body: new URLSearchParams({ step: 'code', code: totpCode(secret, Date.now()) }),
       });
       expect(right.status).toBe(302);
       expect(right.headers.get('location')).toBe('/files');

@@ -102,7 +102,7 @@ describe('the settings page’s two-factor section', () => {
 });
 
 describe('the login page with two-factor codes on', () => {
-  test('when the password is right, then a second step asks for the code; a wrong code is refused there, the right one logs in', async ({
+  test('when the password is right, then a second step asks for the code without the password in it; a wrong code is refused there, the right one logs in', async ({
     app,
     pages: { loggedIn, setUp },
   }) => {
@@ -111,31 +111,58 @@ describe('the login page with two-factor codes on', () => {
 
     const step = await postForm(app, '/login', { username, password: DEFAULT_PASSWORD, redirectTo: '/files' });
     expect(step.status).toBe(401);
-    expect(step.headers.getSetCookie()).toEqual([]);
+    // No session yet: a signed, short-lived step cookie says whose password was right.
+    const stepCookies = step.headers.getSetCookie();
+    expect(stepCookies).toHaveLength(1);
+    expect(stepCookies[0]).toMatch(/^login_code_step=[^;]+;.*Max-Age=300;.*Path=\/login;.*HttpOnly/);
+    const stepCookie = stepCookies[0].split(';')[0];
     expect(step.headers.get('cache-control')).toBe('no-store');
     const html = await step.text();
     expect(visibleText(html)).toContain(`Enter the code your authenticator app shows for ${username}`);
     expect(html).toMatch(/<input[^>]*name="code"/);
+    expect(html).not.toContain(DEFAULT_PASSWORD);
+    expect(html).not.toMatch(/name="password"/);
     expect(alertsOf(html)).toEqual([]);
 
-    const wrong = await postForm(app, '/login', {
-      username,
-      password: DEFAULT_PASSWORD,
-      code: '000000',
-      redirectTo: '/files',
-    });
+    // The step cookie alone, without a code, logs nobody in; nor does a code without the cookie.
+    const noCookie = await postForm(app, '/login', { step: 'code', code: totpCode(secret, clock.now()) });
+    expect(noCookie.status).toBe(400);
+    expect(noCookie.headers.getSetCookie().some((line) => line.startsWith('token='))).toBe(false);
+
+    const wrong = await postForm(app, '/login', { step: 'code', code: '000000' }, { cookie: stepCookie });
     expect(wrong.status).toBe(401);
     expect(alertsOf(await wrong.text())).toEqual(['The two-factor code is wrong or was already used']);
 
-    const right = await postForm(app, '/login', {
-      username,
-      password: DEFAULT_PASSWORD,
-      code: totpCode(secret, clock.now()),
-      redirectTo: '/files',
-    });
+    const right = await postForm(
+      app,
+      '/login',
+      { step: 'code', code: totpCode(secret, clock.now()), redirectTo: '/files' },
+      { cookie: stepCookie },
+    );
     expect(right.status).toBe(302);
     expect(right.headers.get('location')).toBe('/files');
-    expect((await getPage(app, '/files', cookieFrom(right))).status).toBe(200);
+    const session = right.headers.getSetCookie().find((line) => line.startsWith('token='));
+    expect(session).toBeDefined();
+    expect(right.headers.getSetCookie().some((line) => /^login_code_step=;.*Max-Age=0/.test(line))).toBe(true);
+    expect((await getPage(app, '/files', session!.split(';')[0])).status).toBe(200);
+  });
+
+  test('when "Start again" is followed from the second step, then its cookie goes and the password form shows', async ({
+    app,
+    pages: { loggedIn, setUp },
+  }) => {
+    const { username, cookie } = await loggedIn();
+    await setUp(cookie);
+    const step = await postForm(app, '/login', { username, password: DEFAULT_PASSWORD, redirectTo: '/files' });
+    const stepCookie = step.headers.getSetCookie()[0].split(';')[0];
+    const again = await getPage(app, '/login?redirectTo=%2Ffiles', stepCookie);
+    expect(visibleText(await again.text())).toContain('Enter the code your authenticator app shows for');
+    const restart = await getPage(app, '/login?restart=1&redirectTo=%2Ffiles', stepCookie);
+    expect(restart.status).toBe(302);
+    expect(restart.headers.get('location')).toBe('/login?redirectTo=%2Ffiles');
+    expect(restart.headers.getSetCookie().some((line) => /^login_code_step=;.*Max-Age=0/.test(line))).toBe(true);
+    const first = await getPage(app, '/login?redirectTo=%2Ffiles');
+    expect(await first.text()).toMatch(/name="password"/);
   });
 
   test('when a recovery code is typed in the second step, then it logs in once', async ({

@@ -88,7 +88,7 @@ export function oidcCallback(provider: OidcProvider) {
       if (outcome.kind === 'code-step') {
         res.append(
           'Set-Cookie',
-          await codeStepCookie(ctx.config, { userId: outcome.userId, redirectTo: flow.redirectTo }),
+          await codeStepCookie(ctx.config, { userId: outcome.userId, redirectTo: flow.redirectTo, method: 'oidc' }),
         );
         res.redirect(303, `/login?${new URLSearchParams({ redirectTo: flow.redirectTo })}`);
         return;
