@@ -17,7 +17,17 @@ import * as apiTokens from './services/api-tokens';
 import { openCollectionShare, unlockCollection } from './services/collection-access';
 import { deleteCollection, getOwnCollection, listCollections } from './services/collections';
 import * as files from './services/files';
-import * as fileRequests from './services/file-requests';
+import {
+  countNewRequestFiles,
+  createFileRequest,
+  deleteFileRequest,
+  getOwnFileRequest,
+  listFileRequests,
+  markFileRequestsSeen,
+  openFileRequest,
+  setFileRequestClosed,
+  unlockFileRequest,
+} from './services/file-requests';
 import { readGuestGrant, receiveGuestFiles, requestGrantCookie } from './http/receive-request-upload';
 import * as shares from './services/share-access';
 import { expiryChoices } from './services/share-settings';
@@ -59,7 +69,17 @@ export function loadContextFor(res: Response) {
       twoFactor: { twoFactorStatus, beginTwoFactor, confirmTwoFactor, disableTwoFactor },
       storage: { myStorageReport },
       resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload },
-      fileRequests,
+      fileRequests: {
+        countNewRequestFiles,
+        createFileRequest,
+        deleteFileRequest,
+        getOwnFileRequest,
+        listFileRequests,
+        markFileRequestsSeen,
+        openFileRequest,
+        setFileRequestClosed,
+        unlockFileRequest,
+      },
       oidcSignIn: { codeStepUsername, finishWithCode },
       webhooks,
     },

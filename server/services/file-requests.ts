@@ -68,7 +68,7 @@ export interface SentFileDto {
 }
 
 /** What a guest sees of a request: never its owner, nor what others sent. */
-export interface GuestViewDto {
+interface GuestViewDto {
   id: string;
   title: string;
   message: string;
@@ -82,7 +82,7 @@ export interface GuestViewDto {
   maxUploadBytes: number;
 }
 
-export const GONE_REQUEST_MESSAGES: Record<Exclude<FileRequestState, 'open'>, string> = {
+const GONE_REQUEST_MESSAGES: Record<Exclude<FileRequestState, 'open'>, string> = {
   closed: 'This file request is closed: it takes no more files.',
   expired: 'This file request has expired: it takes no more files.',
   full: 'This file request is full: it has received all the files it asked for.',
@@ -133,9 +133,6 @@ const newFileRequestSchema = z.object({
     .optional(),
   requireName: flag.optional(),
 });
-
-/** The API's body of a new request (docs/api.md, OpenAPI). */
-export const fileRequestInputSchema = newFileRequestSchema;
 
 const DEFAULT_EXPIRY_SECONDS = 7 * 86400;
 
@@ -202,7 +199,7 @@ function toDto(ctx: ServiceContext, request: StoredFileRequest, received: Receiv
 }
 
 /** The public address of a request. */
-export function requestUrl(ctx: Pick<ServiceContext, 'config'>, requestId: string): string {
+function requestUrl(ctx: Pick<ServiceContext, 'config'>, requestId: string): string {
   return `${ctx.config.baseUrl}/r/${requestId}`;
 }
 
@@ -337,7 +334,7 @@ export async function deleteFileRequest(ctx: ServiceContext, requestId: string):
 // The guest's side.
 
 /** A request as the guest's page opens it. */
-export type GuestAccess =
+type GuestAccess =
   | { kind: 'missing' }
   | { kind: 'gone'; state: Exclude<FileRequestState, 'open'>; message: string }
   | { kind: 'locked'; id: string }

@@ -27,7 +27,7 @@ const ACCOUNT_DISABLED = 'This account has been disabled. Ask an administrator.'
 export type SignInMethod = 'password' | 'oidc';
 
 /** The refusal of a password login while PASSWORD_LOGIN is off (the API says the same, docs/api.md). */
-export function passwordLoginOffMessage(config: ServiceContext['config']): string {
+function passwordLoginOffMessage(config: ServiceContext['config']): string {
   return `Logging in with a password is turned off here: sign in with ${config.oidc?.displayName ?? 'the provider'}`;
 }
 

@@ -248,30 +248,6 @@ async function queueEvent(
   return queued;
 }
 
-/**
- * What a `request.received` event tells: the file request and the file that arrived through it.
- * @public With queueRequestReceivedEvent.
- */
-export interface RequestReceivedEvent {
-  /** The owner of the file request: their endpoints get the event. */
-  userId: string;
-  requestId: string;
-  fileId: string;
-  name: string;
-  size: number;
-  mimeType?: string;
-}
-
-/**
- * Queues `request.received` for the owner's endpoints: call it with the EntityManager of the
- * transaction that records the arrival (em.transactional), so the event commits with it.
- * @public File requests call it when a guest's file arrives.
- */
-export function queueRequestReceivedEvent(em: EntityManager, event: RequestReceivedEvent): Promise<number> {
-  const { userId, ...data } = event;
-  return queueEvent(em, userId, 'request.received', data);
-}
-
 /** Files whose expiry a request has already told of, in this instance: one write per file, not one per request. */
 const toldExpired = new Set<string>();
 

@@ -137,6 +137,59 @@ describe('webhook deliveries', () => {
     await removeWebhook(alice, webhook.id);
   });
 
+  test('when a guest sends a file through a file request, then request.received names the request, the file and the guest; an upload of the owner does not', async ({
+    app,
+    alice,
+  }) => {
+    receiver = await startReceiver();
+    const { webhook, secret } = await addWebhook(alice, receiver.url, ['request.received']);
+    const created = await alice.fetch('/api/v1/requests', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Logs, please' }),
+    });
+    expect(created.status).toBe(201);
+    const { request } = (await created.json()) as { request: { id: string } };
+    await alice.upload('not through the request', 'mine.txt', 'text/plain');
+
+    const form = new FormData();
+    form.append('name', 'Carol <b>');
+    form.append('note', 'the crash of Tuesday');
+    form.append('file', new Blob(['crash log']), 'crash.log');
+    const sent = await fetch(`${app.url}/r/${request.id}`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      body: form,
+    });
+    expect(sent.status).toBe(201);
+    // The guest is told what arrived, not its id: the owner's view of the request has it.
+    const { files } = (await (await alice.fetch(`/api/v1/requests/${request.id}`)).json()) as {
+      files: Array<{ id: string }>;
+    };
+
+    const [delivery] = await receiver.waitFor(1);
+    expect(delivery.json).toEqual({
+      id: delivery.headers['x-webhook-id'],
+      type: 'request.received',
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      data: {
+        requestId: request.id,
+        fileId: files[0].id,
+        name: 'crash.log',
+        size: 9,
+        mimeType: expect.any(String),
+        guestName: 'Carol <b>',
+        guestNote: 'the crash of Tuesday',
+        shareUrl: `${app.config.baseUrl}/f/${files[0].id}`,
+      },
+    });
+    expect(signatureIsValid(delivery, secret)).toBe(true);
+    // Only the guest's file: the owner's own upload queued nothing for this endpoint.
+    const list = await (await alice.fetch(`/api/v1/webhooks/${webhook.id}/deliveries`)).json();
+    expect(list.deliveries).toHaveLength(1);
+    await removeWebhook(alice, webhook.id);
+  });
+
   test('when a webhook is added with a bad URL or no events, then it is a 400 naming the field', async ({ alice }) => {
     const post = (body: unknown) =>
       alice.fetch('/api/v1/webhooks', {

@@ -16,6 +16,7 @@ import { Migration20261201000000OidcSignIn as PostgresOidcSignIn } from './postg
 import { Migration20261201100000FileListView as PostgresFileListView } from './postgresql/Migration20261201100000FileListView';
 import { Migration20261202000000FileRequests as PostgresFileRequests } from './postgresql/Migration20261202000000FileRequests';
 import { Migration20261203000000Webhooks as PostgresWebhooks } from './postgresql/Migration20261203000000Webhooks';
+import { Migration20261204000000RequestReceivedEvents as PostgresRequestReceivedEvents } from './postgresql/Migration20261204000000RequestReceivedEvents';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -32,6 +33,7 @@ import { Migration20261201000000OidcSignIn } from './sqlite/Migration20261201000
 import { Migration20261201100000FileListView } from './sqlite/Migration20261201100000FileListView';
 import { Migration20261202000000FileRequests } from './sqlite/Migration20261202000000FileRequests';
 import { Migration20261203000000Webhooks } from './sqlite/Migration20261203000000Webhooks';
+import { Migration20261204000000RequestReceivedEvents } from './sqlite/Migration20261204000000RequestReceivedEvents';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -51,6 +53,7 @@ const sqliteMigrations = [
   { name: 'Migration20261201100000FileListView', class: Migration20261201100000FileListView },
   { name: 'Migration20261202000000FileRequests', class: Migration20261202000000FileRequests },
   { name: 'Migration20261203000000Webhooks', class: Migration20261203000000Webhooks },
+  { name: 'Migration20261204000000RequestReceivedEvents', class: Migration20261204000000RequestReceivedEvents },
 ];
 
 const postgresqlMigrations = [
@@ -68,6 +71,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261201100000FileListView', class: PostgresFileListView },
   { name: 'Migration20261202000000FileRequests', class: PostgresFileRequests },
   { name: 'Migration20261203000000Webhooks', class: PostgresWebhooks },
+  { name: 'Migration20261204000000RequestReceivedEvents', class: PostgresRequestReceivedEvents },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
