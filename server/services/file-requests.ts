@@ -378,29 +378,33 @@ async function usageOf(
 ): Promise<{ files: number; bytes: number; heldFiles: number; heldBytes: number }> {
   const knex = em.getKnex();
   const transaction = em.getTransactionContext();
-  const table = (name: string) => (transaction ? knex(name).transacting(transaction) : knex(name));
-  const received: { files?: number | string; bytes?: number | string | null } | undefined = await table('files')
-    .where({ request_id: requestId })
-    .count('* as files')
-    .sum('size as bytes')
-    .first();
   const fresh = ctx.clock.now() - STALE_RESERVATION_MS;
   // An upload whose file is recorded already counts once, as the file.
   const recorded = knex('files').select(knex.raw('1')).where('files.id', knex.ref('file_request_uploads.file_id'));
-  let held = table('file_request_uploads')
-    .where({ request_id: requestId })
-    .where('updated_at', '>=', ctx.config.database.dialect === 'postgresql' ? new Date(fresh) : fresh)
-    .whereNotExists(recorded);
-  if (exceptUpload) held = held.whereNot({ id: exceptUpload });
-  const holds: { uploads?: number | string; bytes?: number | string | null } | undefined = await held
-    .count('* as uploads')
-    .sum('bytes as bytes')
-    .first();
+  const held = () => {
+    const uploads = knex('file_request_uploads')
+      .where({ request_id: requestId })
+      .where('updated_at', '>=', ctx.config.database.dialect === 'postgresql' ? new Date(fresh) : fresh)
+      .whereNotExists(recorded);
+    return exceptUpload ? uploads.whereNot({ id: exceptUpload }) : uploads;
+  };
+  const received = () => knex('files').where({ request_id: requestId });
+  // One statement, so one snapshot: read in two, an upload whose file was recorded and whose
+  // place was given back between them would count in neither (PostgreSQL reads each statement
+  // as of its own start), and a request for 5 files could take a 6th.
+  const usage = knex.first({
+    files: received().count('*'),
+    bytes: received().sum('size'),
+    heldFiles: held().count('*'),
+    heldBytes: held().sum('bytes'),
+  });
+  const row: Record<'files' | 'bytes' | 'heldFiles' | 'heldBytes', number | string | null> | undefined =
+    await (transaction ? usage.transacting(transaction) : usage);
   return {
-    files: Number(received?.files ?? 0),
-    bytes: Number(received?.bytes ?? 0),
-    heldFiles: Number(holds?.uploads ?? 0),
-    heldBytes: Number(holds?.bytes ?? 0),
+    files: Number(row?.files ?? 0),
+    bytes: Number(row?.bytes ?? 0),
+    heldFiles: Number(row?.heldFiles ?? 0),
+    heldBytes: Number(row?.heldBytes ?? 0),
   };
 }
 

@@ -334,3 +334,43 @@ describe('a guest sending files', () => {
     await app.rows('delete from login_attempts where "key" like ?', ['guest-upload:%']);
   });
 });
+
+describe('file requests through tRPC', () => {
+  function trpc(user: TestUser, procedure: string, input?: unknown) {
+    return input === undefined
+      ? user.fetch(`/trpc/requests.${procedure}`)
+      : user.fetch(`/trpc/requests.${procedure}`, {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: JSON.stringify(input),
+        });
+  }
+
+  test('when alice creates, lists, closes and deletes a request through tRPC, then each is as through the API, and bob is refused (403) as with a file of hers', async ({
+    alice,
+    bob,
+  }) => {
+    const created = await trpc(alice, 'create', { title: 'Photos of the event', maxFiles: 10 });
+    expect(created.status).toBe(200);
+    const { request } = (await created.json()).result.data as { request: FileRequestDto };
+    expect(request).toMatchObject({ title: 'Photos of the event', maxFiles: 10, state: 'open' });
+
+    const bad = await trpc(alice, 'create', { title: '' });
+    expect(bad.status).toBe(400);
+
+    const listed = await trpc(alice, 'list');
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()).result.data.requests as FileRequestDto[]).map((r) => r.id)).toContain(request.id);
+
+    const closed = await trpc(alice, 'setClosed', { id: request.id, closed: true });
+    expect(closed.status).toBe(200);
+    expect((await closed.json()).result.data.request.state).toBe('closed');
+
+    const foreign = await trpc(bob, 'delete', { id: request.id });
+    expect(foreign.status).toBe(403);
+    expect((await received(alice, request.id)).request.state).toBe('closed');
+
+    expect((await trpc(alice, 'delete', { id: request.id })).status).toBe(200);
+    expect((await alice.fetch(`/api/v1/requests/${request.id}`)).status).toBe(404);
+  });
+});
