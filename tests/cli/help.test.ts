@@ -107,7 +107,11 @@ describe('a wrong command line', () => {
   it.each([
     ['register-user', [], 'Missing the <username>'],
     ['register-user', ['alice', 'bob'], 'Expected one <username>, got 2'],
-    ['users', [], 'Missing the command (list, add, passwd, disable, enable, delete, quota, reset-2fa)'],
+    [
+      'users',
+      [],
+      'Missing the command (list, add, passwd, disable, enable, delete, quota, reset-2fa, link-oidc, unlink-oidc)',
+    ],
     ['users', ['frobnicate'], 'Unknown command "frobnicate"'],
     ['users', ['enable'], 'Expected disable|enable <username> [--json]'],
     ['tokens', ['explode', 'alice'], 'Unknown command "explode"'],

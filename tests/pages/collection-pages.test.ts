@@ -83,7 +83,8 @@ describe('the collection page', () => {
       files: [open, limited, locked, svg].map(({ file }) => ({ id: file.id })),
     });
     const html = await (await getPage(app, `/c/${collection.id}`)).text();
-    const images = [...html.matchAll(/<img[^>]*>/g)].map((match) => match[0]);
+    // In the page's main part: the header has the site's icon.
+    const images = [...html.slice(html.indexOf('<main')).matchAll(/<img[^>]*>/g)].map((match) => match[0]);
     expect(images).toHaveLength(1);
     expect(images[0]).toContain(`src="/f/${open.file.id}/thumbnail"`);
     expect(images[0]).toContain('loading="lazy"');

@@ -124,13 +124,13 @@ describe('a page posted without its form', () => {
 });
 
 describe('a request that a page does not take', () => {
-  test('when a form is posted to a page that has none (/, /files) or OPTIONS is sent to a page, then 405 with a page saying the request was the wrong kind, not that the server failed', async ({
+  test('when a form is posted to a page that has none (/) or OPTIONS is sent to a page (/, /files), then 405 with a page saying the request was the wrong kind, not that the server failed', async ({
     app,
     alice,
   }) => {
     const asked: Array<[string, string, string | undefined]> = [
       ['POST', '/', undefined],
-      ['POST', '/files', alice.cookie],
+      ['OPTIONS', '/files', alice.cookie],
       ['OPTIONS', '/', undefined],
     ];
     for (const [method, path, cookie] of asked) {
