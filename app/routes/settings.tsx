@@ -3,7 +3,7 @@ import { data, redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { ApiTokensSection } from '~/components/settings/api-tokens-section';
-import type { SettingsResult, SettingsSection } from '~/components/settings/form-result';
+import { FormMessages, type SettingsResult, type SettingsSection } from '~/components/settings/form-result';
 import { PasswordSection } from '~/components/settings/password-section';
 import { SessionsSection } from '~/components/settings/sessions-section';
 import { WEBHOOK_INTENTS, WebhooksSection, type WebhooksResult } from '~/components/settings/webhooks-section';
@@ -208,16 +208,7 @@ function TwoFactorSection({
   return (
     <section className="card stack" aria-labelledby="two-factor-heading">
       <h2 id="two-factor-heading">Two-factor codes</h2>
-      {result?.error ? (
-        <p className="alert" role="alert">
-          {result.error}
-        </p>
-      ) : null}
-      {result?.notice ? (
-        <p className="notice" role="status">
-          {result.notice}
-        </p>
-      ) : null}
+      <FormMessages error={result?.error} notice={result?.notice} />
       {result?.recoveryCodes ? (
         <div className="stack">
           <p>

@@ -13,16 +13,21 @@ export interface SettingsResult {
 /** The error or notice of the last form sent, in the section it belongs to. */
 export function FormResult({ result, section }: { result: SettingsResult | undefined; section: SettingsSection }) {
   if (!result || result.section !== section) return null;
+  return <FormMessages error={result.error} notice={result.notice} />;
+}
+
+/** A form's answer in words: what went wrong (an alert) or what was done (a status). */
+export function FormMessages({ error, notice }: { error?: string | null; notice?: string | null }) {
   return (
     <>
-      {result.error ? (
+      {error ? (
         <p className="alert" role="alert">
-          {result.error}
+          {error}
         </p>
       ) : null}
-      {result.notice ? (
+      {notice ? (
         <p className="notice" role="status">
-          {result.notice}
+          {notice}
         </p>
       ) : null}
     </>

@@ -1,3 +1,4 @@
+import { FormMessages } from './form-result';
 import { Form } from '@remix-run/react';
 import type { WebhookDeliveryDto, WebhookDto } from '../../../server/services/webhooks';
 import { LocalTime } from '~/components/local-time';
@@ -51,16 +52,7 @@ export function WebhooksSection({
         Your server gets a signed JSON <code>POST</code> when something happens to your files. Check{' '}
         <code>X-Signature</code> with the secret (README: Webhooks); a retry has the same <code>X-Webhook-Id</code>.
       </p>
-      {result?.error ? (
-        <p className="alert" role="alert">
-          {result.error}
-        </p>
-      ) : null}
-      {result?.notice ? (
-        <p className="notice" role="status">
-          {result.notice}
-        </p>
-      ) : null}
+      <FormMessages error={result?.error} notice={result?.notice} />
       {result?.created ? (
         <div className="new-token stack" role="status">
           <p>
