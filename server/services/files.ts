@@ -209,18 +209,15 @@ export async function listFilesJson(ctx: ServiceContext, input: unknown = {}): P
   const owner = requireUser(ctx);
   const postgres = ctx.config.database.dialect === 'postgresql';
   const filters = parseListFilters(input);
-  const { where, params } = listFilters(filters, postgres);
+  const { where, params } = listFilters(filters, postgres, owner.id);
   const { order } = SORTS[filters.sort];
   if (postgres) {
-    const [row] = await ctx.sql.select<{ files: string | null }>(filesJsonPostgres(where, order), [
-      owner.id,
-      ...params,
-    ]);
+    const [row] = await ctx.sql.select<{ files: string | null }>(filesJsonPostgres(where, order), params);
     return row?.files ?? '[]';
   }
   // SQLite writes each file's object; the array is joined here: SQLite's group_concat of
   // 10,000 objects in order took twice as long as the objects themselves (docs/performance.md).
-  const rows = await ctx.sql.select<{ file: string }>(filesJsonSqlite(where, order), [owner.id, ...params]);
+  const rows = await ctx.sql.select<{ file: string }>(filesJsonSqlite(where, order), params);
   let json = '[';
   for (let i = 0; i < rows.length; i++) json += i === 0 ? rows[i].file : `,${rows[i].file}`;
   return `${json}]`;
@@ -238,7 +235,7 @@ const filesJsonSqlite = (where: string, order: string) =>
   `'expiresAt', case when "expires_at" is null then null else ${SQLITE_ISO('expires_at')} end, ` +
   `'maxDownloads', "max_downloads", 'downloads', "downloads", ` +
   `'hasPassword', json(case when "password_hash" is null then 'false' else 'true' end)` +
-  `) as "file" from "files" "f" where "f"."user_id" = ?${where} order by ${order}`;
+  `) as "file" from "files" "f" where ${where} order by ${order}`;
 
 // Dates are kept to the millisecond (they come from JavaScript), so MS loses nothing.
 const POSTGRES_ISO = (column: string) => `to_char("${column}" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -248,12 +245,12 @@ const filesJsonPostgres = (where: string, order: string) =>
   `'storedName', "stored_name", 'createdAt', ${POSTGRES_ISO('created_at')}, ` +
   `'expiresAt', ${POSTGRES_ISO('expires_at')}, 'maxDownloads', "max_downloads", 'downloads', "downloads", ` +
   `'hasPassword', "password_hash" is not null` +
-  `) order by ${order}))::text as "files" from "files" "f" where "f"."user_id" = ?${where}`;
+  `) order by ${order}))::text as "files" from "files" "f" where ${where}`;
 
 // Lists are read as plain rows on the read connection (db/direct-sql.ts) and turned into the
 // API's objects in one pass: no entities, no identity map, no query builder, whose plain rows
 // still made a list of 10,000 files cost about twice the bare SELECT + JSON (docs/performance.md).
-const FILES_OF_USER = `select ${FILE_COLUMNS} from "files" "f" where "f"."user_id" = ?`;
+const FILES_SELECT = `select ${FILE_COLUMNS} from "files" "f"`;
 
 /** What the list can be narrowed to, by MIME type. */
 const FILE_KINDS = ['images', 'video', 'audio', 'documents', 'other'] as const;
@@ -322,19 +319,32 @@ const KIND_CONDITIONS: Record<Exclude<FileKind, 'other'>, string> = {
 };
 
 /** The filters as SQL after `where "f"."user_id" = ?`, and their parameters. */
-function listFilters(filters: ListFilters, postgres: boolean): { where: string; params: SqlValue[] } {
-  let where = '';
-  const params: SqlValue[] = [];
+function listFilters(filters: ListFilters, postgres: boolean, ownerId: string): { where: string; params: SqlValue[] } {
+  let where = '"f"."user_id" = ?';
+  const params: SqlValue[] = [ownerId];
+  if (filters.q !== null) {
+    const pattern = `%${filters.q.replace(/[\\%_]/g, '\\$&')}%`;
+    if (postgres) {
+      // A substring in any case: ILIKE folds every letter the collation knows.
+      where += ' and "f"."original_name" ilike ? escape \'\\\'';
+      params.push(pattern);
+    } else {
+      // SQLite's LIKE ignores the case of ASCII letters. The names are matched in the index on
+      // (user_id, original_name), which holds them (no row is read for a name that does not
+      // match), and only the matches' rows are read, by rowid within this one statement; the
+      // unary + keeps SQLite from reading all the user's rows through the other index instead
+      // (ADR 0042: 100,000 files searched in a third of the time).
+      where =
+        '+"f"."user_id" = ? and "f"."rowid" in ' +
+        '(select "n"."rowid" from "files" "n" where "n"."user_id" = ? and "n"."original_name" like ? escape \'\\\')';
+      params.push(ownerId, pattern);
+    }
+  }
   if (filters.type !== null) {
     where +=
       filters.type === 'other'
         ? ` and not (${Object.values(KIND_CONDITIONS).join(' or ')})`
         : ` and ${KIND_CONDITIONS[filters.type]}`;
-  }
-  if (filters.q !== null) {
-    // A substring in any case: ILIKE on PostgreSQL; SQLite's LIKE ignores case (of ASCII letters).
-    where += ` and "f"."original_name" ${postgres ? 'ilike' : 'like'} ? escape '\\'`;
-    params.push(`%${filters.q.replace(/[\\%_]/g, '\\$&')}%`);
   }
   return { where, params };
 }
@@ -400,11 +410,11 @@ export async function listFilesPage(ctx: ServiceContext, input: unknown): Promis
   const { limit, cursor } = parsed.data;
   const filters = parseListFilters(input);
   const sort = SORTS[filters.sort];
-  const { where, params } = listFilters(filters, ctx.config.database.dialect === 'postgresql');
+  const { where, params } = listFilters(filters, ctx.config.database.dialect === 'postgresql', owner.id);
   const after = cursor === undefined ? null : decodeCursor(cursor, filters.sort);
   const rows = await ctx.sql.select<StoredFile>(
-    `${FILES_OF_USER}${where}${after ? ` and ${sort.after}` : ''} order by ${sort.order} limit ?`,
-    [owner.id, ...params, ...(after ? sort.params(after.key, after.id) : []), limit + 1],
+    `${FILES_SELECT} where ${where}${after ? ` and ${sort.after}` : ''} order by ${sort.order} limit ?`,
+    [...params, ...(after ? sort.params(after.key, after.id) : []), limit + 1],
   );
   const files = rows.slice(0, limit);
   const last = files[files.length - 1];

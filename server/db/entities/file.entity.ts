@@ -32,8 +32,12 @@ export interface StoredFile {
 export const FileSchema = new EntitySchema<StoredFile>({
   name: 'File',
   tableName: 'files',
-  // A user's list, newest first, reads this index in order.
-  indexes: [{ name: 'files_user_id_created_at_index', properties: ['userId', 'createdAt'] }],
+  indexes: [
+    // A user's list, newest first, reads this index in order.
+    { name: 'files_user_id_created_at_index', properties: ['userId', 'createdAt'] },
+    // A search of a user's names reads them here, without the rows (ADR 0042).
+    { name: 'files_user_id_original_name_index', properties: ['userId', 'originalName'] },
+  ],
   properties: {
     id: { type: 'string', primary: true },
     // The owner's id (mapToPk), with the foreign key both migrations create: a user's files go with the user.

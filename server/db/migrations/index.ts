@@ -17,6 +17,7 @@ import { Migration20261201100000FileListView as PostgresFileListView } from './p
 import { Migration20261202000000FileRequests as PostgresFileRequests } from './postgresql/Migration20261202000000FileRequests';
 import { Migration20261203000000Webhooks as PostgresWebhooks } from './postgresql/Migration20261203000000Webhooks';
 import { Migration20261204000000RequestReceivedEvents as PostgresRequestReceivedEvents } from './postgresql/Migration20261204000000RequestReceivedEvents';
+import { Migration20261205000000FileNameIndex as PostgresFileNameIndex } from './postgresql/Migration20261205000000FileNameIndex';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -34,6 +35,7 @@ import { Migration20261201100000FileListView } from './sqlite/Migration202612011
 import { Migration20261202000000FileRequests } from './sqlite/Migration20261202000000FileRequests';
 import { Migration20261203000000Webhooks } from './sqlite/Migration20261203000000Webhooks';
 import { Migration20261204000000RequestReceivedEvents } from './sqlite/Migration20261204000000RequestReceivedEvents';
+import { Migration20261205000000FileNameIndex } from './sqlite/Migration20261205000000FileNameIndex';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -54,6 +56,7 @@ const sqliteMigrations = [
   { name: 'Migration20261202000000FileRequests', class: Migration20261202000000FileRequests },
   { name: 'Migration20261203000000Webhooks', class: Migration20261203000000Webhooks },
   { name: 'Migration20261204000000RequestReceivedEvents', class: Migration20261204000000RequestReceivedEvents },
+  { name: 'Migration20261205000000FileNameIndex', class: Migration20261205000000FileNameIndex },
 ];
 
 const postgresqlMigrations = [
@@ -72,6 +75,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261202000000FileRequests', class: PostgresFileRequests },
   { name: 'Migration20261203000000Webhooks', class: PostgresWebhooks },
   { name: 'Migration20261204000000RequestReceivedEvents', class: PostgresRequestReceivedEvents },
+  { name: 'Migration20261205000000FileNameIndex', class: PostgresFileNameIndex },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
