@@ -24,6 +24,7 @@ import { answerServerFault, sendStatusPage } from './http/status-page';
 import { sendJsonError } from './http/json-errors';
 import { apiV1Router } from './doors/rest/v1';
 import { guestFilesAsJson } from './doors/rest/file-request-upload';
+import { guestResumableUploads } from './doors/tus/resumable-uploads';
 import { trpcMiddleware } from './doors/trpc/middleware';
 import { AppError } from './errors';
 import { loadContextFor } from './remix-context';
@@ -86,6 +87,13 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.all('/c/:id/archive', onlyGetAndHead);
   // A guest's files sent to a file request by a script asking for JSON; a browser's form goes to its page.
   app.post('/r/:id', guestFilesAsJson());
+  // A guest's large files, as resumable uploads into the request (tus 1.0; docs/api.md).
+  const guestTus = guestResumableUploads();
+  app.options('/r/:id/uploads', guestTus);
+  app.post('/r/:id/uploads', guestTus);
+  app.head('/r/:id/uploads/:uploadId', guestTus);
+  app.patch('/r/:id/uploads/:uploadId', guestTus);
+  app.delete('/r/:id/uploads/:uploadId', guestTus);
 
   if (build) {
     const pages = answeringOutagesOnPages(build);

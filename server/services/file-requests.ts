@@ -16,11 +16,13 @@ import { hashPassword } from '../auth/passwords';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileRequestSchema, FileRequestUploadSchema, type StoredFileRequest } from '../db/entities/file-request.entity';
 import { FileSchema } from '../db/entities/file.entity';
+import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { AppError } from '../errors';
 import { pooledRandomBytes } from '../random-pool';
 import { firstIssue } from '../schemas';
 import { cleanFileName, type FileDto, type NewUpload, newFileId, uploadFile } from './files';
 import { requireUser } from './guards';
+import { createResumableUpload, findOwnResumableUpload } from './resumable-uploads';
 import { admitGuestUpload } from './login-throttle';
 import { quotaOfUser, STALE_RESERVATION_MS, withAvailableBytes } from './quotas';
 import { grantForPassword, passesSharePassword, type ShareProof } from './share-access';
@@ -381,10 +383,18 @@ async function usageOf(
   const fresh = ctx.clock.now() - STALE_RESERVATION_MS;
   // An upload whose file is recorded already counts once, as the file.
   const recorded = knex('files').select(knex.raw('1')).where('files.id', knex.ref('file_request_uploads.file_id'));
+  const postgres = ctx.config.database.dialect === 'postgresql';
+  const instant = (ms: number) => (postgres ? new Date(ms) : ms);
+  // A resumable upload's place lives as long as the upload, whatever its receivers do.
+  const liveResumable = knex('resumable_uploads')
+    .select(knex.raw('1'))
+    .where('resumable_uploads.id', knex.ref('file_request_uploads.id'))
+    .whereNull('resumable_uploads.finished_at')
+    .where('resumable_uploads.expires_at', '>', instant(ctx.clock.now()));
   const held = () => {
     const uploads = knex('file_request_uploads')
       .where({ request_id: requestId })
-      .where('updated_at', '>=', ctx.config.database.dialect === 'postgresql' ? new Date(fresh) : fresh)
+      .where((alive) => alive.where('updated_at', '>=', instant(fresh)).orWhereExists(liveResumable))
       .whereNotExists(recorded);
     return exceptUpload ? uploads.whereNot({ id: exceptUpload }) : uploads;
   };
@@ -520,43 +530,59 @@ export interface GuestFields {
   password?: string;
 }
 
+/** A guest let in to send files: the request, its owner, and the name and note as kept. */
+interface CheckedGuest {
+  request: StoredFileRequest;
+  owner: AuthUser;
+  name: string | null;
+  note: string | null;
+}
+
+/** Lets a guest in: the request open (404, 410), its password passed (401), a name left when asked (400). */
+async function checkGuest(
+  ctx: ServiceContext,
+  requestId: string,
+  proof: ShareProof,
+  fields: GuestFields,
+): Promise<CheckedGuest> {
+  const request = await findRequest(ctx, requestId);
+  if (!request) throw new AppError('NOT_FOUND', 'File request not found');
+  const owner = await ownerOf(ctx, request);
+  const usage = await usageOf(ctx.em, ctx, request.id, null);
+  const gone = refusalOf(request, owner, { ...usage, heldFiles: 0, heldBytes: 0 }, ctx.clock.now());
+  if (gone || !owner) throw goneError(gone ?? 'closed');
+  if (request.passwordHash) {
+    const share = { id: request.id, passwordHash: request.passwordHash };
+    const passed = await passesSharePassword(ctx, share, {
+      grant: proof.grant,
+      password: fields.password ?? proof.password,
+    });
+    if (!passed) throw new AppError('UNAUTHORIZED', 'This file request is password-protected: send its password.');
+  }
+  const name = guestText(fields.name, GUEST_NAME_MAX);
+  if (request.requireName && name === null)
+    throw new AppError('BAD_REQUEST', 'Please leave your name: this request asks for it.');
+  return {
+    request,
+    owner: { id: owner.id, username: owner.username },
+    name,
+    note: guestText(fields.note, GUEST_NOTE_MAX),
+  };
+}
+
+/** The owner's context, in which a guest's file is stored: their quota, their default link settings. */
+function actingAsOwner(ctx: ServiceContext, owner: AuthUser): ServiceContext {
+  return { ...ctx, em: ctx.em, user: owner, authMethod: null, userQuotaColumns: null };
+}
+
 /**
  * The guest's side of one request, for one body of several files: `check` once (password, name,
  * the request still open), then `store` for each file.
  */
 export function guestUploads(ctx: ServiceContext, requestId: string, proof: ShareProof) {
-  let checked: Promise<{
-    request: StoredFileRequest;
-    owner: AuthUser;
-    name: string | null;
-    note: string | null;
-  }> | null = null;
+  let checked: Promise<CheckedGuest> | null = null;
   const check = (fields: GuestFields) => {
-    checked ??= (async () => {
-      const request = await findRequest(ctx, requestId);
-      if (!request) throw new AppError('NOT_FOUND', 'File request not found');
-      const owner = await ownerOf(ctx, request);
-      const usage = await usageOf(ctx.em, ctx, request.id, null);
-      const gone = refusalOf(request, owner, { ...usage, heldFiles: 0, heldBytes: 0 }, ctx.clock.now());
-      if (gone || !owner) throw goneError(gone ?? 'closed');
-      if (request.passwordHash) {
-        const share = { id: request.id, passwordHash: request.passwordHash };
-        const passed = await passesSharePassword(ctx, share, {
-          grant: proof.grant,
-          password: fields.password ?? proof.password,
-        });
-        if (!passed) throw new AppError('UNAUTHORIZED', 'This file request is password-protected: send its password.');
-      }
-      const name = guestText(fields.name, GUEST_NAME_MAX);
-      if (request.requireName && name === null)
-        throw new AppError('BAD_REQUEST', 'Please leave your name: this request asks for it.');
-      return {
-        request,
-        owner: { id: owner.id, username: owner.username },
-        name,
-        note: guestText(fields.note, GUEST_NOTE_MAX),
-      };
-    })();
+    checked ??= checkGuest(ctx, requestId, proof, fields);
     return checked;
   };
   return {
@@ -589,7 +615,7 @@ export function guestUploads(ctx: ServiceContext, requestId: string, proof: Shar
       const fileId = newFileId();
       const place = await RequestPlace.take(ctx, request.id, fileId);
       // The owner's own upload path: their quota, their default link settings; nothing the guest sent.
-      const asOwner: ServiceContext = { ...ctx, em: ctx.em, user: owner, authMethod: null, userQuotaColumns: null };
+      const asOwner = actingAsOwner(ctx, owner);
       try {
         const file: FileDto = await uploadFile(asOwner, {
           ...upload,
@@ -608,6 +634,105 @@ export function guestUploads(ctx: ServiceContext, requestId: string, proof: Shar
       }
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A guest's resumable uploads (tus, ADR 0019): for files too large to send in one body.
+
+/** A guest's upload as tus creates it: Upload-Length, and Upload-Metadata (filename, filetype, name, note, password). */
+export interface NewGuestResumableUpload {
+  id: string;
+  length: number;
+  metadata: Record<string, string | null>;
+}
+
+/** A guest's upload, and the owner's context in which it is carried on and becomes their file. */
+export interface GuestResumableUpload {
+  upload: ResumableUpload;
+  ownerCtx: ServiceContext;
+}
+
+/**
+ * Starts a guest's resumable upload into a request: the checks a form's files pass (the request
+ * open, its password, the guest's name, the address's throttle), then a place that holds the
+ * whole declared length against the request's limits at once, as the upload holds it against
+ * the owner's quota. The place lives as long as the upload: a guest may carry it on for a day.
+ */
+export async function createGuestResumableUpload(
+  ctx: ServiceContext,
+  requestId: string,
+  proof: ShareProof,
+  input: NewGuestResumableUpload,
+  claimToken: string | null,
+): Promise<GuestResumableUpload> {
+  const text = (key: string) => input.metadata[key] ?? undefined;
+  const { request, owner, name, note } = await checkGuest(ctx, requestId, proof, {
+    name: text('name'),
+    note: text('note'),
+    password: text('password'),
+  });
+  if (!Number.isSafeInteger(input.length) || input.length < 0)
+    throw new AppError('BAD_REQUEST', 'Upload-Length must be a whole number of bytes');
+  if (input.length > ctx.config.maxUploadBytes) throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
+  await admitGuestUpload(ctx, ctx.clientAddress);
+  const fileId = newFileId();
+  await underRequestLock(ctx, request.id, async (em, current) => {
+    if (!current) throw new AppError('NOT_FOUND', 'File request not found');
+    const usage = await usageOf(em, ctx, current.id, null);
+    const gone = refusalOf(current, await ownerOf(ctx, current, em), usage, ctx.clock.now());
+    if (gone) throw goneError(gone);
+    if (current.maxBytes !== null && usage.bytes + usage.heldBytes + input.length > Number(current.maxBytes))
+      throw new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE_FOR_REQUEST);
+    await em.insert(FileRequestUploadSchema, {
+      id: input.id,
+      requestId: current.id,
+      fileId,
+      bytes: input.length,
+      updatedAt: new Date(ctx.clock.now()),
+    });
+  });
+  const ownerCtx = actingAsOwner(ctx, owner);
+  try {
+    // Only the file's name and type: the guest's other fields never become share settings.
+    const upload = await createResumableUpload(
+      ownerCtx,
+      {
+        id: input.id,
+        length: input.length,
+        metadata: { filename: input.metadata.filename ?? null, filetype: input.metadata.filetype ?? null },
+        fileId,
+        received: { requestId: request.id, guestName: name, guestNote: note },
+      },
+      claimToken,
+    );
+    ctx.log.info({ requestId: request.id, uploadId: upload.id }, 'resumable upload into a file request created');
+    return { upload, ownerCtx };
+  } catch (error) {
+    await ctx.em.nativeDelete(FileRequestUploadSchema, { id: input.id });
+    throw error;
+  }
+}
+
+/**
+ * A guest's upload into a request, to carry on, ask where it stands or end: found by its id
+ * within that request only (an upload elsewhere is as unknown as one that never existed).
+ */
+export async function findGuestResumableUpload(
+  ctx: ServiceContext,
+  requestId: string,
+  uploadId: string,
+): Promise<GuestResumableUpload> {
+  const upload = /^[A-Za-z0-9_-]{1,64}$/.test(requestId)
+    ? await ctx.em.findOne(ResumableUploadSchema, { id: uploadId, requestId }, { disableIdentityMap: true })
+    : null;
+  if (!upload) throw new AppError('NOT_FOUND', 'Upload not found');
+  const [owner] = await ctx.sql.select<AuthUser>('select "id", "username" from "users" where "id" = ?', [
+    upload.userId,
+  ]);
+  if (!owner) throw new AppError('NOT_FOUND', 'Upload not found');
+  const ownerCtx = actingAsOwner(ctx, { id: owner.id, username: owner.username });
+  // Read again as the owner's: the same answers as on the owner's own uploads (410 once expired).
+  return { upload: await findOwnResumableUpload(ownerCtx, uploadId), ownerCtx };
 }
 
 /** Bytes an upload holds ahead of what it received while the request's room is ample. */

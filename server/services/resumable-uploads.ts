@@ -8,6 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
+import { FileRequestUploadSchema } from '../db/entities/file-request.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { AppError } from '../errors';
@@ -34,6 +35,10 @@ export interface NewResumableUpload {
   length: number;
   /** Upload-Metadata: `filename` and `filetype`, and the share settings a multipart upload takes. */
   metadata: Record<string, string | null>;
+  /** The id its file will have, when chosen before (a file request's place names it). */
+  fileId?: string;
+  /** A guest's upload into a file request: the request, and the name and note the guest left. */
+  received?: { requestId: string; guestName: string | null; guestNote: string | null };
 }
 
 /** The share settings chosen at creation, applied when the file is made. */
@@ -66,7 +71,7 @@ export async function createResumableUpload(
   const joins = input.metadata.collection
     ? await collectionTarget(ctx, input.metadata.collection, input.metadata.path ?? originalName)
     : null;
-  const fileId = newFileId();
+  const fileId = input.fileId ?? newFileId();
   const now = ctx.clock.now();
   const row: ResumableUpload = {
     id: input.id,
@@ -87,6 +92,9 @@ export async function createResumableUpload(
     releaseRequested: false,
     collectionId: joins?.collectionId ?? null,
     collectionPath: joins?.path ?? null,
+    requestId: input.received?.requestId ?? null,
+    guestName: input.received?.guestName ?? null,
+    guestNote: input.received?.guestNote ?? null,
   };
   row.contentState = await storageStep(() => ctx.store.partial.begin(row.storedName));
   try {
@@ -238,6 +246,9 @@ async function finish(
           : null,
     maxDownloads: share?.maxDownloads ?? null,
     passwordHash: share?.passwordHash ?? null,
+    requestId: upload.requestId ?? null,
+    guestName: upload.guestName ?? null,
+    guestNote: upload.guestNote ?? null,
   };
   try {
     await ctx.em.fork().transactional(async (em) => {
@@ -248,6 +259,8 @@ async function finish(
       );
       if (ended === 0) throw new AppError('LOCKED', 'Another request took over this upload');
       await em.insert(FileSchema, file);
+      // A guest's place in a file request: the file counts from now on, the place no more.
+      if (upload.requestId) await em.nativeDelete(FileRequestUploadSchema, { id: upload.id });
       if (upload.collectionId && upload.collectionPath)
         await joinCollection(
           em,
@@ -280,6 +293,7 @@ export async function terminateResumableUpload(
     finishedAt: null,
   });
   if (removed === 0) throw new AppError('LOCKED', 'Another request is writing to this upload');
+  if (upload.requestId) await ctx.em.nativeDelete(FileRequestUploadSchema, { id: upload.id });
   await discardContent(ctx, upload);
   ctx.log.info({ uploadId: upload.id }, 'resumable upload terminated');
 }
@@ -407,6 +421,8 @@ export async function removeExpiredResumableUploads(deps: {
     });
     if (gone === 0) continue;
     removed++;
+    // A guest's place in a file request, which the upload held (none for the owner's own uploads).
+    await em.nativeDelete(FileRequestUploadSchema, { id: upload.id });
     if (!upload.finishedAt) await discardContent({ store, log }, upload);
   }
   if (removed) log.info({ removed }, 'removed expired resumable uploads');

@@ -35,6 +35,10 @@ export interface ResumableUpload {
   /** The collection the file joins when it is made (Upload-Metadata `collection`), at `collectionPath`. */
   collectionId: string | null;
   collectionPath: string | null;
+  /** The file request a guest sends it through (ADR 0048), with the name and note they left; null: the owner's own. */
+  requestId?: string | null;
+  guestName?: string | null;
+  guestNote?: string | null;
 }
 
 export const ResumableUploadSchema = new EntitySchema<ResumableUpload>({
@@ -67,5 +71,8 @@ export const ResumableUploadSchema = new EntitySchema<ResumableUpload>({
     releaseRequested: { type: 'boolean', default: false },
     collectionId: { type: 'string', nullable: true },
     collectionPath: { type: 'text', nullable: true },
+    requestId: { type: 'string', nullable: true },
+    guestName: { type: 'text', nullable: true },
+    guestNote: { type: 'text', nullable: true },
   },
 });

@@ -18,6 +18,7 @@ import { Migration20261202000000FileRequests as PostgresFileRequests } from './p
 import { Migration20261203000000Webhooks as PostgresWebhooks } from './postgresql/Migration20261203000000Webhooks';
 import { Migration20261204000000RequestReceivedEvents as PostgresRequestReceivedEvents } from './postgresql/Migration20261204000000RequestReceivedEvents';
 import { Migration20261205000000FileNameIndex as PostgresFileNameIndex } from './postgresql/Migration20261205000000FileNameIndex';
+import { Migration20261206000000GuestResumableUploads as PostgresGuestResumableUploads } from './postgresql/Migration20261206000000GuestResumableUploads';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -36,6 +37,7 @@ import { Migration20261202000000FileRequests } from './sqlite/Migration202612020
 import { Migration20261203000000Webhooks } from './sqlite/Migration20261203000000Webhooks';
 import { Migration20261204000000RequestReceivedEvents } from './sqlite/Migration20261204000000RequestReceivedEvents';
 import { Migration20261205000000FileNameIndex } from './sqlite/Migration20261205000000FileNameIndex';
+import { Migration20261206000000GuestResumableUploads } from './sqlite/Migration20261206000000GuestResumableUploads';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -57,6 +59,7 @@ const sqliteMigrations = [
   { name: 'Migration20261203000000Webhooks', class: Migration20261203000000Webhooks },
   { name: 'Migration20261204000000RequestReceivedEvents', class: Migration20261204000000RequestReceivedEvents },
   { name: 'Migration20261205000000FileNameIndex', class: Migration20261205000000FileNameIndex },
+  { name: 'Migration20261206000000GuestResumableUploads', class: Migration20261206000000GuestResumableUploads },
 ];
 
 const postgresqlMigrations = [
@@ -76,6 +79,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261203000000Webhooks', class: PostgresWebhooks },
   { name: 'Migration20261204000000RequestReceivedEvents', class: PostgresRequestReceivedEvents },
   { name: 'Migration20261205000000FileNameIndex', class: PostgresFileNameIndex },
+  { name: 'Migration20261206000000GuestResumableUploads', class: PostgresGuestResumableUploads },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

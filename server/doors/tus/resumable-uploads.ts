@@ -1,16 +1,19 @@
-// The tus 1.0 door (ADR 0019): /api/v1/uploads speaks the protocol through @tus/server, whose
-// data store and locker here are thin adapters over the resumable-uploads service. Both are
-// made per request around its service context, so every rule (ownership, quota, claims) is the
-// service's. Errors leave as the API's JSON {"error": …}.
+// The tus 1.0 doors (ADR 0019): /api/v1/uploads, and a file request's /r/<id>/uploads for guests
+// (ADR 0048), speak the protocol through @tus/server, whose data store and locker here are thin
+// adapters over the services. Both are made per request around its service context, so every
+// rule (ownership, quota, a request's limits, claims) is the services'. Errors leave as the
+// API's JSON {"error": …}.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { Server } from '@tus/server';
 import { DataStore, TUS_RESUMABLE, TUS_VERSION, Upload, type Lock, type Locker } from '@tus/utils';
-import type { RequestHandler } from 'express';
+import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction, RequestHandler } from 'express';
+import { readShareGrant } from '../../auth/cookie';
 import { sendNodeResponse } from 'srvx/node';
 import type { ServiceContext } from '../../context';
 import type { ResumableUpload } from '../../db/entities/resumable-upload.entity';
 import { isAppError } from '../../errors';
+import { createGuestResumableUpload, findGuestResumableUpload } from '../../services/file-requests';
 import { shareUrl, type FileDto } from '../../services/files';
 import {
   appendToResumableUpload,
@@ -18,6 +21,7 @@ import {
   createResumableUpload,
   findOwnResumableUpload,
   newUploadId,
+  type NewResumableUpload,
   requireUnfinished,
   RESUMABLE_UPLOAD_LIFETIME_MS,
   terminateResumableUpload,
@@ -29,46 +33,103 @@ import { closeAfterDiscardingBody } from '../../http/lingering-close';
 
 const UPLOADS_PATH = '/api/v1/uploads';
 
+/**
+ * Where an upload's requests come in, and whose rules they follow: the caller's own uploads
+ * (/api/v1/uploads), or a guest's into a file request (/r/<id>/uploads, ADR 0048). Each gives the
+ * context the upload is carried on in (its owner's), and the final request's answer.
+ */
+interface UploadDoor {
+  path: string;
+  create(ctx: ServiceContext, input: NewResumableUpload, claimToken: string | null): Promise<ActingUpload>;
+  find(ctx: ServiceContext, id: string): Promise<ActingUpload>;
+  finished(ctx: ServiceContext, file: FileDto): unknown;
+}
+
+/** An upload, and the context its owner's rules are applied in. */
+interface ActingUpload {
+  upload: ResumableUpload;
+  ctx: ServiceContext;
+}
+
+/** The caller's own uploads: the caller is known (401 before this otherwise). */
+const ownUploads: UploadDoor = {
+  path: UPLOADS_PATH,
+  create: async (ctx, input, claimToken) => ({ upload: await createResumableUpload(ctx, input, claimToken), ctx }),
+  find: async (ctx, id) => ({ upload: await findOwnResumableUpload(ctx, id), ctx }),
+  // As POST /api/v1/files answers.
+  finished: (ctx, file) => ({ file, url: shareUrl(ctx, file.id) }),
+};
+
+/** A guest's uploads into one file request: no account; the request's rules, the owner's space. */
+function guestUploadsInto(requestId: string, grant: string | null): UploadDoor {
+  return {
+    path: `/r/${requestId}/uploads`,
+    create: async (ctx, input, claimToken) => {
+      const { upload, ownerCtx } = await createGuestResumableUpload(ctx, requestId, { grant }, input, claimToken);
+      return { upload, ctx: ownerCtx };
+    },
+    find: async (ctx, id) => {
+      const { upload, ownerCtx } = await findGuestResumableUpload(ctx, requestId, id);
+      return { upload, ctx: ownerCtx };
+    },
+    // As a guest's multipart files are answered: their name and size, never the link or the owner.
+    finished: (_ctx, file) => ({ files: [{ originalName: file.originalName, size: file.size }] }),
+  };
+}
+
 /** Handles every tus request under /api/v1/uploads; the caller is already known (401 before this otherwise). */
 export function resumableUploads(): RequestHandler {
+  return (req, res, next) => handleTus(req, res, next, ownUploads);
+}
+
+/** Handles every tus request under /r/<id>/uploads: a guest's resumable uploads into a file request. */
+export function guestResumableUploads(): RequestHandler {
   return (req, res, next) => {
-    const refusal = protocolRefusal(req);
-    if (refusal) return sendProtocolRefusal(req, res, refusal);
-    const ctx = res.locals.ctx;
-    const request = new DirectBodyRequest(req as IncomingMessage, res as ServerResponse);
-    const store = new ServiceDataStore(ctx, request);
-    const tus = new Server({
-      path: UPLOADS_PATH,
-      datastore: store,
-      // HEAD only reads the committed offset: it needs no claim (and never waits for one).
-      locker: (request: Request) => (request.method === 'HEAD' ? readOnlyLocker : store.claims),
-      maxSize: ctx.config.maxUploadBytes,
-      namingFunction: () => newUploadId(),
-      generateUrl: (_request, { id }) => `${ctx.config.baseUrl}${UPLOADS_PATH}/${id}`,
-      allowedOrigins: [new URL(ctx.config.baseUrl).origin],
-      disableTerminationForFinishedUploads: true,
-      onUploadFinish: async (request, upload) =>
-        finishedResponse(ctx, request.method, store.finishedFile ?? (await store.finishUnwritten(upload.id))),
-      onResponseError: (_request, error) => {
-        // A database or storage outage becomes an AppError too: 503 with Retry-After, logged once per outage (ADR 0030).
-        const refusal = ctx.outages.recognise(error) ?? error;
-        if (isAppError(refusal)) {
-          if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
-          return { status_code: refusal.status, body: refusal.message };
-        }
-        if (error instanceof Error) {
-          ctx.log.error({ err: error }, 'resumable upload request failed');
-          return { status_code: 500, body: 'Internal server error' };
-        }
-        return undefined; // the protocol's own refusals (409, 412, 413…) keep their status
-      },
-    });
-    tus
-      .handleWeb(request)
-      .then(asApiResponse)
-      .then((response) => sendNodeResponse(res as ServerResponse, response))
-      .catch(next);
+    const requestId = req.params.id ?? '';
+    handleTus(req, res, next, guestUploadsInto(requestId, readShareGrant(req.headers.cookie, requestId)));
   };
+}
+
+function handleTus(req: ExpressRequest, res: ExpressResponse, next: NextFunction, door: UploadDoor): void {
+  const refusal = protocolRefusal(req);
+  if (refusal) {
+    sendProtocolRefusal(req, res, refusal);
+    return;
+  }
+  const ctx: ServiceContext = res.locals.ctx;
+  const request = new DirectBodyRequest(req as IncomingMessage, res as ServerResponse);
+  const store = new ServiceDataStore(ctx, request, door);
+  const tus = new Server({
+    path: door.path,
+    datastore: store,
+    // HEAD only reads the committed offset: it needs no claim (and never waits for one).
+    locker: (request: Request) => (request.method === 'HEAD' ? readOnlyLocker : store.claims),
+    maxSize: ctx.config.maxUploadBytes,
+    namingFunction: () => newUploadId(),
+    generateUrl: (_request, { id }) => `${ctx.config.baseUrl}${door.path}/${id}`,
+    allowedOrigins: [new URL(ctx.config.baseUrl).origin],
+    disableTerminationForFinishedUploads: true,
+    onUploadFinish: async (request, upload) =>
+      finishedResponse(store, request.method, store.finishedFile ?? (await store.finishUnwritten(upload.id))),
+    onResponseError: (_request, error) => {
+      // A database or storage outage becomes an AppError too: 503 with Retry-After, logged once per outage (ADR 0030).
+      const refusal = ctx.outages.recognise(error) ?? error;
+      if (isAppError(refusal)) {
+        if (refusal.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+        return { status_code: refusal.status, body: refusal.message };
+      }
+      if (error instanceof Error) {
+        ctx.log.error({ err: error }, 'resumable upload request failed');
+        return { status_code: 500, body: 'Internal server error' };
+      }
+      return undefined; // the protocol's own refusals (409, 412, 413…) keep their status
+    },
+  });
+  tus
+    .handleWeb(request)
+    .then(asApiResponse)
+    .then((response) => sendNodeResponse(res as ServerResponse, response))
+    .catch(next);
 }
 
 interface ProtocolRefusal {
@@ -120,13 +181,13 @@ function sendProtocolRefusal(req: IncomingMessage, res: ServerResponse, refusal:
   sendJson(res, refusal.status, { error: refusal.error });
 }
 
-/** The final request's answer: the file, as POST /api/v1/files answers (201 when the upload was created with all its bytes). */
-function finishedResponse(ctx: ServiceContext, method: string, file: FileDto | null) {
+/** The final request's answer: what the door says of the file (201 when the upload was created with all its bytes). */
+function finishedResponse(store: ServiceDataStore, method: string, file: FileDto | null) {
   if (!file) return {};
   return {
     status_code: method === 'POST' ? 201 : 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({ file, url: shareUrl(ctx, file.id) }),
+    body: JSON.stringify(store.finishedAnswer(file)),
   };
 }
 
@@ -171,15 +232,16 @@ class ServiceDataStore extends DataStore {
   readonly claims: ClaimLocker;
   /**
    * Rows this request read through the service (@tus/server reads an upload under its claim,
-   * then writes or removes it): read once per request.
+   * then writes or removes it): read once per request, with the context they are acted on in.
    */
-  private readonly rows = new Map<string, ResumableUpload>();
+  private readonly rows = new Map<string, ActingUpload>();
   /** The file the upload became during this request, for the final answer. */
   finishedFile: FileDto | null = null;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly request: DirectBodyRequest,
+    private readonly door: UploadDoor,
   ) {
     super();
     this.extensions = ['creation', 'creation-with-upload', 'termination', 'expiration'];
@@ -187,30 +249,30 @@ class ServiceDataStore extends DataStore {
   }
 
   override async create(upload: Upload): Promise<Upload> {
-    const row = await createResumableUpload(
+    const created = await this.door.create(
       this.ctx,
       { id: upload.id, length: upload.size ?? -1, metadata: upload.metadata ?? {} },
       this.claims.tokenFor(upload.id),
     );
-    this.rows.set(row.id, row);
-    return asTusUpload(row);
+    this.rows.set(created.upload.id, created);
+    return asTusUpload(created.upload);
   }
 
   override async getUpload(id: string): Promise<Upload> {
-    const row = await findOwnResumableUpload(this.ctx, id);
+    const found = await this.door.find(this.ctx, id);
     // Before tus judges the PATCH's offset (409) or its bytes past the length (413): a finished
     // upload refuses every PATCH the same way (ADR 0019).
-    if (this.request.method === 'PATCH') requireUnfinished(row);
-    this.rows.set(id, row);
-    return asTusUpload(row);
+    if (this.request.method === 'PATCH') requireUnfinished(found.upload);
+    this.rows.set(id, found);
+    return asTusUpload(found.upload);
   }
 
   /** `stream` is tus' side of the body, which carries no bytes: they are read from the request itself (direct-tus-body.ts). */
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
-    const row = await this.row(id);
-    const body = this.request.takeBody(stream, Number(row.length) - offset);
+    const { upload, ctx } = await this.row(id);
+    const body = this.request.takeBody(stream, Number(upload.length) - offset);
     try {
-      const result = await appendToResumableUpload(this.ctx, row, offset, body.content, this.claims.tokenFor(id));
+      const result = await appendToResumableUpload(ctx, upload, offset, body.content, this.claims.tokenFor(id));
       this.rows.delete(id);
       this.finishedFile = result.file;
       body.throwIfOverLimit();
@@ -230,20 +292,26 @@ class ServiceDataStore extends DataStore {
     const lock = this.claims.newLock(id);
     await lock.lock(this.request.signal, () => undefined);
     try {
-      const row = await findOwnResumableUpload(this.ctx, id);
-      return (await appendToResumableUpload(this.ctx, row, 0, Readable.from([]), this.claims.tokenFor(id))).file;
+      const { upload, ctx } = await this.door.find(this.ctx, id);
+      return (await appendToResumableUpload(ctx, upload, 0, Readable.from([]), this.claims.tokenFor(id))).file;
     } finally {
       await lock.unlock();
     }
   }
 
+  /** What the final request answers of the file the upload became. */
+  finishedAnswer(file: FileDto): unknown {
+    return this.door.finished(this.ctx, file);
+  }
+
   override async remove(id: string): Promise<void> {
-    await terminateResumableUpload(this.ctx, await this.row(id), this.claims.tokenFor(id));
+    const { upload, ctx } = await this.row(id);
+    await terminateResumableUpload(ctx, upload, this.claims.tokenFor(id));
     this.rows.delete(id);
   }
 
-  private async row(id: string): Promise<ResumableUpload> {
-    return this.rows.get(id) ?? findOwnResumableUpload(this.ctx, id);
+  private async row(id: string): Promise<ActingUpload> {
+    return this.rows.get(id) ?? this.door.find(this.ctx, id);
   }
 
   override getExpiration(): number {
