@@ -1,5 +1,6 @@
 // A file request's page for guests, `/r/<id>` (ADR 0048): what is asked for, what the request
-// still takes, and a plain form (a name, a note, several files) that works without JavaScript.
+// still takes, and a plain form (a name, a note, several files) that works without JavaScript;
+// with JavaScript, a drop zone that sends each file as a resumable upload with its progress.
 // The answer lists what this guest sent in this visit, never what others sent, nor whose space
 // the files go to. A protected request asks for its password first, as a protected file does.
 import { Readable } from 'node:stream';
@@ -7,10 +8,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirectDocument } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
+import { RequestUploadForm, SentFiles } from '~/components/request-drop-zone';
 import { UnlockForm } from '~/components/unlock-form';
 import { pageErrorFrom, unlockRefusal } from '~/utils/errors.server';
 import { readForm } from '~/utils/form.server';
-import { counted, formatBytes } from '~/utils/format';
 
 const REQUEST_NOT_FOUND = 'This file request does not exist, or it was deleted.';
 
@@ -85,13 +86,6 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
   return [{ title: `${data.view.title} · File sharing` }, { name: 'robots', content: 'noindex' }];
 };
 
-/** "Up to 5 more files, 2 GiB": what the request still takes. */
-function limitsLeft(filesLeft: number | null, bytesLeft: number | null, maxUploadBytes: number): string {
-  const files = filesLeft === null ? 'Any number of files' : `Up to ${counted(filesLeft, 'more file')}`;
-  const bytes = bytesLeft === null ? `each up to ${formatBytes(maxUploadBytes)}` : `${formatBytes(bytesLeft)} in all`;
-  return `${files}, ${bytes}.`;
-}
-
 export default function FileRequestPage() {
   const loaded = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
@@ -103,46 +97,15 @@ export default function FileRequestPage() {
       <h1 className="file-name">{view.title}</h1>
       {view.message ? <p className="file-request-message">{view.message}</p> : null}
       {answer?.sent ? (
-        <section className="card stack" aria-label="Sent">
-          <p role="status">
-            <strong>Thank you: {counted(answer.sent.length, 'file')} sent.</strong>
-          </p>
-          <ul className="file-request-sent">
-            {answer.sent.map((file, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: two files may share a name; the list never changes
-              <li key={index}>
-                {file.originalName} <span className="muted">{`(${formatBytes(file.size)})`}</span>
-              </li>
-            ))}
-          </ul>
+        <SentFiles files={answer.sent}>
           <p>
             <Link to={`/r/${view.id}`} reloadDocument>
               Send more files
             </Link>
           </p>
-        </section>
+        </SentFiles>
       ) : (
-        <form method="post" encType="multipart/form-data" className="card stack">
-          <p className="muted">{limitsLeft(view.filesLeft, view.bytesLeft, view.maxUploadBytes)}</p>
-          {answer?.error ? (
-            <p className="alert" role="alert">
-              {answer.error}
-            </p>
-          ) : null}
-          <label>
-            <span>Your name{view.requireName ? '' : ' (optional)'}</span>
-            <input type="text" name="name" maxLength={100} required={view.requireName} autoComplete="name" />
-          </label>
-          <label>
-            <span>Note (optional)</span>
-            <textarea name="note" maxLength={1000} rows={3} />
-          </label>
-          <label>
-            <span>Files</span>
-            <input type="file" name="file" multiple required />
-          </label>
-          <button type="submit">Send</button>
-        </form>
+        <RequestUploadForm request={view} serverError={answer?.error ?? null} />
       )}
     </main>
   );
