@@ -11,6 +11,7 @@ import { healthCheck } from './http/health';
 import { lingerAfterEarlyAnswers } from './http/lingering-close';
 import { answeringOutagesOnPages } from './doors/pages/page-outages';
 import { remixPages } from './doors/pages/remix-pages';
+import { SharePageCache, sharePagesFromCache } from './doors/pages/share-page-cache';
 import { oidcCallback, oidcStart } from './doors/pages/oidc-sign-in';
 import { collectionArchive } from './doors/raw/collection-archive';
 import { rawFile } from './doors/raw/raw-file';
@@ -97,7 +98,10 @@ function createExpressApp(options: CreateAppOptions): Express {
 
   if (build) {
     const pages = answeringOutagesOnPages(build);
-    app.all('*', lingerAfterEarlyAnswers(), remixPages(pages, loadContextFor));
+    // A visitor's share page, drawn once while its file says the same (ADR 0051).
+    const sharePages = new SharePageCache();
+    app.get('/f/:id', sharePagesFromCache(sharePages));
+    app.all('*', lingerAfterEarlyAnswers(), remixPages(pages, loadContextFor, sharePages));
   } else {
     app.use((_req, res) => res.status(404).type('text/plain').send('Not found'));
   }

@@ -110,6 +110,29 @@ export async function openShare(
 }
 
 /**
+ * What an open link's share page shows a visitor who brings no cookie, as one string; null when
+ * there is no such page for them (no file, gone, password-protected, content missing), which
+ * the page itself then answers. Two equal versions draw the same page: everything the page
+ * takes from the file is in it (a rename, a new limit or a download counted changes it).
+ */
+export async function sharePageVersion(ctx: ServiceContext, fileId: string): Promise<string | null> {
+  const file = await findSharedFile(ctx, fileId);
+  if (!file || file.passwordHash || goneReason(file, ctx.clock.now())) return null;
+  if (!(await ctx.store.stat(file.storedName))) return null;
+  return JSON.stringify([
+    file.id,
+    file.originalName,
+    file.mimeType,
+    file.size,
+    file.storedName,
+    new Date(file.createdAt).getTime(),
+    file.expiresAt === null ? null : new Date(file.expiresAt).getTime(),
+    file.maxDownloads,
+    file.downloads,
+  ]);
+}
+
+/**
  * Checks a share password typed on the share page; resolves with the proof to keep in a
  * cookie. Throws UNAUTHORIZED for a wrong one, TOO_MANY_REQUESTS, GONE or NOT_FOUND.
  * @public The pages call it through the load context (server/remix-context.ts), which knip does not follow.

@@ -12,14 +12,19 @@ import {
   type ServerBuild,
 } from '@remix-run/node';
 import type { NextFunction, Request, Response } from 'express';
+import { keptPageBody, type SharePageCache } from './share-page-cache';
 
-export function remixPages(build: ServerBuild, loadContextFor: (res: Response) => AppLoadContext) {
+export function remixPages(
+  build: ServerBuild,
+  loadContextFor: (res: Response) => AppLoadContext,
+  sharePages: SharePageCache,
+) {
   // Always Remix's production mode: its development mode sends error details and stacks to the page.
   const handle = createRequestHandler(build, 'production');
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const answer = await handle(remixRequest(req, res), loadContextFor(res));
-      await sendAnswer(res, answer);
+      await sendAnswer(res, answer, await keptPageBody(sharePages, res, answer));
     } catch (error) {
       next(error);
     }
@@ -54,11 +59,13 @@ function requestHeaders(req: Request): Headers {
   return headers;
 }
 
-async function sendAnswer(res: Response, answer: globalThis.Response): Promise<void> {
+/** Sends Remix's answer; `body` when it was read already (a share page kept, share-page-cache.ts). */
+async function sendAnswer(res: Response, answer: globalThis.Response, body: Buffer | null): Promise<void> {
   res.statusMessage = answer.statusText;
   res.status(answer.status);
   // append, not set: a page may send several Set-Cookie headers.
   for (const [name, value] of answer.headers.entries()) res.append(name, value);
-  if (answer.body) await writeReadableStreamToWritable(answer.body, res);
+  if (body) res.end(body);
+  else if (answer.body) await writeReadableStreamToWritable(answer.body, res);
   else res.end();
 }
