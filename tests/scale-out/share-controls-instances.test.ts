@@ -1,6 +1,7 @@
 // Share controls with two instances on one PostgreSQL database and one bucket (ADR 0014):
-// a download limit holds across both, and both sweeping the same expired links at once
-// removes each exactly once, leaving the live ones alone.
+// a download limit holds across both, both sweeping the same expired links at once removes
+// each exactly once, leaving the live ones alone, and a visitor's share page kept on either
+// (ADR 0051) follows every change made on the other at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, tempDir, TestClock, type TestApp } from '../helpers/app';
 import { poll } from '../helpers/multipart';
@@ -49,5 +50,30 @@ describe('share controls across two instances', () => {
     expect(await a.storedFiles()).toEqual([live.file.storedName]);
     expect((await a.rows('select id from files')).map((row) => row.id)).toEqual([live.file.id]);
     for (const { file } of expiring.slice(0, 3)) expect((await fetch(`${b.url}/f/${file.id}/raw`)).status).toBe(404);
+  });
+
+  it('when both instances have drawn a visitor’s share page and the owner renames, counts down and protects the file on one, then the other shows each change at the next look', async () => {
+    const uploaded = await a.upload('kept page', 'before.txt', 'text/plain', { maxDownloads: '3' });
+    const look = async (app: TestApp) => {
+      const res = await fetch(`${app.url}/f/${uploaded.file.id}`);
+      return { status: res.status, html: await res.text() };
+    };
+    for (const app of [a, b, a, b]) expect((await look(app)).html).toContain('before.txt');
+    const patch = (body: Record<string, unknown>) =>
+      fetch(`${a.url}/api/v1/files/${uploaded.file.id}`, {
+        method: 'PATCH',
+        headers: { cookie: a.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await patch({ originalName: 'after.txt' })).status).toBe(200);
+    const renamed = await look(b);
+    expect(renamed.html).toContain('after.txt');
+    expect(renamed.html).toContain('3 downloads left');
+    expect((await fetch(`${a.url}/f/${uploaded.file.id}/raw`)).status).toBe(200);
+    expect((await look(b)).html).toContain('2 downloads left');
+    expect((await patch({ password: 'open sesame' })).status).toBe(200);
+    const locked = await look(b);
+    expect(locked.status).toBe(401);
+    expect(locked.html).not.toContain('after.txt');
   });
 });
