@@ -1576,7 +1576,7 @@ async function measureSharePage({ port, file, size, prefix, serviceRss }) {
     }
   }
   const r = (xs) => xs.map((x) => round(x));
-  const note = `GET /f/<id> of one small file, no cookie, page ${pageBytes} bytes; baseline: GET /f/<id>/raw of the same file in the same runs; informational`;
+  const note = `GET /f/<id> of one small file, no cookie, page ${pageBytes} bytes; baseline: GET /f/<id>/raw of the same file in the same runs; target: 3,000/s and p50 ≤ 10 ms on a quiet machine, or 0.3 of the raw link's rate in the same run`;
   const at = (q) => ({ service: round(percentile(latency.page, q)), baseline: round(percentile(latency.raw, q)) });
   // The service's CPU per request and RSS during each series: what a page costs over the raw route.
   const cpuMs = (xs) => xs.map((x) => round((x.cpuS * 1000) / S.smallPages, 2));
@@ -1589,6 +1589,8 @@ async function measureSharePage({ port, file, size, prefix, serviceRss }) {
       note,
       samples: { service: r(rate.page), baseline: r(rate.raw) },
       detail: { cpuMsPerRequest: { service: cpuMs(rss.page), baseline: cpuMs(rss.raw) }, rss },
+      target: '≥ 0.30',
+      check: (s, ratio) => s >= 3000 || ratio >= 0.3,
     },
     { measure: `${prefix}share page p50 (ms)`, unit: 'ms', ...at(0.5) },
     { measure: `${prefix}share page p99 (ms)`, unit: 'ms', ...at(0.99) },
