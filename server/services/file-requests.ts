@@ -714,7 +714,7 @@ export async function createGuestResumableUpload(
 }
 
 /**
- * A guest's upload into a request, to carry on, ask where it stands or end: found by its id
+ * A guest's upload into a request, to carry on, ask where it stands or end: looked up by its id
  * within that request only (an upload elsewhere is as unknown as one that never existed).
  */
 export async function findGuestResumableUpload(
