@@ -22,7 +22,7 @@ import { pooledRandomBytes } from '../random-pool';
 import { firstIssue } from '../schemas';
 import { cleanFileName, type FileDto, type NewUpload, newFileId, uploadFile } from './files';
 import { requireUser } from './guards';
-import { createResumableUpload, findOwnResumableUpload } from './resumable-uploads';
+import { createResumableUpload, discardUploadsOf, findOwnResumableUpload } from './resumable-uploads';
 import { admitGuestUpload } from './login-throttle';
 import { quotaOfUser, STALE_RESERVATION_MS, withAvailableBytes } from './quotas';
 import { grantForPassword, passesSharePassword, type ShareProof } from './share-access';
@@ -329,6 +329,15 @@ export async function deleteFileRequest(ctx: ServiceContext, requestId: string):
   const request = await requireOwnRequest(ctx, requestId);
   await ctx.em.nativeDelete(FileRequestSchema, { id: request.id });
   await ctx.em.nativeUpdate(FileSchema, { requestId: request.id }, { requestId: null });
+  // Its link stops at once, resumable uploads under way included: their rows and bytes go (a
+  // request writing to one is refused at its next step, and the sweep takes what it wrote since).
+  const unfinished = await ctx.em.find(
+    ResumableUploadSchema,
+    { requestId: request.id, finishedAt: null },
+    { fields: ['id', 'storedName', 'contentState'], disableIdentityMap: true },
+  );
+  await ctx.em.nativeDelete(ResumableUploadSchema, { requestId: request.id, finishedAt: null });
+  await discardUploadsOf(ctx, unfinished);
   ctx.log.info({ requestId: request.id }, 'file request deleted');
 }
 
@@ -621,6 +630,10 @@ export function guestUploads(ctx: ServiceContext, requestId: string, proof: Shar
           ...upload,
           originalName: cleanFileName(upload.originalName),
           content: place.metered(upload.content),
+          bodyAccepted: async () => {
+            await upload.bodyAccepted?.();
+            await place.requireRequest();
+          },
           settings: {},
           fileId,
           received: { requestId: request.id, guestName: name, guestNote: note },
@@ -722,9 +735,13 @@ export async function findGuestResumableUpload(
   requestId: string,
   uploadId: string,
 ): Promise<GuestResumableUpload> {
-  const upload = /^[A-Za-z0-9_-]{1,64}$/.test(requestId)
-    ? await ctx.em.findOne(ResumableUploadSchema, { id: uploadId, requestId }, { disableIdentityMap: true })
-    : null;
+  const request = await findRequest(ctx, requestId);
+  if (!request) throw new AppError('NOT_FOUND', 'File request not found');
+  const upload = await ctx.em.findOne(
+    ResumableUploadSchema,
+    { id: uploadId, requestId: request.id },
+    { disableIdentityMap: true },
+  );
   if (!upload) throw new AppError('NOT_FOUND', 'Upload not found');
   const [owner] = await ctx.sql.select<AuthUser>('select "id", "username" from "users" where "id" = ?', [
     upload.userId,
@@ -741,6 +758,7 @@ const AMPLE_ROOM_BYTES = 16 * 1024 * 1024;
 const REFRESH_EVERY_MS = 60_000;
 
 const TOO_LARGE_FOR_REQUEST = 'This file is larger than the room left in this file request.';
+const REQUEST_GONE = 'File request not found';
 
 /**
  * One guest upload's place in a request (its `file_request_uploads` row): taken before the
@@ -808,7 +826,7 @@ class RequestPlace {
 
   private async cover(maxBytes: number, received: number): Promise<void> {
     const held = await underRequestLock(this.ctx, this.requestId, async (em, request) => {
-      if (!request) return null;
+      if (!request) return 'deleted';
       const usage = await usageOf(em, this.ctx, this.requestId, this.id);
       const available = maxBytes - usage.bytes - usage.heldBytes;
       if (received > available) {
@@ -824,11 +842,25 @@ class RequestPlace {
       );
       return received + ahead;
     });
-    if (held === null) {
-      this.refusal = new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE_FOR_REQUEST);
-      throw this.refusal;
-    }
+    if (held === 'deleted') throw this.refused(new AppError('NOT_FOUND', REQUEST_GONE));
+    if (held === null) throw this.refused(new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE_FOR_REQUEST));
     this.held = held;
+  }
+
+  /**
+   * Refuses (404) once the request is deleted, before the content is committed: its place went
+   * with it (the foreign key cascades), and a deleted request takes no more files.
+   */
+  async requireRequest(): Promise<void> {
+    await this.writes;
+    if (!(await this.ctx.em.count(FileRequestUploadSchema, { id: this.id })))
+      throw this.refused(new AppError('NOT_FOUND', REQUEST_GONE));
+  }
+
+  /** Keeps why the upload was refused, for the store's own way of reporting the stream's end. */
+  private refused(error: AppError): AppError {
+    this.refusal = error;
+    return error;
   }
 
   private serially<T>(write: () => Promise<T>): Promise<T> {

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
-import { FileRequestUploadSchema } from '../db/entities/file-request.entity';
+import { FileRequestSchema, FileRequestUploadSchema } from '../db/entities/file-request.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { AppError } from '../errors';
@@ -258,6 +258,9 @@ async function finish(
         { receivedBytes: progress.size, contentState: null, finishedAt: new Date(now), shareSettings: null },
       );
       if (ended === 0) throw new AppError('LOCKED', 'Another request took over this upload');
+      // A guest's file request deleted meanwhile takes no more files.
+      if (upload.requestId && !(await em.count(FileRequestSchema, { id: upload.requestId })))
+        throw new AppError('NOT_FOUND', 'File request not found');
       await em.insert(FileSchema, file);
       // A guest's place in a file request: the file counts from now on, the place no more.
       if (upload.requestId) await em.nativeDelete(FileRequestUploadSchema, { id: upload.id });

@@ -212,4 +212,23 @@ describe('a guest’s resumable uploads into a request', () => {
     // And an unknown request is unknown.
     expect((await guestCreates(app.url, 'nosuchrequest', 10)).status).toBe(404);
   });
+
+  test('when the owner deletes a request while a guest’s upload is under way, then the upload is gone with its bytes, and no file arrives', async ({
+    app,
+    alice,
+  }) => {
+    const request = await createRequest(alice, { title: 'Deleted half-way' });
+    const created = await guestCreates(app.url, request.id, 2000, { filename: 'late.bin' });
+    const location = created.location as string;
+    expect((await guestPatches(location, 0, new Uint8Array(1000))).status).toBe(204);
+    expect(await app.rows('select id from resumable_uploads where request_id = ?', [request.id])).toHaveLength(1);
+
+    expect((await alice.fetch(`/api/v1/requests/${request.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await fetch(location, { method: 'HEAD', headers: TUS })).status).toBe(404);
+    const last = await guestPatches(location, 1000, new Uint8Array(1000));
+    expect(last.status).toBe(404);
+    expect(await last.json()).toEqual({ error: 'File request not found' });
+    expect(await app.rows('select id from resumable_uploads where request_id = ?', [request.id])).toEqual([]);
+    expect(await app.rows('select id from files where original_name = ?', ['late.bin'])).toEqual([]);
+  });
 });

@@ -1,8 +1,10 @@
 // File requests (ADR 0048): a user's link through which guests without an account send files
 // into the user's space. The owner's API (/api/v1/requests), and the guest's side as a script
 // sends it (`curl -F file=@x -H 'Accept: application/json' <BASE_URL>/r/<id>`). Both backends.
+import http from 'node:http';
 import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests';
 import { fileForm } from '../helpers/app';
+import { BOUNDARY, MULTIPART_TYPE, partHead, poll } from '../helpers/multipart';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -131,6 +133,52 @@ describe('the owner’s requests', () => {
     // What arrived stays in her files.
     const list = (await (await alice.fetch('/api/v1/files')).json()) as { files: Array<{ originalName: string }> };
     expect(list.files.map((f) => f.originalName)).toEqual(expect.arrayContaining(['one.txt', 'three.txt']));
+  });
+});
+
+describe('a request deleted while a guest sends', () => {
+  test('when the owner deletes a request while a guest’s file is streaming in, then the guest is told it is gone (404), and no file, bytes or place stay', async ({
+    app,
+    alice,
+  }) => {
+    for (const limits of [{}, { maxBytes: 50_000_000 }]) {
+      const request = await createRequest(alice, { title: 'Deleted mid-stream', ...limits });
+      const before = await app.storedFiles();
+      const url = new URL(`${app.url}/r/${request.id}`);
+      const req = http.request(url, {
+        method: 'POST',
+        headers: { 'content-type': MULTIPART_TYPE, accept: 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        req.on('response', (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            body += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+      });
+      req.write(partHead({ name: 'file', filename: 'half.bin', contentType: 'application/octet-stream' }));
+      req.write(Buffer.alloc(2_000_000, 1));
+      // The upload has taken its place in the request: the guest is sending.
+      expect(
+        await poll(
+          async () =>
+            (await app.rows('select id from file_request_uploads where request_id = ?', [request.id])).length === 1,
+        ),
+      ).toBe(true);
+      expect((await alice.fetch(`/api/v1/requests/${request.id}`, { method: 'DELETE' })).status).toBe(200);
+      req.write(Buffer.alloc(2_000_000, 2));
+      req.end(`\r\n--${BOUNDARY}--\r\n`);
+      const { status, body } = await answer;
+      expect(status).toBe(404);
+      expect(JSON.parse(body)).toEqual({ error: 'File request not found' });
+      expect(await app.rows('select id from files where original_name = ?', ['half.bin'])).toEqual([]);
+      expect(await app.storedFiles()).toEqual(before);
+      expect(await app.rows('select id from file_request_uploads where request_id = ?', [request.id])).toEqual([]);
+    }
   });
 });
 
