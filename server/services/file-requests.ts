@@ -649,6 +649,27 @@ export function guestUploads(ctx: ServiceContext, requestId: string, proof: Shar
   };
 }
 
+/**
+ * Removes the places of guest uploads whose receiver is gone (not refreshed for
+ * STALE_RESERVATION_MS; `soleWriter`: every one, at a start on SQLite, when nothing is under
+ * way). They hold nothing any more; a resumable upload's place lives with its upload and stays.
+ */
+export async function removeStaleRequestPlaces(
+  deps: { em: EntityManager; clock: Pick<ServiceContext['clock'], 'now'> },
+  soleWriter = false,
+): Promise<number> {
+  const resumable = await deps.em.find(
+    ResumableUploadSchema,
+    { requestId: { $ne: null }, finishedAt: null },
+    { fields: ['id'], disableIdentityMap: true },
+  );
+  const before = new Date(soleWriter ? deps.clock.now() + 1 : deps.clock.now() - STALE_RESERVATION_MS);
+  return deps.em.nativeDelete(FileRequestUploadSchema, {
+    updatedAt: { $lt: before },
+    ...(resumable.length ? { id: { $nin: resumable.map((upload) => upload.id) } } : {}),
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // A guest's resumable uploads (tus, ADR 0019): for files too large to send in one body.
 

@@ -19,6 +19,7 @@ import type { Clock } from '../clock';
 import type { Metrics } from '../metrics';
 import type { ContentStore } from '../storage/content-store';
 import { DOWNLOAD_TALLY_EVERY_MS, type DownloadTally } from './download-tally';
+import { removeStaleRequestPlaces } from './file-requests';
 import { isStoredName } from './files';
 import { liveUploadKeys, removeAllReservations, removeStaleReservations, STALE_RESERVATION_MS } from './quotas';
 import { removeExpiredResumableUploads, unfinishedUploadKeys } from './resumable-uploads';
@@ -41,8 +42,10 @@ export async function reconcileStorage(
   const { em, store, log, clock } = deps;
   const now = clock.now();
   const soleWriter = options.minAgeMs === 0;
-  // Rows of receivers that are gone go first, and with them the quota they held.
+  // Rows of receivers that are gone go first, and with them the quota they held (and the
+  // places in file requests of guests' uploads that died with them).
   await (soleWriter ? removeAllReservations({ em }) : removeStaleReservations({ em, clock }));
+  await removeStaleRequestPlaces({ em, clock }, soleWriter);
   // Read before the store's listing: an upload begun in between is younger than the age below.
   const live = soleWriter ? new Set<string>() : await liveUploadKeys({ em, clock });
   // Resumable uploads under way keep their multipart uploads open for up to a day (ADR 0019).

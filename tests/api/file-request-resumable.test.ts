@@ -2,7 +2,12 @@
 // `<BASE_URL>/r/<id>/uploads`, ADR 0048): no account, the request's password, name, limits and
 // throttle as for a form's files; the place in the request is held for the upload's whole life.
 // Both backends.
-import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests';
+import { FileRequestUploadSchema } from '../../server/db/entities/file-request.entity';
+import {
+  removeStaleRequestPlaces,
+  type FileRequestDto,
+  type ReceivedFileDto,
+} from '../../server/services/file-requests';
 import { fileForm } from '../helpers/app';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 import { OFFSET_OCTET_STREAM, TUS, tusClient, uploadMetadata } from '../helpers/tus';
@@ -230,5 +235,39 @@ describe('a guest’s resumable uploads into a request', () => {
     expect(await last.json()).toEqual({ error: 'File request not found' });
     expect(await app.rows('select id from resumable_uploads where request_id = ?', [request.id])).toEqual([]);
     expect(await app.rows('select id from files where original_name = ?', ['late.bin'])).toEqual([]);
+  });
+
+  test('when the housekeeping runs, then the places of guest uploads whose receiver is gone are removed, and a resumable upload’s place stays for as long as its upload', async ({
+    app,
+    alice,
+  }) => {
+    const request = await createRequest(alice, { title: 'Housekeeping', maxFiles: 3 });
+    const created = await guestCreates(app.url, request.id, 10);
+    const uploadId = (created.location as string).split('/').pop() as string;
+    const place = (id: string, ageMs: number) =>
+      app.orm.em.fork().insert(FileRequestUploadSchema, {
+        id,
+        requestId: request.id,
+        fileId: `file-${id}`,
+        bytes: 0,
+        updatedAt: new Date(Date.now() - ageMs),
+      });
+    await place('dead-receiver', 20 * 60_000);
+    await place('live-receiver', 0);
+    const placesNow = async () =>
+      (await app.rows('select id from file_request_uploads where request_id = ?', [request.id]))
+        .map((row) => row.id)
+        .sort();
+    expect(await placesNow()).toEqual(['dead-receiver', 'live-receiver', uploadId].sort());
+    expect(await removeStaleRequestPlaces({ em: app.orm.em.fork(), clock: { now: Date.now } })).toBe(1);
+    expect(await placesNow()).toEqual(['live-receiver', uploadId].sort());
+    // Twenty minutes on, the resumable upload's place is as old as a dead receiver's, and stays.
+    const later = { now: () => Date.now() + 20 * 60_000 };
+    expect(await removeStaleRequestPlaces({ em: app.orm.em.fork(), clock: later })).toBe(1);
+    expect(await placesNow()).toEqual([uploadId]);
+    // At a start on SQLite nothing is under way: every receiver's place goes, however fresh.
+    await place('fresh-receiver', 0);
+    expect(await removeStaleRequestPlaces({ em: app.orm.em.fork(), clock: { now: Date.now } }, true)).toBe(1);
+    expect(await placesNow()).toEqual([uploadId]);
   });
 });
