@@ -764,9 +764,8 @@ export async function findGuestResumableUpload(
     { disableIdentityMap: true },
   );
   if (!upload) throw new AppError('NOT_FOUND', 'Upload not found');
-  const [owner] = await ctx.sql.select<AuthUser>('select "id", "username" from "users" where "id" = ?', [
-    upload.userId,
-  ]);
+  // The request's owner is the upload's (it was made in the owner's space).
+  const owner = await ownerOf(ctx, request);
   if (!owner) throw new AppError('NOT_FOUND', 'Upload not found');
   const ownerCtx = actingAsOwner(ctx, { id: owner.id, username: owner.username });
   // Read again as the owner's: the same answers as on the owner's own uploads (410 once expired).

@@ -8,7 +8,6 @@ import { Readable } from 'node:stream';
 import { Server } from '@tus/server';
 import { DataStore, TUS_RESUMABLE, TUS_VERSION, Upload, type Lock, type Locker } from '@tus/utils';
 import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction, RequestHandler } from 'express';
-import { readShareGrant } from '../../auth/cookie';
 import { sendNodeResponse } from 'srvx/node';
 import type { ServiceContext } from '../../context';
 import type { ResumableUpload } from '../../db/entities/resumable-upload.entity';
@@ -30,6 +29,7 @@ import {
 import { DirectBodyRequest } from './direct-tus-body';
 import { sendJson } from '../../http/json-response';
 import { closeAfterDiscardingBody } from '../../http/lingering-close';
+import { readGuestGrant } from '../../http/receive-request-upload';
 
 const UPLOADS_PATH = '/api/v1/uploads';
 
@@ -86,7 +86,7 @@ export function resumableUploads(): RequestHandler {
 export function guestResumableUploads(): RequestHandler {
   return (req, res, next) => {
     const requestId = req.params.id ?? '';
-    handleTus(req, res, next, guestUploadsInto(requestId, readShareGrant(req.headers.cookie, requestId)));
+    handleTus(req, res, next, guestUploadsInto(requestId, readGuestGrant(req.headers.cookie, requestId)));
   };
 }
 
