@@ -7,14 +7,16 @@
 // a fresh buffer per socket read; a smaller young generation collects them sooner, so an
 // upload's peak is lower too. Measured in docs/performance.md, decided in ADR 0007.
 //
-// --heap-growing-percent=25: after a full collection V8 lets the old generation grow to up to
-// four times what survived before it collects again. Under many small requests what survives
-// the small young generation is mostly garbage promoted while requests were in flight, so the
-// server grew to 190 MB and stayed there. Collecting at 1.25 times the live heap kept it at
-// 113 MB under 32 uploading clients, for about the same CPU (docs/performance.md, ADR 0020).
+// --heap-growing-percent=100: after a full collection V8 lets the old generation grow to twice
+// what survived before it collects again. V8 counts the socket buffers of a streamed body
+// (dead, but not yet collected) against that room; with the quarter of the live heap we gave it
+// before (=25), a large upload started a full collection every ~30 MiB and paid twice the bare
+// server's CPU per GiB. Twice the live heap leaves room for them: the same CPU as the bare
+// server and the same upload peaks, for ~10-17 MB more after bursts of small requests
+// (docs/performance.md, ADR 0052; ADR 0020 chose 25).
 //
-// --expose-gc: the server asks for a young-generation collection every 2 MiB of a streamed
-// upload body, so its buffers are freed before V8 counts them against the old generation's
-// room and starts a full collection (server/young-collection-pacer.ts, ADR 0023). It
-// halved the CPU of a resumable 1 GiB upload. Without the flag the server works the same.
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=25', '--expose-gc'];
+// --expose-gc: the server asks for a young-generation collection every 2 MiB of a body whose
+// chunks nothing keeps (uploads to and downloads from S3, refused bodies), so they are freed
+// before they pile up (server/young-collection-pacer.ts, ADR 0023): it holds a 1 GiB S3
+// transfer ~30 MB lower. Without the flag the server works the same.
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=100', '--expose-gc'];

@@ -1,22 +1,20 @@
-// Asks V8 for a young-generation collection every few MiB of streamed body (ADR 0023): the
-// uploads that copy their chunks into reused buffers (resumable uploads, uploads to S3) and the
-// downloads that pass a bucket's answer on.
+// Asks V8 for a young-generation collection every few MiB of streamed body (ADR 0023): uploads
+// to S3, which copy their chunks into reused part buffers, the downloads that pass a bucket's
+// answer on, and refused bodies read to their end and dropped.
 //
 // node:http hands each body chunk over as a fresh buffer. Its bytes live outside V8's heap and
-// are freed when a young-generation collection (a scavenge) finds the buffer dead; until then
-// V8 counts them as external memory allocated since the last full collection, against the old
-// generation's room. The server runs with --heap-growing-percent=25 (ADR 0020), which leaves
-// that room at about 8 MB, while the few small objects per chunk fill the 2 MiB young
-// generation (ADR 0007) only every 25-50 MiB of body. So a full-speed upload started a full
-// collection every 8-12 MiB: 40-70 per GiB, ~80 ms of CPU each (mostly concurrent marking on
-// the second core). A scavenge of a young generation with almost nothing alive costs a fraction
-// of a millisecond and frees those buffers before they count.
+// are freed when a collection finds the buffer dead; until then V8 counts them as external
+// memory against the old generation's room (twice the live heap, ADR 0052). The few small
+// objects per chunk fill the 2 MiB young generation (ADR 0007) only every 25-50 MiB of body, so
+// on these paths, where nothing else holds the chunks, the dead buffers piled up to 30 MB above
+// what a scavenge every 2 MiB leaves. A scavenge of a young generation with almost nothing alive
+// costs a fraction of a millisecond.
 //
-// The bytes are counted over all requests together: concurrent uploads share one pace, not one
+// The bytes are counted over all requests together: concurrent bodies share one pace, not one
 // each. Without --expose-gc (a server started without SERVER_NODE_FLAGS; the tests run with
 // them, vitest.config.ts) there is no `gc` and this does nothing.
 
-/** Body bytes between two requested young-generation collections (a quarter of the ~8 MB of room). */
+/** Body bytes between two requested young-generation collections. */
 export const YOUNG_COLLECTION_EVERY_BYTES = 2 * 1024 * 1024;
 
 type Collect = () => void;

@@ -10,7 +10,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { finished, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { ERRORS } from '@tus/utils';
 import { NodeRequest } from 'srvx/node';
-import { bodyCollectionPacer } from '../../young-collection-pacer';
 
 /** The bytes of one request for one append, and what became of them. */
 export interface TakenBody {
@@ -106,7 +105,6 @@ class RoomLimit extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.received += chunk.length;
-    bodyCollectionPacer.bytesPassed(chunk.length);
     if (this.received > this.room) {
       this.overLimit = true;
       callback(new Error('More bytes than the upload has room for'));
