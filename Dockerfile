@@ -77,5 +77,5 @@ STOPSIGNAL SIGTERM
 
 # Exec form: node is the process that receives SIGTERM (no shell in between).
 # Migrations run at every start, idempotently, before the server listens. The node flags are
-# those of scripts/server-node-flags.mjs (a smaller young generation: ADR 0007).
+# those of scripts/server-node-flags.mjs (ADR 0007, 0023, 0052).
 CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=100", "--expose-gc", "dist/server/index.js"]

@@ -12,7 +12,7 @@
 // (dead, but not yet collected) against that room; with the quarter of the live heap we gave it
 // before (=25), a large upload started a full collection every ~30 MiB and paid twice the bare
 // server's CPU per GiB. Twice the live heap leaves room for them: the same CPU as the bare
-// server and the same upload peaks, for ~10-17 MB more after bursts of small requests
+// server and the same upload peaks, for 25-35 MB more after bursts of small requests
 // (docs/performance.md, ADR 0052; ADR 0020 chose 25).
 //
 // --expose-gc: the server asks for a young-generation collection every 2 MiB of a body whose
