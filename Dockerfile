@@ -44,8 +44,11 @@ RUN npm run build \
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 
+# MALLOC_ARENA_MAX=2: glibc keeps less freed memory per thread (scripts/server-node-flags.mjs,
+# ADR 0053).
 ENV NODE_ENV=production \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    MALLOC_ARENA_MAX=2
 
 WORKDIR /app
 
@@ -77,5 +80,5 @@ STOPSIGNAL SIGTERM
 
 # Exec form: node is the process that receives SIGTERM (no shell in between).
 # Migrations run at every start, idempotently, before the server listens. The node flags are
-# those of scripts/server-node-flags.mjs (ADR 0007, 0023, 0052).
-CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=100", "--expose-gc", "dist/server/index.js"]
+# those of scripts/server-node-flags.mjs (ADR 0007, 0023, 0052, 0053).
+CMD ["node", "--max-semi-space-size=1", "--minor-gc-task-trigger=30", "--heap-growing-percent=100", "--expose-gc", "dist/server/index.js"]

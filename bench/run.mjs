@@ -27,7 +27,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 import {
   download,
   fetchText,
@@ -91,6 +91,7 @@ const S = {
   // Extra node flags for the service only, for experiments (e.g. "--max-semi-space-size=4").
   // The server's own flags (SERVER_NODE_FLAGS) come first; these can override them.
   serverNodeFlags: SERVER_NODE_FLAGS,
+  serverEnv: SERVER_ENV,
   serviceNodeFlags: (env.BENCH_SERVICE_NODE_FLAGS || '').split(/\s+/).filter(Boolean),
   // Extra environment for the service only, for experiments (e.g. "UV_THREADPOOL_SIZE=2").
   serviceEnv: Object.fromEntries(
@@ -589,7 +590,7 @@ function registerBenchUser(serviceEnv, username = 'bench') {
   });
 }
 
-/** The built service as in production (its node flags), plus the bench's profiling flags. */
+/** The built service as in production (its node flags and environment), plus the bench's profiling flags. */
 function startService(name, serviceEnv, logDir) {
   const nodeFlags = [
     ...SERVER_NODE_FLAGS,
@@ -597,7 +598,7 @@ function startService(name, serviceEnv, logDir) {
     ...S.serviceNodeFlags,
   ];
   return spawnChild(name, process.execPath, [...nodeFlags, 'dist/server/index.js'], {
-    env: { ...serviceEnv, ...S.serviceEnv },
+    env: { ...SERVER_ENV, ...serviceEnv, ...S.serviceEnv },
     logDir,
   });
 }

@@ -223,10 +223,11 @@ const noRefusal = (): null => null;
  * A file part's bytes for its handler, through a PassThrough so that a failing handler never
  * stalls the parser. The handler may start reading only after an await (it checks the share
  * settings first): a body that breaks before then must not be an unhandled 'error'; the reader
- * still sees the stream destroyed, with its error, when it starts.
+ * still sees the stream destroyed, with its error, when it starts. It holds one socket read's
+ * worth ahead (64 KiB): what waits in a stage between parser and disk is memory (ADR 0053).
  */
 function contentOf(fileStream: Readable): PassThrough {
-  const content = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const content = new PassThrough({ highWaterMark: 64 * 1024 });
   content.on('error', () => {});
   fileStream.on('error', (error) => content.destroy(error));
   content.on('close', () => {

@@ -4,7 +4,9 @@ import { ContentTooLargeError } from './content-store';
 
 /**
  * Counts bytes as they pass, and their CRC-32, and fails the write as soon as there are more
- * than allowed.
+ * than allowed. It holds one socket read's worth of chunks ahead (64 KiB): the file stream
+ * after it is the one that gathers them into large writes, and every chunk a stage keeps
+ * waiting is memory an upload holds (ADR 0053).
  */
 export class ByteCounter extends Transform {
   bytes = 0;
@@ -13,9 +15,8 @@ export class ByteCounter extends Transform {
   constructor(
     private readonly maxBytes: number,
     private readonly onProgress: (bytes: number) => void = () => {},
-    highWaterMark = 1024 * 1024,
   ) {
-    super({ highWaterMark });
+    super({ highWaterMark: 64 * 1024 });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {

@@ -56,7 +56,7 @@ export class LocalDiskStore implements ContentStore {
     // Named after its key: the sweep keeps the file while the upload's row names the key (ADR 0029).
     const tempPath = path.join(this.incompleteDir, `${key}${PART_SUFFIX}`);
     const writeback = new EarlyWriteback(tempPath);
-    const counter = new ByteCounter(options.maxBytes, (bytes) => writeback.progress(bytes), MAX_CHUNK_BYTES);
+    const counter = new ByteCounter(options.maxBytes, (bytes) => writeback.progress(bytes));
     // `flush`: fsync before close, so a crash after the rename never exposes a file with holes.
     const output = fs.createWriteStream(tempPath, {
       flags: 'wx',

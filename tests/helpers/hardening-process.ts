@@ -7,7 +7,7 @@ import { ROOT, TEST_SECRET } from './app';
 import { freePort } from './hardening-http';
 import { backendEnv } from './test-backend';
 import { CLI_JS, cleanEnv, registerUserCli, SERVER_JS } from './process';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 export interface HardeningServerEnv {
   PORT: string;
@@ -72,7 +72,7 @@ export async function spawnServer(env: HardeningServerEnv): Promise<SpawnedServe
   requireDist();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_JS], {
     cwd: ROOT,
-    env: cleanEnv({ HOST: '127.0.0.1', ...env }),
+    env: cleanEnv({ ...SERVER_ENV, HOST: '127.0.0.1', ...env }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   spawned.add(child);

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './app';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 export const SERVER_JS = path.join(ROOT, 'dist/server/index.js');
 export const CLI_JS = path.join(ROOT, 'dist/cli/register-user.js');
@@ -111,7 +111,7 @@ export async function startServerProcess(
   requireBuilt(SERVER_JS);
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_JS], {
     cwd: ROOT,
-    env: cleanEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
+    env: cleanEnv({ ...SERVER_ENV, HOST: '127.0.0.1', PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
     ...as,
   });

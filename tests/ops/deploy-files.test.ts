@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { tempDir, TEST_SECRET } from '../helpers/app';
 import { exitWithin, freePort, killIfRunning, ROOT, run, startServer, type ServerProcess } from './support';
 
@@ -129,7 +129,7 @@ describe('Dockerfile', () => {
     ).not.toMatch(/npm (ci|install)/);
   });
 
-  it('when the image starts, then CMD is the exec form of node <SERVER_NODE_FLAGS> dist/server/index.js, as a non-root USER, with NODE_ENV=production and DATA_DIR=/data', () => {
+  it('when the image starts, then CMD is the exec form of node <SERVER_NODE_FLAGS> dist/server/index.js, as a non-root USER, with NODE_ENV=production, DATA_DIR=/data and SERVER_ENV', () => {
     expect(JSON.parse(one(runtime, 'CMD'))).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/server/index.js']);
     expect(all(runtime, 'ENTRYPOINT')).toEqual([]);
     const user = one(runtime, 'USER');
@@ -139,15 +139,17 @@ describe('Dockerfile', () => {
       .join(' ');
     expect(env).toMatch(/\bNODE_ENV=production\b/);
     expect(env).toMatch(/\bDATA_DIR=\/data\b/);
+    for (const [name, value] of Object.entries(SERVER_ENV)) expect(env).toMatch(new RegExp(`\\b${name}=${value}\\b`));
     // USER comes after every RUN that needs root, and before CMD.
     const order = runtime.body.map((i) => i.keyword);
     expect(order.lastIndexOf('RUN')).toBeLessThan(order.indexOf('USER'));
     expect(order.indexOf('USER')).toBeLessThan(order.indexOf('CMD'));
   });
 
-  it('when npm start is read, then it runs node with the same SERVER_NODE_FLAGS as the container', () => {
+  it('when npm start is read, then it runs node with the same SERVER_ENV and SERVER_NODE_FLAGS as the container', () => {
     const start = JSON.parse(read('package.json')).scripts.start as string;
-    expect(start).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
+    const env = Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value} `);
+    expect(start).toBe(`${env.join('')}node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
   });
 
   it('when ports and volumes are read, then EXPOSE 3000 matches compose, and VOLUME /data matches DATA_DIR and the compose volume', () => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { TEST_SECRET, tempDir } from '../helpers/app';
 import { freePort, run } from './support';
 
@@ -12,7 +12,14 @@ import { freePort, run } from './support';
 async function failedStart(env: Record<string, string>) {
   const port = env.PORT ?? String(await freePort());
   return run(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/index.js'], {
-    env: { HOST: '127.0.0.1', DATA_DIR: tempDir('fs-start-'), SESSION_SECRET: TEST_SECRET, ...env, PORT: port },
+    env: {
+      ...SERVER_ENV,
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDir('fs-start-'),
+      SESSION_SECRET: TEST_SECRET,
+      ...env,
+      PORT: port,
+    },
   });
 }
 

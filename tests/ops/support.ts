@@ -1,7 +1,7 @@
 // Helpers for the operations tests: the production server as a real child process
 // (`node <flags> dist/server/index.js`, exactly what the container runs), on a free port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { ROOT } from '../helpers/app';
 import { freePort } from '../helpers/free-port';
 
@@ -22,7 +22,7 @@ export async function startServer(options: { cwd?: string; env: Record<string, s
   const port = await freePort();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/index.js'], {
     cwd: options.cwd ?? ROOT,
-    env: { ...baseEnv(), HOST: '127.0.0.1', PORT: String(port), ...options.env },
+    env: { ...baseEnv(), ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startApp, tempDir, type TestApp } from '../helpers/app';
 import { registeredUser } from '../helpers/fixtures';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { ROOT } from '../helpers/app';
 import { loginCookie, serverEnv } from '../helpers/hardening-process';
 import { CLI_JS, cleanEnv, runNode, SERVER_JS } from '../helpers/process';
@@ -19,7 +19,7 @@ const servers = new Set<ChildProcess>();
 async function spawnServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_JS], {
     cwd: ROOT,
-    env: cleanEnv({ HOST: '127.0.0.1', ...env }),
+    env: cleanEnv({ ...SERVER_ENV, HOST: '127.0.0.1', ...env }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   servers.add(child);
