@@ -81,4 +81,4 @@ STOPSIGNAL SIGTERM
 # Exec form: node is the process that receives SIGTERM (no shell in between).
 # Migrations run at every start, idempotently, before the server listens. The node flags are
 # those of scripts/server-node-flags.mjs (ADR 0007, 0023, 0052, 0053).
-CMD ["node", "--max-semi-space-size=1", "--minor-gc-task-trigger=30", "--heap-growing-percent=100", "--expose-gc", "dist/server/index.js"]
+CMD ["node", "--max-semi-space-size=1", "--minor-gc-task-trigger=20", "--heap-growing-percent=100", "--expose-gc", "dist/server/index.js"]
