@@ -88,10 +88,10 @@ const S = {
   // A folder to copy the children's logs into before the run's temporary folder goes (e.g. the
   // service's --trace-gc output with BENCH_SERVICE_NODE_FLAGS).
   keepLogsDir: env.BENCH_KEEP_LOGS ? path.resolve(env.BENCH_KEEP_LOGS) : null,
-  // Extra node flags for the service only, for experiments (e.g. "--max-semi-space-size=4").
-  // The server's own flags (SERVER_NODE_FLAGS) come first; these can override them.
   serverNodeFlags: SERVER_NODE_FLAGS,
   serverEnv: SERVER_ENV,
+  // Extra node flags for the service only, for experiments (e.g. "--max-semi-space-size=4").
+  // The server's own flags (SERVER_NODE_FLAGS) come first; these can override them.
   serviceNodeFlags: (env.BENCH_SERVICE_NODE_FLAGS || '').split(/\s+/).filter(Boolean),
   // Extra environment for the service only, for experiments (e.g. "UV_THREADPOOL_SIZE=2").
   serviceEnv: Object.fromEntries(

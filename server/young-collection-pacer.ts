@@ -7,8 +7,8 @@
 // memory against the old generation's room (twice the live heap, ADR 0052). The few small
 // objects per chunk fill the young generation slowly: even with the collection V8 schedules at
 // 30 % of its 1 MiB (20 % now, ADR 0053), a 1 GiB download from a bucket, whose chunks nothing
-// else holds, peaked ~10 MB higher without these collections. A scavenge of a young generation with almost
-// nothing alive costs a fraction of a millisecond.
+// else holds, peaked ~10 MB higher without these collections. A scavenge of a young generation
+// with almost nothing alive costs a fraction of a millisecond.
 //
 // The bytes are counted over all requests together: concurrent bodies share one pace, not one
 // each. Without --expose-gc (a server started without SERVER_NODE_FLAGS; the tests run with
