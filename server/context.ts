@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { DirectSql } from './db/direct-sql';
 import type { Metrics } from './metrics';
 import type { OutageTracker } from './outage-tracker';
+import type { ArchivePlanCache } from './services/archive-plan-cache';
 import type { DownloadTally } from './services/download-tally';
 import type { ContentStore } from './storage/content-store';
 
@@ -25,6 +26,8 @@ export interface ServiceContext {
   clock: Clock;
   /** Counts downloads of links without a limit, written once a second. */
   downloads: DownloadTally;
+  /** The collection archives laid out lately, kept while their collections say the same (ADR 0055). */
+  archivePlans: ArchivePlanCache;
   /** Recognises database and storage outages and logs each once (ADR 0030): every door asks it. */
   outages: OutageTracker;
   /** The instance's Prometheus counters (ADR 0049); no-ops while metrics are off. */
@@ -63,6 +66,7 @@ export interface AppDeps {
   log: Logger;
   clock: Clock;
   downloads: DownloadTally;
+  archivePlans: ArchivePlanCache;
   outages: OutageTracker;
   metrics: Metrics;
 }
@@ -81,6 +85,7 @@ export function createServiceContext(deps: AppDeps, log: Logger = deps.log): Ser
     log,
     clock: deps.clock,
     downloads: deps.downloads,
+    archivePlans: deps.archivePlans,
     outages: deps.outages,
     metrics: deps.metrics,
     user: null,

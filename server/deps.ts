@@ -11,6 +11,7 @@ import { initOrm } from './db/orm';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
 import { OutageTracker } from './outage-tracker';
+import { ArchivePlanCache } from './services/archive-plan-cache';
 import { DownloadTally } from './services/download-tally';
 import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './services/maintenance';
 import { withThumbnails } from './services/thumbnails';
@@ -48,7 +49,19 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
     await sql.close();
     await orm.close();
   };
-  return { config, log, orm, sql, store, clock: options.clock ?? systemClock, downloads, outages, metrics, close };
+  return {
+    config,
+    log,
+    orm,
+    sql,
+    store,
+    clock: options.clock ?? systemClock,
+    downloads,
+    archivePlans: new ArchivePlanCache(),
+    outages,
+    metrics,
+    close,
+  };
 }
 
 export async function createContentStore(config: Config, log: Logger): Promise<ContentStore> {

@@ -57,38 +57,196 @@ function refuse(message: string): ArchivePathResult {
  * `beach (3).jpg`, … (the first number free among all the names). A file whose path is also a
  * folder of another entry (`a` and `a/b.txt`) is renamed the same way, as the folder cannot be
  * both. Deterministic: the same list always gives the same names, in the same order.
+ *
+ * Linear in the paths' total length, however many of them are alike (10,000 files of one name:
+ * tests/unit/zip-paths.test.ts): each numbering of a name remembers how far it has counted, so
+ * no number is tried twice, and names are compared part by part in a tree, so no folder's path
+ * is compared again for each of its files.
  */
 export function distinctArchiveNames(paths: readonly string[]): string[] {
-  const folders = new Set<string>();
-  for (const path of paths) {
-    const segments = path.split('/');
-    for (let i = 1; i < segments.length; i++) folders.add(comparable(segments.slice(0, i).join('/')));
-  }
+  const namer = new ArchiveNamer();
+  for (const path of paths) namer.reserve(path);
+  return paths.map(() => namer.nameNext());
+}
+
+/**
+ * distinctArchiveNames a step at a time, for a caller with thousands of paths that lets other
+ * work run between the steps (ADR 0055): every path is reserved first, in order, then each is
+ * given its name, in the same order.
+ */
+export class ArchiveNamer {
+  private readonly tree = new NameTree();
+  private readonly paths: Array<{ path: string; node: number; folderNode: number }> = [];
   // Every path as given is reserved, so that a generated name never takes a later entry's own.
-  const reserved = new Set(paths.map(comparable));
-  const taken = new Set<string>();
-  return paths.map((path) => {
-    const key = comparable(path);
-    if (!taken.has(key) && !folders.has(key)) {
-      taken.add(key);
+  private readonly reserved = new Set<number>();
+  private readonly taken = new Set<number>();
+  // Per numbering (a folder, a comparable name, a count of digits): every number below this one is occupied.
+  private readonly nextNumber = new Map<string, number>();
+  private readonly numberings = new Map<string, Numbering>();
+  private named = 0;
+
+  reserve(path: string): void {
+    if (this.named > 0) throw new Error('Every path is reserved before the first is named.');
+    const placed = this.tree.place(path);
+    this.paths.push({ path, ...placed });
+    this.reserved.add(placed.node);
+  }
+
+  /** The name of the next path, in the order they were reserved. */
+  nameNext(): string {
+    const next = this.paths[this.named];
+    if (!next) throw new Error('Every path reserved has its name.');
+    this.named += 1;
+    const { path, node, folderNode } = next;
+    if (!this.taken.has(node) && !this.tree.isFolder(node)) {
+      this.taken.add(node);
       return path;
     }
-    const slash = path.lastIndexOf('/');
-    const folder = path.slice(0, slash + 1);
-    const { stem, extension } = splitExtension(path.slice(slash + 1));
-    for (let n = 2; ; n++) {
-      const candidate = folder + fitSegment(stem, ` (${n})${extension}`);
-      const candidateKey = comparable(candidate);
-      if (taken.has(candidateKey) || reserved.has(candidateKey) || folders.has(candidateKey)) continue;
-      taken.add(candidateKey);
-      return candidate;
+    let numbering = this.numberings.get(path);
+    if (!numbering) {
+      numbering = new Numbering(path, folderNode);
+      this.numberings.set(path, numbering);
     }
-  });
+    for (let digits = 1; ; digits++) {
+      const form = numbering.withDigits(digits);
+      const last = 10 ** digits - 1;
+      let n = this.nextNumber.get(form.key) ?? Math.max(2, 10 ** (digits - 1));
+      let found = this.tree.find(folderNode, form.head + n + form.tail);
+      while (n <= last && this.occupied(found)) {
+        n++;
+        found = this.tree.find(folderNode, form.head + n + form.tail);
+      }
+      this.nextNumber.set(form.key, Math.min(n + 1, last + 1));
+      if (n > last) continue;
+      this.taken.add(found ?? this.tree.add(folderNode, form.head + n + form.tail));
+      return numbering.folder + form.prefix + n + form.suffix;
+    }
+  }
+
+  private occupied(node: number | undefined): boolean {
+    return node !== undefined && (this.taken.has(node) || this.reserved.has(node) || this.tree.isFolder(node));
+  }
 }
 
 /** How case-insensitive file systems compare names: case folded, one Unicode form. */
 function comparable(path: string): string {
+  // Printable ASCII (most names) has only case to fold: the same result, without the slower steps.
+  if (PRINTABLE_ASCII.test(path)) return path.toLowerCase();
   return path.toUpperCase().toLowerCase().normalize('NFKC');
+}
+
+const PRINTABLE_ASCII = /^[ -~]*$/;
+
+const ROOT = 0;
+
+/**
+ * Comparable paths as a tree of their `/`-separated parts: two paths that compare equal are the
+ * same node. The comparable form of a path is that of each of its names joined by `/` (a `/` ends
+ * every case and composition rule), and a name may itself compare with a `/` in it (a fullwidth
+ * solidus, U+FF0F, becomes one), so parts are split on the comparable form, not on the path.
+ */
+class NameTree {
+  private readonly children = new Map<string, number>();
+  private readonly folders = new Set<number>();
+  private nodes = 1;
+
+  /** The node of `path` (added), and that of its folder (the root for none); its folders are marked as such. */
+  place(path: string): { node: number; folderNode: number } {
+    let node = ROOT;
+    let folderNode = ROOT;
+    for (const [index, name] of path.split('/').entries()) {
+      if (index > 0) {
+        this.folders.add(node);
+        folderNode = node;
+      }
+      node = this.add(node, comparable(name));
+    }
+    return { node, folderNode };
+  }
+
+  /** The node of `comparablePath` below `from`, added if new. */
+  add(from: number, comparablePath: string): number {
+    let node = from;
+    for (const part of comparablePath.split('/')) {
+      const key = `${node}/${part}`;
+      let child = this.children.get(key);
+      if (child === undefined) {
+        child = this.nodes++;
+        this.children.set(key, child);
+      }
+      node = child;
+    }
+    return node;
+  }
+
+  /** The node of `comparablePath` below `from`; undefined when no path has it (so it is free). */
+  find(from: number, comparablePath: string): number | undefined {
+    let node: number | undefined = from;
+    for (const part of comparablePath.split('/')) {
+      node = this.children.get(`${node}/${part}`);
+      if (node === undefined) return undefined;
+    }
+    return node;
+  }
+
+  isFolder(node: number): boolean {
+    return this.folders.has(node);
+  }
+}
+
+/**
+ * The numbered names of one count of digits, `beach (` + number + `).jpg`: what surrounds the
+ * number, as it is written and in comparable form (digits between `(` and `)` compare as
+ * themselves, and nothing on either side of them changes with them).
+ */
+interface NumberedForm {
+  /** Equal for two paths whose numbered names compare equal for every number of these digits. */
+  key: string;
+  prefix: string;
+  suffix: string;
+  head: string;
+  tail: string;
+}
+
+/** The numbered names of one path: `photos/beach (2).jpg`, the stem shortened to fit where needed. */
+class Numbering {
+  readonly folder: string;
+  private readonly stem: string;
+  private readonly suffix: string;
+  private readonly tail: string;
+  private readonly forms: NumberedForm[] = [];
+
+  constructor(
+    path: string,
+    private readonly folderNode: number,
+  ) {
+    const slash = path.lastIndexOf('/');
+    this.folder = path.slice(0, slash + 1);
+    const { stem, extension } = splitExtension(path.slice(slash + 1));
+    this.stem = stem;
+    this.suffix = `)${extension}`;
+    this.tail = comparable(this.suffix);
+  }
+
+  withDigits(digits: number): NumberedForm {
+    const known = this.forms[digits];
+    if (known) return known;
+    // The stem shortened (whole code points) so that the name stays within MAX_ARCHIVE_SEGMENT_BYTES.
+    const room = MAX_ARCHIVE_SEGMENT_BYTES - 2 - digits - Buffer.byteLength(this.suffix);
+    const prefix = `${withinBytes(this.stem, room)} (`;
+    // The comparable form is the same for every count of digits that leaves the stem whole.
+    const previous = this.forms[digits - 1];
+    const head = previous?.prefix === prefix ? previous.head : comparable(prefix);
+    const form = {
+      key: `${this.folderNode}/${digits}/${head.length}/${head}${this.tail}`,
+      prefix,
+      suffix: this.suffix,
+      head,
+      tail: this.tail,
+    };
+    this.forms[digits] = form;
+    return form;
+  }
 }
 
 function splitExtension(name: string): { stem: string; extension: string } {
@@ -98,10 +256,19 @@ function splitExtension(name: string): { stem: string; extension: string } {
   return { stem: name.slice(0, dot), extension: name.slice(dot) };
 }
 
-/** `stem + suffix`, the stem shortened (whole code points) so the name stays within the limit. */
-function fitSegment(stem: string, suffix: string): string {
-  const room = MAX_ARCHIVE_SEGMENT_BYTES - Buffer.byteLength(suffix);
-  const codePoints = Array.from(stem);
-  while (codePoints.length > 0 && Buffer.byteLength(codePoints.join('')) > room) codePoints.pop();
-  return codePoints.join('') + suffix;
+/** The longest start of `text`, in whole code points, of at most `maxBytes` UTF-8 bytes. */
+function withinBytes(text: string, maxBytes: number): string {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return text;
+  // One byte a character: ASCII.
+  if (bytes === text.length) return text.slice(0, Math.max(maxBytes, 0));
+  let kept = 0;
+  let end = 0;
+  for (const codePoint of text) {
+    const size = Buffer.byteLength(codePoint);
+    if (kept + size > maxBytes) break;
+    kept += size;
+    end += codePoint.length;
+  }
+  return text.slice(0, end);
 }

@@ -76,7 +76,9 @@ const EXTERNAL_ATTRIBUTES = (0o100644 << 16) >>> 0;
 const DIRECTORY_CHUNK_BYTES = 64 * 1024;
 
 interface PlannedEntry {
-  name: Buffer;
+  /** Encoded as its headers are made: a Buffer for each of 10,000 names cost more than the rest of the plan. */
+  name: string;
+  nameBytes: number;
   size: number;
   crc32: number;
   dosTime: number;
@@ -154,9 +156,21 @@ class Plan implements ZipPlan {
  * besides its name, never content.
  */
 export function planZip(entries: readonly ZipEntryInput[]): ZipPlan {
-  const planned: PlannedEntry[] = [];
-  let offset = 0;
-  for (const [index, entry] of entries.entries()) {
+  const planner = new ZipPlanner();
+  for (const entry of entries) planner.add(entry);
+  return planner.finish();
+}
+
+/**
+ * planZip one entry at a time: a caller with thousands of entries may let other work run
+ * between them (ADR 0055). `add` throws as planZip does.
+ */
+export class ZipPlanner {
+  private readonly planned: PlannedEntry[] = [];
+  private offset = 0;
+
+  add(entry: ZipEntryInput): void {
+    const index = this.planned.length;
     const normalised = normaliseArchivePath(entry.name);
     if (!normalised.ok || normalised.path !== entry.name)
       throw new TypeError(`Entry ${index} has a name that is not a normalised archive path.`);
@@ -167,22 +181,27 @@ export function planZip(entries: readonly ZipEntryInput[]): ZipPlan {
     if (Number.isNaN(entry.modifiedAt.getTime())) throw new TypeError(`Entry ${index} has an invalid date.`);
     const { dosTime, dosDate } = dosDateTime(entry.modifiedAt);
     const item: PlannedEntry = {
-      name: Buffer.from(entry.name, 'utf8'),
+      name: entry.name,
+      nameBytes: Buffer.byteLength(entry.name),
       size: entry.size,
       crc32: entry.crc32,
       dosTime,
       dosDate,
       unixTime: Math.min(Math.max(Math.floor(entry.modifiedAt.getTime() / 1000), 0), MAX_32),
-      localOffset: offset,
+      localOffset: this.offset,
       zip64Size: entry.size >= MAX_32,
-      zip64Offset: offset >= MAX_32,
+      zip64Offset: this.offset >= MAX_32,
     };
-    planned.push(item);
-    offset += localHeaderSize(item) + item.size;
+    this.planned.push(item);
+    this.offset += localHeaderSize(item) + item.size;
   }
-  const plan = new Plan(planned);
-  if (!Number.isSafeInteger(plan.size)) throw new RangeError('The archive would be too large.');
-  return plan;
+
+  /** The plan of the entries added. */
+  finish(): ZipPlan {
+    const plan = new Plan(this.planned);
+    if (!Number.isSafeInteger(plan.size)) throw new RangeError('The archive would be too large.');
+    return plan;
+  }
 }
 
 /** One piece of an archive's byte range: bytes made here (headers), or a range of an entry's content. */
@@ -257,7 +276,7 @@ function slice(bytes: Buffer, from: number, length: number): Buffer {
 }
 
 function localHeaderSize(entry: PlannedEntry): number {
-  return LOCAL_HEADER_BYTES + entry.name.length + (entry.zip64Size ? 20 : 0) + EXTENDED_TIMESTAMP_BYTES;
+  return LOCAL_HEADER_BYTES + entry.nameBytes + (entry.zip64Size ? 20 : 0) + EXTENDED_TIMESTAMP_BYTES;
 }
 
 function centralZip64Bytes(entry: PlannedEntry): number {
@@ -266,7 +285,7 @@ function centralZip64Bytes(entry: PlannedEntry): number {
 }
 
 function centralHeaderSize(entry: PlannedEntry): number {
-  return CENTRAL_HEADER_BYTES + entry.name.length + centralZip64Bytes(entry) + EXTENDED_TIMESTAMP_BYTES;
+  return CENTRAL_HEADER_BYTES + entry.nameBytes + centralZip64Bytes(entry) + EXTENDED_TIMESTAMP_BYTES;
 }
 
 function versionNeeded(entry: PlannedEntry): number {
@@ -286,9 +305,9 @@ function localHeader(entry: PlannedEntry): Buffer {
   header.writeUInt32LE(entry.crc32, 14);
   header.writeUInt32LE(size32, 18); // compressed size
   header.writeUInt32LE(size32, 22); // uncompressed size
-  header.writeUInt16LE(entry.name.length, 26);
-  header.writeUInt16LE(header.length - LOCAL_HEADER_BYTES - entry.name.length, 28);
-  let at = LOCAL_HEADER_BYTES + entry.name.copy(header, LOCAL_HEADER_BYTES);
+  header.writeUInt16LE(entry.nameBytes, 26);
+  header.writeUInt16LE(header.length - LOCAL_HEADER_BYTES - entry.nameBytes, 28);
+  let at = LOCAL_HEADER_BYTES + header.write(entry.name, LOCAL_HEADER_BYTES, 'utf8');
   if (entry.zip64Size) {
     // In a local header the ZIP64 field holds both sizes, uncompressed first.
     at = header.writeUInt16LE(ZIP64_EXTRA_ID, at);
@@ -314,14 +333,14 @@ function centralHeader(entry: PlannedEntry): Buffer {
   header.writeUInt32LE(entry.crc32, 16);
   header.writeUInt32LE(size32, 20);
   header.writeUInt32LE(size32, 24);
-  header.writeUInt16LE(entry.name.length, 28);
-  header.writeUInt16LE(header.length - CENTRAL_HEADER_BYTES - entry.name.length, 30);
+  header.writeUInt16LE(entry.nameBytes, 28);
+  header.writeUInt16LE(header.length - CENTRAL_HEADER_BYTES - entry.nameBytes, 30);
   header.writeUInt16LE(0, 32); // comment length
   header.writeUInt16LE(0, 34); // disk number start
   header.writeUInt16LE(0, 36); // internal attributes
   header.writeUInt32LE(EXTERNAL_ATTRIBUTES, 38);
   header.writeUInt32LE(entry.zip64Offset ? MAX_32 : entry.localOffset, 42);
-  let at = CENTRAL_HEADER_BYTES + entry.name.copy(header, CENTRAL_HEADER_BYTES);
+  let at = CENTRAL_HEADER_BYTES + header.write(entry.name, CENTRAL_HEADER_BYTES, 'utf8');
   const zip64Bytes = centralZip64Bytes(entry);
   if (zip64Bytes > 0) {
     at = header.writeUInt16LE(ZIP64_EXTRA_ID, at);

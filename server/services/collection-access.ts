@@ -1,30 +1,24 @@
 // Who may open a collection's link, and its "Download all" archive (ADR 0036): the rules of a
 // file's link (ADR 0014) applied to the collection as a whole. One password opens the whole
 // collection; an archive started from its first byte counts once against its download limit.
-import type { Writable } from 'node:stream';
-import { createHash } from 'node:crypto';
-import { contentCrc32 } from '../archive/content-crc32';
-import { distinctArchiveNames } from '../archive/archive-paths';
-import { sendZip } from '../archive/send-zip';
-import { planZip, type ZipByteRange, type ZipPlan } from '../archive/zip-plan';
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
 import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
-import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { UserSchema } from '../db/entities/user.entity';
 import { fileIdSchema } from '../schemas';
-import { StorageUnavailableError } from '../storage/content-store';
+import { collectionArchive, type CollectionArchive } from './collection-archive';
 import { entriesOf, toCollectionDto, type CollectionDto } from './collections';
 import { countDownload, grantForPassword, passesSharePassword, type ShareProof } from './share-access';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 
 export const COLLECTION_PASSWORD_REQUIRED = 'This collection is password-protected.';
 
-export type CollectionAccess =
+type Refusal =
   | { kind: 'missing' }
   | { kind: 'gone'; reason: GoneReason; message: string }
-  | { kind: 'locked'; collectionId: string }
-  | OpenCollection;
+  | { kind: 'locked'; collectionId: string };
+
+export type CollectionAccess = Refusal | OpenCollection;
 
 interface OpenCollection {
   kind: 'open';
@@ -32,16 +26,18 @@ interface OpenCollection {
   collection: CollectionDto;
   /** The logged-in owner: never asked for the password, their downloads never count. */
   isOwner: boolean;
-  /** The "Download all" archive, laid out in full (its length and ETag known before a byte is sent). */
-  archive(): Promise<CollectionArchive>;
 }
 
-interface CollectionArchive {
-  size: number;
-  /** Strong: changes with any file, path or order, so If-Range never joins two different archives. */
-  etag: string;
-  /** Sends the archive's bytes, all or one range, into `destination` and ends it. */
-  send(range: ZipByteRange | null, destination: Writable): Promise<void>;
+type CollectionArchiveAccess = Refusal | OpenArchive;
+
+interface OpenArchive {
+  kind: 'open';
+  /** The collection's own settings (its files are the archive's to read). */
+  collection: Pick<CollectionDto, 'id' | 'title' | 'expiresAt' | 'maxDownloads' | 'hasPassword'>;
+  /** The logged-in owner: never asked for the password, their downloads never count. */
+  isOwner: boolean;
+  /** The "Download all" archive, laid out in full (its length and ETag known before a byte is sent). */
+  archive(): Promise<CollectionArchive>;
 }
 
 /**
@@ -53,23 +49,56 @@ export async function openCollectionShare(
   collectionId: string,
   proof: ShareProof = {},
 ): Promise<CollectionAccess> {
+  const access = await admitVisitor(ctx, collectionId, proof);
+  if (access.kind !== 'admitted') return access;
+  const { collection, isOwner } = access;
+  // A file whose own link has expired or run out is on its way out (the sweep removes it).
+  const now = ctx.clock.now();
+  const entries = (await entriesOf(ctx, collection.id)).filter(({ file }) => goneReason(file, now) === null);
+  return { kind: 'open', collection: toCollectionDto(ctx, collection, entries), isOwner };
+}
+
+/**
+ * What a visitor gets at a collection's "Download all" link, as openCollectionShare decides;
+ * its files are read only when the archive is laid out, and then once per change (ADR 0055).
+ */
+export async function openCollectionArchive(
+  ctx: ServiceContext,
+  collectionId: string,
+  proof: ShareProof = {},
+): Promise<CollectionArchiveAccess> {
+  const access = await admitVisitor(ctx, collectionId, proof);
+  if (access.kind !== 'admitted') return access;
+  const { collection, isOwner } = access;
+  return {
+    kind: 'open',
+    collection: {
+      id: collection.id,
+      title: collection.title,
+      expiresAt: collection.expiresAt === null ? null : new Date(collection.expiresAt).toISOString(),
+      maxDownloads: collection.maxDownloads,
+      hasPassword: collection.passwordHash !== null,
+    },
+    isOwner,
+    archive: () => collectionArchive(ctx, collection.id),
+  };
+}
+
+/** The collection, when its link is live and the visitor may open it (the owner always may). */
+async function admitVisitor(
+  ctx: ServiceContext,
+  collectionId: string,
+  proof: ShareProof,
+): Promise<Refusal | { kind: 'admitted'; collection: StoredCollection; isOwner: boolean }> {
   const collection = await findSharedCollection(ctx, collectionId);
   if (!collection) return { kind: 'missing' };
-  const now = ctx.clock.now();
-  const gone = goneReason(collection, now);
+  const gone = goneReason(collection, ctx.clock.now());
   if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
   const isOwner = ctx.user?.id === collection.userId;
   const { passwordHash } = collection;
   if (passwordHash && !isOwner && !(await passesSharePassword(ctx, { id: collection.id, passwordHash }, proof)))
     return { kind: 'locked', collectionId: collection.id };
-  // A file whose own link has expired or run out is on its way out (the sweep removes it).
-  const entries = (await entriesOf(ctx, collection.id)).filter(({ file }) => goneReason(file, now) === null);
-  return {
-    kind: 'open',
-    collection: toCollectionDto(ctx, collection, entries),
-    isOwner,
-    archive: () => layOutArchive(ctx, entries),
-  };
+  return { kind: 'admitted', collection, isOwner };
 }
 
 /** The collection behind a link: null when there is none or its owner is disabled (their links are off, ADR 0018). */
@@ -102,48 +131,6 @@ export async function unlockCollection(
   if (gone) throw new AppError('GONE', GONE_MESSAGES[gone]);
   if (!collection.passwordHash) throw new AppError('BAD_REQUEST', 'This collection has no password');
   return grantForPassword(ctx, { id: collection.id, passwordHash: collection.passwordHash }, password);
-}
-
-async function layOutArchive(
-  ctx: ServiceContext,
-  entries: Array<{ file: StoredFile; path: string }>,
-): Promise<CollectionArchive> {
-  const names = distinctArchiveNames(entries.map((entry) => entry.path));
-  // One at a time: a collection of older files reads each once, not all of them at the same moment.
-  const files: Array<StoredFile & { crc32: number }> = [];
-  for (const { file } of entries) files.push(await withCrc32(ctx, file));
-  const plan: ZipPlan = planZip(
-    files.map((file, i) => ({ name: names[i], size: file.size, crc32: file.crc32, modifiedAt: file.createdAt })),
-  );
-  const identity = createHash('sha256');
-  for (const [i, file] of files.entries()) identity.update(`${file.id}\0${names[i]}\0${file.size}\0${file.crc32}\n`);
-  return {
-    size: plan.size,
-    etag: `"c-${identity.digest('base64url').slice(0, 27)}"`,
-    send: (range, destination) =>
-      sendZip(
-        plan,
-        range,
-        async (index, start, end, into) =>
-          (await ctx.store.open(files[index].storedName, { start, end })).pipeTo(into, { end: false }),
-        destination,
-      ),
-  };
-}
-
-/**
- * The file with its CRC-32: recorded at upload; for a file recorded before that (or finished as a
- * resumable upload), computed once from its content and kept.
- */
-async function withCrc32(ctx: ServiceContext, file: StoredFile): Promise<StoredFile & { crc32: number }> {
-  if (file.crc32 !== null && file.crc32 !== undefined) return { ...file, crc32: Number(file.crc32) };
-  const { crc32, size } = await contentCrc32((await ctx.store.open(file.storedName)).stream);
-  if (size !== Number(file.size))
-    throw new StorageUnavailableError(
-      `The content of file ${file.id} holds ${size} bytes where ${file.size} were recorded`,
-    );
-  await ctx.em.nativeUpdate(FileSchema, { id: file.id }, { crc32 });
-  return { ...file, crc32 };
 }
 
 /** Counts one "Download all" of a collection, atomically, as a file's download is counted. */

@@ -17,6 +17,7 @@ import {
   MAX_COLLECTION_FILES,
   newCollectionSchema,
 } from '../schemas';
+import { collectionFilesChanged } from './collection-versions';
 import { deleteFile, newFileId, toFileDto, type FileDto } from './files';
 import { requireUser } from './guards';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
@@ -150,6 +151,7 @@ export async function joinCollection(
     position: (last?.position ?? -1) + 1,
     path: target.path,
   });
+  await collectionFilesChanged(em, collection.id);
 }
 
 /** Makes a collection of the caller's files (named by id, each with an optional path). */
@@ -165,6 +167,7 @@ export async function createCollection(ctx: ServiceContext, input: unknown): Pro
     title: body.title ?? defaultTitle(entries.length),
     createdAt: new Date(now),
     downloads: 0,
+    filesVersion: 0,
     ...share,
     expiresAt: expiresAfterMs === null ? share.expiresAt : new Date(now + expiresAfterMs),
   };
@@ -280,6 +283,7 @@ export async function updateCollection(
     if (entries) {
       await em.nativeDelete(CollectionFileSchema, { collectionId: collection.id });
       if (entries.length > 0) await em.insertMany(CollectionFileSchema, rowsOf(collection.id, entries));
+      await collectionFilesChanged(em, collection.id);
     }
   });
   return getOwnCollection(ctx, collection.id);
@@ -301,15 +305,18 @@ export async function addToCollection(
   const repeated = files.find((entry) => already.has(entry.id));
   if (repeated) throw new AppError('CONFLICT', `The file ${repeated.id} is in this collection already`);
   const added = await ownEntries(ctx, owner.id, files);
-  await ctx.em.insertMany(
-    CollectionFileSchema,
-    added.map(({ file, path }, i) => ({
-      collectionId: collection.id,
-      fileId: file.id,
-      position: current.length + i,
-      path,
-    })),
-  );
+  await ctx.em.transactional(async (em) => {
+    await em.insertMany(
+      CollectionFileSchema,
+      added.map(({ file, path }, i) => ({
+        collectionId: collection.id,
+        fileId: file.id,
+        position: current.length + i,
+        path,
+      })),
+    );
+    await collectionFilesChanged(em, collection.id);
+  });
   return getOwnCollection(ctx, collection.id);
 }
 
@@ -320,7 +327,11 @@ export async function removeFromCollection(
   fileId: string,
 ): Promise<CollectionDto> {
   const collection = await requireOwnCollection(ctx, collectionId);
-  const removed = await ctx.em.nativeDelete(CollectionFileSchema, { collectionId: collection.id, fileId });
+  const removed = await ctx.em.transactional(async (em) => {
+    const count = await em.nativeDelete(CollectionFileSchema, { collectionId: collection.id, fileId });
+    if (count > 0) await collectionFilesChanged(em, collection.id);
+    return count;
+  });
   if (removed === 0) throw new AppError('NOT_FOUND', 'That file is not in this collection');
   return getOwnCollection(ctx, collection.id);
 }

@@ -6,6 +6,7 @@ import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { pooledRandomBytes } from '../random-pool';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
+import { fileLinkChanged } from './collection-versions';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
 import { fileTypeFor } from './file-types';
 import { requireUser } from './guards';
@@ -551,8 +552,13 @@ async function changeFile(
   }
   if (originalName !== undefined && originalName !== file.originalName) changes.originalName = originalName;
   if (Object.keys(changes).length > 0) {
-    // Only while the file is still there: a concurrent delete may have won.
-    const updated = await ctx.em.nativeUpdate(FileSchema, { id: file.id, userId: owner.id }, changes);
+    const updated = await ctx.em.transactional(async (em) => {
+      // Only while the file is still there: a concurrent delete may have won.
+      const count = await em.nativeUpdate(FileSchema, { id: file.id, userId: owner.id }, changes);
+      // Its collections' archives leave out a file whose own link is gone (ADR 0055).
+      if (count > 0 && ('expiresAt' in changes || 'maxDownloads' in changes)) await fileLinkChanged(em, file.id);
+      return count;
+    });
     if (updated === 0) throw new AppError('NOT_FOUND', 'File not found');
     ctx.log.info({ fileId: file.id, changed: Object.keys(changes) }, 'file changed');
   }

@@ -48,6 +48,8 @@ export interface TestApp {
   removeStored(storedName: string): Promise<void>;
   /** Makes the (empty) storage refuse new content until the returned function repairs it. */
   breakStorageWrites(): Promise<() => Promise<void>>;
+  /** The lines logged so far, as JSON objects (only with the start option `keepLogLines`). */
+  logLines(): Array<Record<string, unknown>>;
   /** Runs SQL on the app's database (`?` placeholders; 64-bit integers come back as numbers). */
   rows(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   /** Closes every connection the app has to its database, as when the database goes away. */
@@ -74,6 +76,11 @@ export interface StartOptions {
   expirySweepEveryMs?: number;
   /** Puts a layer around the content store (to make it fail at a chosen step, as a crash would). */
   wrapStore?: (store: ContentStore) => ContentStore;
+  /**
+   * Keeps the lines the app logs (at the LOG_LEVEL the test gives it) for `logLines()`, instead
+   * of writing them out.
+   */
+  keepLogLines?: boolean;
 }
 
 export async function startApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
@@ -96,7 +103,11 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
     clock: options.clock,
     logLevel: ownLevel ? undefined : CHECKED_LOG_LEVEL,
   });
-  checkErrorLogs(deps.log, { keepWriting: ownLevel });
+  const logged: string[] = [];
+  checkErrorLogs(deps.log, {
+    keepWriting: ownLevel && !options.keepLogLines,
+    keep: options.keepLogLines ? (line) => logged.push(line) : undefined,
+  });
   if (options.wrapStore) deps.store = options.wrapStore(deps.store);
   const { orm } = deps;
   const stopHousekeeping = await startHousekeeping(deps, { expirySweepEveryMs: options.expirySweepEveryMs });
@@ -133,6 +144,7 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
     storedFiles: () => content.stored(),
     incompleteFiles: () => content.incomplete(),
     partialContent: () => content.partial(),
+    logLines: () => logged.map((line) => JSON.parse(line) as Record<string, unknown>),
     readStored: (storedName) => content.read(storedName),
     removeStored: (storedName) => content.remove(storedName),
     breakStorageWrites: () => content.breakWrites(),

@@ -17,15 +17,19 @@ export const CHECKED_LOG_LEVEL: LogLevel = 'error';
 /**
  * Sends `log`'s lines at error level and above (its children's too) to the after-test check.
  * With `keepWriting`, every line still goes where it went before as well (a test that asked
- * for a log level of its own sees its log as before).
+ * for a log level of its own sees its log as before); with `keep`, every line is also given to it.
  */
-export function checkErrorLogs(log: Logger, { keepWriting }: { keepWriting: boolean }): void {
+export function checkErrorLogs(
+  log: Logger,
+  { keepWriting, keep }: { keepWriting: boolean; keep?: (line: string) => void },
+): void {
   const { streamSym } = pino.symbols;
   const target = log as unknown as Record<symbol, { write(line: string): unknown }>;
   const original = target[streamSym];
   target[streamSym] = {
     write(line: string) {
       if (levelOf(line) >= ERROR_LEVEL) recordErrorLog(line.trimEnd());
+      keep?.(line.trimEnd());
       if (keepWriting) original.write(line);
     },
   };

@@ -16,6 +16,8 @@ export interface CollectionFile {
 export const CollectionFileSchema = new EntitySchema<CollectionFile>({
   name: 'CollectionFile',
   tableName: 'collection_files',
+  // A collection's files in order (its page, its archive, the next place) read this index in order.
+  indexes: [{ name: 'collection_files_collection_id_position_index', properties: ['collectionId', 'position'] }],
   properties: {
     collectionId: {
       kind: 'm:1',

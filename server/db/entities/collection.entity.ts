@@ -18,6 +18,12 @@ export interface StoredCollection {
   downloads: number;
   /** bcrypt hash of the collection's password; null: no password. */
   passwordHash: string | null;
+  /**
+   * Bumped in the transaction of every change of its files, their paths or their order (files
+   * deleted on their own go with a cascade instead, which the count of its files shows): what
+   * its "Download all" archive's plan is kept by (ADR 0055).
+   */
+  filesVersion: number;
 }
 
 export const CollectionSchema = new EntitySchema<StoredCollection>({
@@ -42,5 +48,6 @@ export const CollectionSchema = new EntitySchema<StoredCollection>({
     maxDownloads: { type: 'integer', nullable: true },
     downloads: { type: 'integer', default: 0 },
     passwordHash: { type: 'string', nullable: true },
+    filesVersion: { type: 'integer', default: 0 },
   },
 });

@@ -7,7 +7,7 @@ import { sendStatusPage } from '../../http/status-page';
 import {
   claimCollectionDownload,
   COLLECTION_PASSWORD_REQUIRED,
-  openCollectionShare,
+  openCollectionArchive,
 } from '../../services/collection-access';
 import { GONE_MESSAGES } from '../../services/share-settings';
 import { ContentNotFoundError, type ByteRange } from '../../storage/content-store';
@@ -21,7 +21,7 @@ export function collectionArchive() {
     const ctx = res.locals.ctx;
     const collectionId = req.params.id;
     try {
-      const access = await openCollectionShare(ctx, collectionId, {
+      const access = await openCollectionArchive(ctx, collectionId, {
         password: headerText(req.get('x-share-password')),
         grant: readShareGrant(req.headers.cookie, collectionId),
       });
@@ -67,7 +67,14 @@ export function collectionArchive() {
       if (req.method === 'HEAD' || !sent) return void res.end();
       await archive.send(sent, res);
     } catch (error) {
-      if (error instanceof ContentNotFoundError && !res.headersSent) return next();
+      if (error instanceof ContentNotFoundError) {
+        if (!res.headersSent) return next();
+        // A file deleted by its owner while its archive was being sent: the download was cut
+        // short (sendZip destroyed the response), which the visitor sees. Nobody's fault, and
+        // no stack helps: one warning (ADR 0055).
+        ctx.log.warn({ collectionId }, 'archive download cut short: one of its files was deleted meanwhile');
+        return;
+      }
       if (sendPasswordRefusal(res, error, `/c/${collectionId}`)) return;
       if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
       next(error);
