@@ -20,9 +20,15 @@ import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resu
 import { AppError } from '../errors';
 import { pooledRandomBytes } from '../random-pool';
 import { firstIssue } from '../schemas';
+import { GONE_REQUEST_MESSAGES, requireRequestTakesUpload, stoppedState, uploadRefusal } from './file-request-stops';
 import { cleanFileName, type FileDto, type NewUpload, newFileId, uploadFile } from './files';
 import { requireUser } from './guards';
-import { createResumableUpload, discardUploadsOf, findOwnResumableUpload } from './resumable-uploads';
+import {
+  createResumableUpload,
+  discardUploadsOf,
+  removeStoppedRequestUploads,
+  requireUnexpired,
+} from './resumable-uploads';
 import { admitGuestUpload } from './login-throttle';
 import { quotaOfUser, STALE_RESERVATION_MS, withAvailableBytes } from './quotas';
 import { grantForPassword, passesSharePassword, type ShareProof } from './share-access';
@@ -83,12 +89,6 @@ interface GuestViewDto {
   /** The largest one file (MAX_UPLOAD_SIZE). */
   maxUploadBytes: number;
 }
-
-const GONE_REQUEST_MESSAGES: Record<Exclude<FileRequestState, 'open'>, string> = {
-  closed: 'This file request is closed: it takes no more files.',
-  expired: 'This file request has expired: it takes no more files.',
-  full: 'This file request is full: it has received all the files it asked for.',
-};
 
 const TITLE_MAX = 200;
 const MESSAGE_MAX = 2000;
@@ -210,8 +210,8 @@ function stateOf(
   received: { files: number; bytes: number },
   now: number,
 ): FileRequestState {
-  if (request.closedAt !== null) return 'closed';
-  if (request.expiresAt !== null && new Date(request.expiresAt).getTime() <= now) return 'expired';
+  const stopped = stoppedState(request, now);
+  if (stopped) return stopped;
   if (request.maxFiles !== null && received.files >= Number(request.maxFiles)) return 'full';
   if (request.maxBytes !== null && received.bytes >= Number(request.maxBytes)) return 'full';
   return 'open';
@@ -307,7 +307,12 @@ export async function markFileRequestsSeen(ctx: ServiceContext): Promise<void> {
   await ctx.em.nativeUpdate(FileRequestSchema, { userId: owner.id }, { seenAt: new Date(ctx.clock.now()) });
 }
 
-/** Closes (no more files) or reopens one of the caller's requests. */
+/**
+ * Closes (no more files) or reopens one of the caller's requests. Closing stops the guests'
+ * uploads under way (ADR 0048): every place in the request goes, so a form's file still
+ * streaming is refused before its content is committed and a resumable upload at its next step,
+ * reopened or not; the resumable uploads no request is writing to go now with their bytes.
+ */
 export async function setFileRequestClosed(
   ctx: ServiceContext,
   requestId: string,
@@ -317,6 +322,10 @@ export async function setFileRequestClosed(
   const request = await requireOwnRequest(ctx, requestId);
   const closedAt = closed ? (request.closedAt ?? new Date(ctx.clock.now())) : null;
   await ctx.em.nativeUpdate(FileRequestSchema, { id: request.id }, { closedAt });
+  if (closed) {
+    await ctx.em.nativeDelete(FileRequestUploadSchema, { requestId: request.id });
+    await removeStoppedRequestUploads(ctx, request.id);
+  }
   ctx.log.info({ requestId: request.id, closed }, closed ? 'file request closed' : 'file request reopened');
   return (await getOwnFileRequest(ctx, request.id)).request;
 }
@@ -749,7 +758,9 @@ export async function createGuestResumableUpload(
 
 /**
  * A guest's upload into a request, to carry on, ask where it stands or end: looked up by its id
- * within that request only (an upload elsewhere is as unknown as one that never existed).
+ * within that request only (an upload elsewhere is as unknown as one that never existed). An
+ * unfinished one is gone (410) once its request is closed or expired, or once it lost its place
+ * to a closing (reopened since): read from the request's row already at hand and the place's own.
  */
 export async function findGuestResumableUpload(
   ctx: ServiceContext,
@@ -763,13 +774,23 @@ export async function findGuestResumableUpload(
     { id: uploadId, requestId: request.id },
     { disableIdentityMap: true },
   );
-  if (!upload) throw new AppError('NOT_FOUND', 'Upload not found');
+  if (!upload) {
+    // Uploads a closing removed, and any other, are gone (410) with their closed or expired request.
+    const stopped = stoppedState(request, ctx.clock.now());
+    throw stopped ? goneError(stopped) : new AppError('NOT_FOUND', 'Upload not found');
+  }
   // The request's owner is the upload's (it was made in the owner's space).
   const owner = await ownerOf(ctx, request);
-  if (!owner) throw new AppError('NOT_FOUND', 'Upload not found');
+  if (!owner || owner.id !== upload.userId) throw new AppError('NOT_FOUND', 'Upload not found');
   const ownerCtx = actingAsOwner(ctx, { id: owner.id, username: owner.username });
-  // Read again as the owner's: the same answers as on the owner's own uploads (410 once expired).
-  return { upload: await findOwnResumableUpload(ownerCtx, uploadId), ownerCtx };
+  // The same answers as on the owner's own uploads (410 once expired).
+  requireUnexpired(ctx, upload);
+  if (!upload.finishedAt) {
+    const holdsPlace = (await ctx.em.count(FileRequestUploadSchema, { id: upload.id })) > 0;
+    const refusal = uploadRefusal(request, holdsPlace, ctx.clock.now());
+    if (refusal) throw refusal;
+  }
+  return { upload, ownerCtx };
 }
 
 /** Bytes an upload holds ahead of what it received while the request's room is ample. */
@@ -847,6 +868,9 @@ class RequestPlace {
   private async cover(maxBytes: number, received: number): Promise<void> {
     const held = await underRequestLock(this.ctx, this.requestId, async (em, request) => {
       if (!request) return 'deleted';
+      // Closed or expired meanwhile: refused before the rest of the body is read.
+      const stopped = stoppedState(request, this.ctx.clock.now());
+      if (stopped) return stopped;
       const usage = await usageOf(em, this.ctx, this.requestId, this.id);
       const available = maxBytes - usage.bytes - usage.heldBytes;
       if (received > available) {
@@ -863,18 +887,23 @@ class RequestPlace {
       return received + ahead;
     });
     if (held === 'deleted') throw this.refused(new AppError('NOT_FOUND', REQUEST_GONE));
+    if (held === 'closed' || held === 'expired') throw this.refused(goneError(held));
     if (held === null) throw this.refused(new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE_FOR_REQUEST));
     this.held = held;
   }
 
   /**
-   * Refuses (404) once the request is deleted, before the content is committed: its place went
-   * with it (the foreign key cascades), and a deleted request takes no more files.
+   * Refuses, before the content is committed, once the request no longer takes this upload
+   * (file-request-stops.ts): deleted (404; its place went with it, the foreign key cascades),
+   * closed or expired (410).
    */
   async requireRequest(): Promise<void> {
     await this.writes;
-    if (!(await this.ctx.em.count(FileRequestUploadSchema, { id: this.id })))
-      throw this.refused(new AppError('NOT_FOUND', REQUEST_GONE));
+    try {
+      await requireRequestTakesUpload(this.ctx.em, this.requestId, this.id, this.ctx.clock.now());
+    } catch (error) {
+      throw error instanceof AppError ? this.refused(error) : error;
+    }
   }
 
   /** Keeps why the upload was refused, for the store's own way of reporting the stream's end. */

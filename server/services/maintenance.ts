@@ -22,7 +22,7 @@ import { DOWNLOAD_TALLY_EVERY_MS, type DownloadTally } from './download-tally';
 import { removeStaleRequestPlaces } from './file-requests';
 import { isStoredName } from './files';
 import { liveUploadKeys, removeAllReservations, removeStaleReservations, STALE_RESERVATION_MS } from './quotas';
-import { removeExpiredResumableUploads, unfinishedUploadKeys } from './resumable-uploads';
+import { removeExpiredResumableUploads, removeStoppedRequestUploads, unfinishedUploadKeys } from './resumable-uploads';
 import { removeOrphanThumbnails } from './thumbnails';
 
 /** How old content without a record must be before a round removes it (another instance may be between content and record). */
@@ -157,7 +157,9 @@ export function scheduleMaintenance(
       await removeStaleReservations({ em, clock: deps.clock });
       // Resumable uploads left unfinished for a day, with their bytes (ADR 0019).
       const uploads = await removeExpiredResumableUploads({ em, store: deps.store, log: deps.log, clock: deps.clock });
-      deps.metrics.swept('resumable_uploads', uploads);
+      // Guests' uploads into file requests closed or expired since, with their bytes (ADR 0048).
+      const stopped = await removeStoppedRequestUploads({ em, store: deps.store, log: deps.log, clock: deps.clock });
+      deps.metrics.swept('resumable_uploads', uploads + stopped);
     } catch (error) {
       deps.log.warn({ err: error }, 'expiry sweep failed; the next one tries again');
     }

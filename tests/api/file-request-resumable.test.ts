@@ -189,10 +189,10 @@ describe('a guest’s resumable uploads into a request', () => {
       status: 410,
       body: { error: 'This file request is closed: it takes no more files.' },
     });
-    // An upload begun while it was open keeps its place and finishes.
-    expect((await guestPatches(before.location as string, 0, new TextEncoder().encode('done'))).status).toBe(200);
+    // An upload begun while it was open stops with it (tests/api/file-request-stops.test.ts).
+    expect((await guestPatches(before.location as string, 0, new TextEncoder().encode('done'))).status).toBe(410);
     expect(await app.rows('select id from file_request_uploads where request_id = ?', [closing.id])).toEqual([]);
-    expect((await received(alice, closing.id)).request).toMatchObject({ state: 'closed', filesReceived: 1 });
+    expect((await received(alice, closing.id)).request).toMatchObject({ state: 'closed', filesReceived: 0 });
   });
 
   test('when an upload is asked for through another request, or an owner’s own upload through a request, then it is unknown (404)', async ({
