@@ -96,7 +96,10 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
  * made on disk (a command may be the first thing run on a fresh install).
  */
 export function loadCommandConfig(): Config {
-  return provision(loadConfig());
+  const config = provision(loadConfig());
+  // Said where the server would say it (a generated secret is said once: by whoever made it).
+  for (const warning of config.startupWarnings) process.stderr.write(`Warning: ${warning}\n`);
+  return config;
 }
 
 /** Runs `command` with a service context on the configured database, closing it afterwards. */

@@ -36,8 +36,13 @@ type StorageConfig =
 export interface Config {
   readonly port: number;
   readonly host: string;
-  /** Public base address without a trailing slash. */
+  /** Public base address without a trailing slash: BASE_URL, or `http://localhost:$PORT` when unset. */
   readonly baseUrl: string;
+  /**
+   * Whether BASE_URL was set. When it was not, pages show links with the address each visitor
+   * used (http/link-base.ts); the API's answers and what is sent out use `baseUrl`.
+   */
+  readonly baseUrlSet: boolean;
   readonly dataDir: string;
   /** The local content folder (used when `storage` is the disk). */
   readonly uploadDir: string;
@@ -288,6 +293,7 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     port: values.PORT,
     host: values.HOST,
     baseUrl: values.BASE_URL ?? `http://localhost:${values.PORT}`,
+    baseUrlSet: values.BASE_URL !== undefined,
     dataDir: values.DATA_DIR,
     uploadDir,
     storage: storageOf(values, uploadDir, ctx),
@@ -390,6 +396,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     port: settings.port,
     host: settings.host,
     baseUrl: settings.baseUrl,
+    baseUrlSet: settings.baseUrlSet,
     dataDir: settings.dataDir,
     uploadDir: settings.uploadDir,
     storage: settings.storage,

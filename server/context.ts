@@ -20,6 +20,11 @@ export interface ServiceContext {
   /** The hot statements, written out (db/direct-sql.ts). */
   sql: DirectSql;
   config: Config;
+  /**
+   * Where links shown to people start: BASE_URL (or its default), or on pages and their tRPC
+   * calls while BASE_URL is unset, the address the visitor used (http/link-base.ts).
+   */
+  linkBase: string;
   store: ContentStore;
   log: Logger;
   clock: Clock;
@@ -77,6 +82,7 @@ export function createServiceContext(deps: AppDeps, log: Logger = deps.log): Ser
     },
     sql: deps.sql,
     config: deps.config,
+    linkBase: deps.config.baseUrl,
     store: deps.store,
     log,
     clock: deps.clock,

@@ -8,6 +8,7 @@ import { probeDatabaseWrite } from './db/database-health';
 import { ResumableUploadSchema } from './db/entities/resumable-upload.entity';
 import { openDirectSql } from './db/direct-sql';
 import { initOrm } from './db/orm';
+import { logDestination } from './log-output';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
 import { OutageTracker } from './outage-tracker';
@@ -25,7 +26,7 @@ export interface Deps extends AppDeps {
 
 /** Logger, database (migrated), content store. A failure to open the database rejects. */
 export async function createDeps(config: Config, options: { logLevel?: LogLevel; clock?: Clock } = {}): Promise<Deps> {
-  const log = createLogger(options.logLevel ?? config.logLevel);
+  const log = createLogger(options.logLevel ?? config.logLevel, await logDestination());
   const orm = await initOrm(config.database, log);
   // Images get their thumbnails beside them, and lose them with their content (ADR 0041).
   const store = withThumbnails(await createContentStore(config, log), log);

@@ -92,6 +92,11 @@ async function main(): Promise<void> {
   // above exist, a SIGTERM kills the process without the graceful close.
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  if (!config.baseUrlSet) {
+    log.info(
+      `BASE_URL is not set: pages show links at the address each visitor opened; the API and webhooks use ${config.baseUrl}`,
+    );
+  }
   log.info({ port, host: config.host, baseUrl: config.baseUrl }, 'listening');
 }
 

@@ -60,8 +60,8 @@ function shareSettingsOf(input: Record<string, unknown>): Record<string, unknown
   return settings;
 }
 
-function collectionUrl(ctx: Pick<ServiceContext, 'config'>, collectionId: string): string {
-  return `${ctx.config.baseUrl}/c/${collectionId}`;
+function collectionUrl(ctx: Pick<ServiceContext, 'linkBase'>, collectionId: string): string {
+  return `${ctx.linkBase}/c/${collectionId}`;
 }
 
 /**
@@ -220,7 +220,7 @@ export async function entriesOf(
 }
 
 export function toCollectionDto(
-  ctx: Pick<ServiceContext, 'config'>,
+  ctx: Pick<ServiceContext, 'config' | 'linkBase'>,
   collection: StoredCollection,
   entries: Array<{ file: StoredFile; path: string }>,
 ): CollectionDto {

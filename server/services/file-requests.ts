@@ -201,8 +201,8 @@ function toDto(ctx: ServiceContext, request: StoredFileRequest, received: Receiv
 }
 
 /** The public address of a request. */
-function requestUrl(ctx: Pick<ServiceContext, 'config'>, requestId: string): string {
-  return `${ctx.config.baseUrl}/r/${requestId}`;
+function requestUrl(ctx: Pick<ServiceContext, 'linkBase'>, requestId: string): string {
+  return `${ctx.linkBase}/r/${requestId}`;
 }
 
 function stateOf(

@@ -95,8 +95,8 @@ function fileFromRow(row: Record<keyof StoredFile, unknown>): StoredFile {
 }
 
 /** The public share address of a file. */
-export function shareUrl(ctx: Pick<ServiceContext, 'config'>, fileId: string): string {
-  return `${ctx.config.baseUrl}/f/${fileId}`;
+export function shareUrl(ctx: Pick<ServiceContext, 'linkBase'>, fileId: string): string {
+  return `${ctx.linkBase}/f/${fileId}`;
 }
 
 /**

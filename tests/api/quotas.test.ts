@@ -212,7 +212,7 @@ describe('what holds the room', () => {
     const tus = tusClient(app.url, cookie);
     const begun = await tus.create(length, { filename });
     expect(begun.status).toBe(201);
-    const location = `${app.url}${new URL(begun.headers.get('location')!).pathname}`;
+    const location = `${app.url}${begun.headers.get('location')!}`;
     if (received > 0) expect((await tus.patch(location, 0, new Uint8Array(received))).status).toBe(204);
     return { tus, location };
   }

@@ -31,8 +31,9 @@ async function created(client: TusClient, length: number, metadata?: Record<stri
   const res = await client.create(length, metadata);
   expect(res.status).toBe(201);
   const location = res.headers.get('location');
-  expect(location).toMatch(new RegExp(`^${app.url}/api/v1/uploads/[A-Za-z0-9_-]{22}$`));
-  return location!;
+  // Relative: the client goes on at the address it began at (tus 1.0 allows it).
+  expect(location).toMatch(/^\/api\/v1\/uploads\/[A-Za-z0-9_-]{22}$/);
+  return new URL(location!, app.url).href;
 }
 
 async function download(id: string): Promise<Buffer> {
@@ -107,7 +108,7 @@ describe('a resumable upload', () => {
     ] as const) {
       expect(res.status).toBe(201);
       const location = res.headers.get('location')!;
-      expect(location).toMatch(new RegExp(`^${app.url}/api/v1/uploads/[A-Za-z0-9_-]{22}$`));
+      expect(location).toMatch(/^\/api\/v1\/uploads\/[A-Za-z0-9_-]{22}$/);
       const body = await res.json();
       expect(body).toEqual({ file: expect.objectContaining(expected), url: `${app.url}/f/${body.file.id}` });
       const [upload] = await app.rows('select finished_at from resumable_uploads where id = ?', [

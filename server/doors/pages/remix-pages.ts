@@ -12,6 +12,7 @@ import {
   type ServerBuild,
 } from '@remix-run/node';
 import type { NextFunction, Request, Response } from 'express';
+import { linkAtVisitorAddress } from '../../http/link-base';
 import { keptPageBody, type SharePageCache } from './share-page-cache';
 
 export function remixPages(
@@ -23,6 +24,7 @@ export function remixPages(
   const handle = createRequestHandler(build, 'production');
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
+      linkAtVisitorAddress(res.locals.ctx, req);
       const answer = await handle(remixRequest(req, res), loadContextFor(res));
       await sendAnswer(res, answer, await keptPageBody(sharePages, res, answer));
     } catch (error) {
