@@ -9,7 +9,14 @@ import {
   sessionCookie,
   shareGrantCookie,
 } from './auth/cookie';
-import { clearedCodeStepCookie, codeStepCookie, openCodeStep } from './auth/oidc-flow';
+import {
+  clearedCodeStepCookie,
+  clearedSignInNoticeCookie,
+  codeStepCookie,
+  openCodeStep,
+  openSignInNotice,
+  signInNoticeCookie,
+} from './auth/oidc-flow';
 import { isAppError } from './errors';
 import { receiveUploadForm } from './http/receive-upload-form';
 import { previewKind } from './services/content-policy';
@@ -34,7 +41,7 @@ import { expiryChoices } from './services/share-settings';
 import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
 import * as sessions from './services/sessions';
-import { codeStepUsername, finishWithCode } from './services/oidc-sign-in';
+import { codeStepUsername, finishWithCode, SignInStepFinishedError } from './services/oidc-sign-in';
 import {
   beginTwoFactor,
   confirmTwoFactor,
@@ -102,6 +109,12 @@ export function loadContextFor(res: Response) {
       isTwoFactorRequired: (error: unknown) => error instanceof TwoFactorRequiredError,
       /** The user whose password was right and whose code is missing; null for any other error. */
       codeStepUserOf: (error: unknown) => (error instanceof TwoFactorRequiredError ? error.userId : null),
+      /** The code step's cookie belongs to a sign-in that has finished already (ADR 0058). */
+      isSignInStepFinished: (error: unknown) => error instanceof SignInStepFinishedError,
+      /** Wrong two-factor codes to tell of on the page after a sign-in, once (ADR 0058). */
+      signInNoticeCookie,
+      openSignInNotice,
+      clearedSignInNoticeCookie,
       SHARE_SETTING_FIELDS,
     },
   };

@@ -20,6 +20,7 @@ import { Migration20261204000000RequestReceivedEvents as PostgresRequestReceived
 import { Migration20261205000000FileNameIndex as PostgresFileNameIndex } from './postgresql/Migration20261205000000FileNameIndex';
 import { Migration20261206000000GuestResumableUploads as PostgresGuestResumableUploads } from './postgresql/Migration20261206000000GuestResumableUploads';
 import { Migration20261207000000WebhookDueIndex as PostgresWebhookDueIndex } from './postgresql/Migration20261207000000WebhookDueIndex';
+import { Migration20261207005800WrongCodeLockOuts as PostgresWrongCodeLockOuts } from './postgresql/Migration20261207005800WrongCodeLockOuts';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -40,6 +41,7 @@ import { Migration20261204000000RequestReceivedEvents } from './sqlite/Migration
 import { Migration20261205000000FileNameIndex } from './sqlite/Migration20261205000000FileNameIndex';
 import { Migration20261206000000GuestResumableUploads } from './sqlite/Migration20261206000000GuestResumableUploads';
 import { Migration20261207000000WebhookDueIndex } from './sqlite/Migration20261207000000WebhookDueIndex';
+import { Migration20261207005800WrongCodeLockOuts } from './sqlite/Migration20261207005800WrongCodeLockOuts';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -63,6 +65,7 @@ const sqliteMigrations = [
   { name: 'Migration20261205000000FileNameIndex', class: Migration20261205000000FileNameIndex },
   { name: 'Migration20261206000000GuestResumableUploads', class: Migration20261206000000GuestResumableUploads },
   { name: 'Migration20261207000000WebhookDueIndex', class: Migration20261207000000WebhookDueIndex },
+  { name: 'Migration20261207005800WrongCodeLockOuts', class: Migration20261207005800WrongCodeLockOuts },
 ];
 
 const postgresqlMigrations = [
@@ -84,6 +87,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261205000000FileNameIndex', class: PostgresFileNameIndex },
   { name: 'Migration20261206000000GuestResumableUploads', class: PostgresGuestResumableUploads },
   { name: 'Migration20261207000000WebhookDueIndex', class: PostgresWebhookDueIndex },
+  { name: 'Migration20261207005800WrongCodeLockOuts', class: PostgresWrongCodeLockOuts },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

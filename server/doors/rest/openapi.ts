@@ -388,7 +388,25 @@ function describeApi(registry: OpenAPIRegistry): void {
       },
     },
     responses: {
-      200: { description: 'Logged in; Set-Cookie carries the session', content: json(z.object({ user: User })) },
+      200: {
+        description:
+          "Logged in; Set-Cookie carries the session. `wrongCodes` is there when wrong two-factor codes locked the account's code step since its last sign-in (told once, ADR 0058)",
+        content: json(
+          z.object({
+            user: User,
+            wrongCodes: z
+              .object({
+                count: z
+                  .number()
+                  .int()
+                  .positive()
+                  .openapi({ description: 'Wrong codes that locked the code step, all lock-outs added up' }),
+                lastAt: isoDate.openapi({ description: 'When the last lock-out began' }),
+              })
+              .optional(),
+          }),
+        ),
+      },
       ...errors(400, 429),
       403: {
         description:
