@@ -53,7 +53,8 @@ async function guestCreates(app: TestApp, requestId: string, length: number, fil
     headers: { ...TUS, 'Upload-Length': String(length), 'Upload-Metadata': uploadMetadata({ filename }) },
   });
   expect(res.status, await res.text()).toBe(201);
-  return res.headers.get('location') as string;
+  // Relative: resolved against the address asked, as a tus client does.
+  return new URL(res.headers.get('location') as string, res.url).href;
 }
 
 /** A guest's PATCH of `body` at `offset`: the status and the JSON error, if any. */
