@@ -15,6 +15,7 @@ import { UserSchema } from '../db/entities/user.entity';
 import { fileIdSchema } from '../schemas';
 import { StorageUnavailableError } from '../storage/content-store';
 import { entriesOf, toCollectionDto, type CollectionDto } from './collections';
+import { cleanFileName } from './files';
 import { countDownload, grantForPassword, passesSharePassword, type ShareProof } from './share-access';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 
@@ -37,6 +38,8 @@ interface OpenCollection {
 }
 
 interface CollectionArchive {
+  /** The file name it downloads as: the title's, cleaned as an upload's name is (ADR 0059). */
+  name: string;
   size: number;
   /** Strong: changes with any file, path or order, so If-Range never joins two different archives. */
   etag: string;
@@ -68,7 +71,7 @@ export async function openCollectionShare(
     kind: 'open',
     collection: toCollectionDto(ctx, collection, entries),
     isOwner,
-    archive: () => layOutArchive(ctx, entries),
+    archive: () => layOutArchive(ctx, collection.title, entries),
   };
 }
 
@@ -106,6 +109,7 @@ export async function unlockCollection(
 
 async function layOutArchive(
   ctx: ServiceContext,
+  title: string,
   entries: Array<{ file: StoredFile; path: string }>,
 ): Promise<CollectionArchive> {
   const names = distinctArchiveNames(entries.map((entry) => entry.path));
@@ -118,6 +122,8 @@ async function layOutArchive(
   const identity = createHash('sha256');
   for (const [i, file] of files.entries()) identity.update(`${file.id}\0${names[i]}\0${file.size}\0${file.crc32}\n`);
   return {
+    // A title kept by an older version may hold what titles no longer may (a bidi override).
+    name: cleanFileName(`${title}.zip`),
     size: plan.size,
     etag: `"c-${identity.digest('base64url').slice(0, 27)}"`,
     send: (range, destination) =>

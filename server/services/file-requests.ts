@@ -11,15 +11,15 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/knex';
-import { z } from 'zod';
 import { hashPassword } from '../auth/passwords';
+import { type TextKind, withoutUnsafeCharacters } from '../characters';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileRequestSchema, FileRequestUploadSchema, type StoredFileRequest } from '../db/entities/file-request.entity';
 import { FileSchema } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { AppError } from '../errors';
 import { pooledRandomBytes } from '../random-pool';
-import { firstIssue } from '../schemas';
+import { firstIssue, newFileRequestSchema } from '../schemas';
 import { GONE_REQUEST_MESSAGES, requireRequestTakesUpload, stoppedState, uploadRefusal } from './file-request-stops';
 import { cleanFileName, type FileDto, type NewUpload, newFileId, uploadFile } from './files';
 import { requireUser } from './guards';
@@ -90,51 +90,9 @@ interface GuestViewDto {
   maxUploadBytes: number;
 }
 
-const TITLE_MAX = 200;
-const MESSAGE_MAX = 2000;
 /** A guest's name and note: text, shown as text, trimmed to these lengths. */
 const GUEST_NAME_MAX = 100;
 const GUEST_NOTE_MAX = 1000;
-
-const flag = z
-  .union([z.boolean(), z.enum(['true', 'false', 'on', 'yes', '1', '0', ''])])
-  .transform((value) => value === true || value === 'true' || value === 'on' || value === 'yes' || value === '1');
-const wholeNumber = (name: string, min: number) =>
-  z
-    .union([z.number(), z.string().regex(/^\d{1,16}$/, `${name} must be a whole number`)])
-    .transform(Number)
-    .refine(
-      (value) => Number.isSafeInteger(value) && value >= min,
-      `${name} must be a whole number of at least ${min}`,
-    );
-
-/** A new request, from the API's JSON or the page's form (blank fields left out). */
-const newFileRequestSchema = z.object({
-  title: z
-    .string({ required_error: 'title is required', invalid_type_error: 'title must be a string' })
-    .trim()
-    .min(1, 'title is required')
-    .max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`),
-  message: z
-    .string({ invalid_type_error: 'message must be a string' })
-    .max(MESSAGE_MAX, `message must be at most ${MESSAGE_MAX} characters`)
-    .optional(),
-  expiresIn: z
-    .union([z.literal('never'), wholeNumber('expiresIn', 60)])
-    .optional()
-    .openapi({ description: 'Seconds from now until the link stops taking files, or "never" (the default: 7 days).' }),
-  expiresAt: z
-    .string({ invalid_type_error: 'expiresAt must be a date' })
-    .datetime({ offset: true, message: 'expiresAt must be an ISO-8601 date' })
-    .optional(),
-  maxFiles: z.union([z.null(), wholeNumber('maxFiles', 1)]).optional(),
-  maxBytes: z.union([z.null(), wholeNumber('maxBytes', 1)]).optional(),
-  password: z
-    .string({ invalid_type_error: 'password must be a string' })
-    .max(200, 'password must be at most 200 characters')
-    .optional(),
-  requireName: flag.optional(),
-});
 
 const DEFAULT_EXPIRY_SECONDS = 7 * 86400;
 
@@ -529,15 +487,14 @@ export async function unlockFileRequest(
   return grantForPassword(ctx, { id: request.id, passwordHash: request.passwordHash }, password);
 }
 
-/** A guest's name and note as kept: text, without control characters, trimmed and capped; null when blank. */
-function guestText(value: string | undefined, max: number): string | null {
+/**
+ * A guest's name or note as kept: text without the characters text of its kind never keeps
+ * (a name is one line, a note may have several: server/characters.ts), trimmed and capped; null
+ * when blank. Cleaned rather than refused, as a file's name is (ADR 0059).
+ */
+function guestText(value: string | undefined, kind: TextKind, max: number): string | null {
   if (value === undefined) return null;
-  const cleaned = Array.from(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this drops
-    value.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').trim(),
-  )
-    .slice(0, max)
-    .join('');
+  const cleaned = Array.from(withoutUnsafeCharacters(value, kind)).slice(0, max).join('').trimEnd();
   return cleaned === '' ? null : cleaned;
 }
 
@@ -577,14 +534,14 @@ async function checkGuest(
     });
     if (!passed) throw new AppError('UNAUTHORIZED', 'This file request is password-protected: send its password.');
   }
-  const name = guestText(fields.name, GUEST_NAME_MAX);
+  const name = guestText(fields.name, 'line', GUEST_NAME_MAX);
   if (request.requireName && name === null)
     throw new AppError('BAD_REQUEST', 'Please leave your name: this request asks for it.');
   return {
     request,
     owner: { id: owner.id, username: owner.username },
     name,
-    note: guestText(fields.note, GUEST_NOTE_MAX),
+    note: guestText(fields.note, 'lines', GUEST_NOTE_MAX),
   };
 }
 

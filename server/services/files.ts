@@ -1,6 +1,7 @@
 // Every rule about files: who may see, add and remove them, how they are named and stored.
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { withoutUnsafeCharacters } from '../characters';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
@@ -300,7 +301,7 @@ function parseListFilters(input: unknown): ListFilters {
   const parsed = fileListFiltersSchema.safeParse(withoutBlanks(input));
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   // Names keep no control characters (cleanFileName): nor does a search for one (PostgreSQL refuses NUL).
-  const q = parsed.data.q === undefined ? '' : withoutUnsafeCharacters(parsed.data.q);
+  const q = parsed.data.q === undefined ? '' : withoutUnsafeCharacters(parsed.data.q, 'line');
   return { q: q === '' ? null : q, type: parsed.data.type ?? null, sort: parsed.data.sort ?? 'newest' };
 }
 
@@ -568,7 +569,7 @@ async function changeFile(
  */
 function newFileName(name: unknown): string {
   if (typeof name !== 'string') throw new AppError('BAD_REQUEST', 'originalName must be a string');
-  if (withoutUnsafeCharacters(name) === '') throw new AppError('BAD_REQUEST', 'originalName must not be empty');
+  if (withoutUnsafeCharacters(name, 'line') === '') throw new AppError('BAD_REQUEST', 'originalName must not be empty');
   return cleanFileName(name);
 }
 
@@ -615,29 +616,19 @@ export function storedExtension(originalName: string): string {
   return match ? `.${match[1]}` : '';
 }
 
-// C0/C1 controls, the line and paragraph separators, and the bidi overrides that make
-// "evil\u202egpj.exe" look like "evilexe.jpg".
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const MAX_NAME_LENGTH = 255;
 
 /** An extension worth keeping when a long name is shortened: a dot and up to 16 characters, no dot or space. */
 const KEPT_EXTENSION = /\.[^.\s]{1,16}$/u;
 
-/** A name without the characters no name keeps, trimmed. */
-function withoutUnsafeCharacters(name: string): string {
-  // A lone surrogate cannot be encoded in UTF-8 (nor in a Content-Disposition header).
-  return name.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE_NAME_CHARS, '').trim();
-}
-
 /**
- * The uploader's name without control or bidi characters, capped at MAX_NAME_LENGTH characters
+ * The uploader's name without the characters no line of text keeps (control and bidi
+ * characters: server/characters.ts, ADR 0059), capped at MAX_NAME_LENGTH characters
  * (code points); never empty. A longer name loses the end of its stem, not its extension: the
  * download keeps its type, and the stored name its extension.
  */
 export function cleanFileName(name: string): string {
-  const cleaned = withoutUnsafeCharacters(name);
+  const cleaned = withoutUnsafeCharacters(name, 'line');
   const characters = Array.from(cleaned);
   if (characters.length <= MAX_NAME_LENGTH) return cleaned || 'file';
   const extension = Array.from(KEPT_EXTENSION.exec(cleaned)?.[0] ?? '');

@@ -62,7 +62,7 @@ export function collectionArchive() {
       res.status(range ? 206 : 200);
       if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${archive.size}`);
       res.setHeader('Content-Type', 'application/zip');
-      res.setHeader('Content-Disposition', dispositionHeader('attachment', `${collection.title}.zip`));
+      res.setHeader('Content-Disposition', dispositionHeader('attachment', archive.name));
       res.setHeader('Content-Length', String(sent ? sent.end - sent.start + 1 : 0));
       if (req.method === 'HEAD' || !sent) return void res.end();
       await archive.send(sent, res);
