@@ -19,6 +19,7 @@ import { Migration20261203000000Webhooks as PostgresWebhooks } from './postgresq
 import { Migration20261204000000RequestReceivedEvents as PostgresRequestReceivedEvents } from './postgresql/Migration20261204000000RequestReceivedEvents';
 import { Migration20261205000000FileNameIndex as PostgresFileNameIndex } from './postgresql/Migration20261205000000FileNameIndex';
 import { Migration20261206000000GuestResumableUploads as PostgresGuestResumableUploads } from './postgresql/Migration20261206000000GuestResumableUploads';
+import { Migration20261207000000DownloadClaims as PostgresDownloadClaims } from './postgresql/Migration20261207000000DownloadClaims';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -38,6 +39,7 @@ import { Migration20261203000000Webhooks } from './sqlite/Migration2026120300000
 import { Migration20261204000000RequestReceivedEvents } from './sqlite/Migration20261204000000RequestReceivedEvents';
 import { Migration20261205000000FileNameIndex } from './sqlite/Migration20261205000000FileNameIndex';
 import { Migration20261206000000GuestResumableUploads } from './sqlite/Migration20261206000000GuestResumableUploads';
+import { Migration20261207000000DownloadClaims } from './sqlite/Migration20261207000000DownloadClaims';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -60,6 +62,7 @@ const sqliteMigrations = [
   { name: 'Migration20261204000000RequestReceivedEvents', class: Migration20261204000000RequestReceivedEvents },
   { name: 'Migration20261205000000FileNameIndex', class: Migration20261205000000FileNameIndex },
   { name: 'Migration20261206000000GuestResumableUploads', class: Migration20261206000000GuestResumableUploads },
+  { name: 'Migration20261207000000DownloadClaims', class: Migration20261207000000DownloadClaims },
 ];
 
 const postgresqlMigrations = [
@@ -80,6 +83,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261204000000RequestReceivedEvents', class: PostgresRequestReceivedEvents },
   { name: 'Migration20261205000000FileNameIndex', class: PostgresFileNameIndex },
   { name: 'Migration20261206000000GuestResumableUploads', class: PostgresGuestResumableUploads },
+  { name: 'Migration20261207000000DownloadClaims', class: PostgresDownloadClaims },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
