@@ -1,6 +1,7 @@
 // Who may open a collection's link, and its "Download all" archive (ADR 0036): the rules of a
 // file's link (ADR 0014) applied to the collection as a whole. One password opens the whole
-// collection; an archive started from its first byte counts once against its download limit.
+// collection; every archive sent counts against its download limit, unless it is a range
+// continuing one counted before for the same visitor (ADR 0056).
 import type { Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { contentCrc32 } from '../archive/content-crc32';
@@ -16,7 +17,15 @@ import { fileIdSchema } from '../schemas';
 import { StorageUnavailableError } from '../storage/content-store';
 import { entriesOf, toCollectionDto, type CollectionDto } from './collections';
 import { cleanFileName } from './files';
-import { countDownload, grantForPassword, passesSharePassword, type ShareProof } from './share-access';
+import {
+  claimedContent,
+  countDownload,
+  downloadClaim,
+  grantForPassword,
+  passesSharePassword,
+  type DownloadCount,
+  type ShareProof,
+} from './share-access';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 
 export const COLLECTION_PASSWORD_REQUIRED = 'This collection is password-protected.';
@@ -35,6 +44,11 @@ interface OpenCollection {
   isOwner: boolean;
   /** The "Download all" archive, laid out in full (its length and ETag known before a byte is sent). */
   archive(): Promise<CollectionArchive>;
+  /**
+   * The request carries the claim of a download of this archive as it is now (ADR 0056): a range
+   * of it continues that download and counts no new one, even once the link is used up.
+   */
+  resumable: boolean;
 }
 
 interface CollectionArchive {
@@ -60,18 +74,30 @@ export async function openCollectionShare(
   if (!collection) return { kind: 'missing' };
   const now = ctx.clock.now();
   const gone = goneReason(collection, now);
-  if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
+  const goneNow = (reason: GoneReason) => ({ kind: 'gone' as const, reason, message: GONE_MESSAGES[reason] });
+  const claimed = gone === 'expired' ? null : await claimedContent(ctx, proof.claim, collection.id);
+  // A used-up link may still let the holder of a claim finish the download that used it up.
+  if (gone && !(gone === 'used-up' && claimed)) return goneNow(gone);
   const isOwner = ctx.user?.id === collection.userId;
   const { passwordHash } = collection;
   if (passwordHash && !isOwner && !(await passesSharePassword(ctx, { id: collection.id, passwordHash }, proof)))
     return { kind: 'locked', collectionId: collection.id };
   // A file whose own link has expired or run out is on its way out (the sweep removes it).
   const entries = (await entriesOf(ctx, collection.id)).filter(({ file }) => goneReason(file, now) === null);
+  let laidOut: Promise<CollectionArchive> | undefined;
+  const archive = () => {
+    laidOut ??= layOutArchive(ctx, collection.title, entries);
+    return laidOut;
+  };
+  // The claim names the archive it was given for: one whose files changed since is another download.
+  const resumable = claimed !== null && claimed === (await archive()).etag;
+  if (gone && !resumable) return goneNow(gone);
   return {
     kind: 'open',
     collection: toCollectionDto(ctx, collection, entries),
     isOwner,
-    archive: () => layOutArchive(ctx, collection.title, entries),
+    archive,
+    resumable,
   };
 }
 
@@ -152,10 +178,19 @@ async function withCrc32(ctx: ServiceContext, file: StoredFile): Promise<StoredF
   return { ...file, crc32 };
 }
 
-/** Counts one "Download all" of a collection, atomically, as a file's download is counted. */
-export function claimCollectionDownload(
+/**
+ * Counts the "Download all" that an answer sending the archive (200, or 206 when `partial`) is,
+ * atomically as a file's download is counted, unless it is the owner's or a range continuing a
+ * download claimed before; a counted one gives its claim (ADR 0056).
+ */
+export async function countCollectionDownload(
   ctx: ServiceContext,
-  collection: Pick<CollectionDto, 'id' | 'expiresAt'>,
-): Promise<GoneReason | null> {
-  return countDownload(ctx, 'collections', collection);
+  access: Pick<OpenCollection, 'collection' | 'isOwner' | 'resumable'>,
+  archive: Pick<CollectionArchive, 'etag'>,
+  partial: boolean,
+): Promise<DownloadCount> {
+  if (access.isOwner || (partial && access.resumable)) return { kind: 'continued' };
+  const gone = await countDownload(ctx, 'collections', access.collection);
+  if (gone) return { kind: 'gone', reason: gone };
+  return { kind: 'counted', claim: await downloadClaim(ctx, access.collection.id, archive.etag) };
 }

@@ -21,6 +21,7 @@ import { Migration20261205000000FileNameIndex as PostgresFileNameIndex } from '.
 import { Migration20261206000000GuestResumableUploads as PostgresGuestResumableUploads } from './postgresql/Migration20261206000000GuestResumableUploads';
 import { Migration20261207000000WebhookDueIndex as PostgresWebhookDueIndex } from './postgresql/Migration20261207000000WebhookDueIndex';
 import { Migration20261207005800WrongCodeLockOuts as PostgresWrongCodeLockOuts } from './postgresql/Migration20261207005800WrongCodeLockOuts';
+import { Migration20261207000000DownloadClaims as PostgresDownloadClaims } from './postgresql/Migration20261207000000DownloadClaims';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -42,6 +43,7 @@ import { Migration20261205000000FileNameIndex } from './sqlite/Migration20261205
 import { Migration20261206000000GuestResumableUploads } from './sqlite/Migration20261206000000GuestResumableUploads';
 import { Migration20261207000000WebhookDueIndex } from './sqlite/Migration20261207000000WebhookDueIndex';
 import { Migration20261207005800WrongCodeLockOuts } from './sqlite/Migration20261207005800WrongCodeLockOuts';
+import { Migration20261207000000DownloadClaims } from './sqlite/Migration20261207000000DownloadClaims';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -66,6 +68,7 @@ const sqliteMigrations = [
   { name: 'Migration20261206000000GuestResumableUploads', class: Migration20261206000000GuestResumableUploads },
   { name: 'Migration20261207000000WebhookDueIndex', class: Migration20261207000000WebhookDueIndex },
   { name: 'Migration20261207005800WrongCodeLockOuts', class: Migration20261207005800WrongCodeLockOuts },
+  { name: 'Migration20261207000000DownloadClaims', class: Migration20261207000000DownloadClaims },
 ];
 
 const postgresqlMigrations = [
@@ -88,6 +91,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261206000000GuestResumableUploads', class: PostgresGuestResumableUploads },
   { name: 'Migration20261207000000WebhookDueIndex', class: PostgresWebhookDueIndex },
   { name: 'Migration20261207005800WrongCodeLockOuts', class: PostgresWrongCodeLockOuts },
+  { name: 'Migration20261207000000DownloadClaims', class: PostgresDownloadClaims },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
