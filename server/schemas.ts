@@ -83,6 +83,15 @@ export const loginSchema = z.object({
 /** File ids are URL-safe tokens; anything else cannot be a file. */
 export const fileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
+/**
+ * Whether a value can be the id of one of our rows (files, collections, tokens, sessions,
+ * webhooks, deliveries: random URL-safe text or UUIDs). Anything else is answered as an unknown
+ * id before it reaches a query: a NUL in `/tokens/a%00b` made PostgreSQL drop the connection.
+ */
+export function isRecordId(id: unknown): id is string {
+  return fileIdSchema.safeParse(id).success;
+}
+
 /** `?limit=&cursor=` of the file list; query strings arrive as text. */
 export const filePageSchema = z.object({
   limit: z.coerce

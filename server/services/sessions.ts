@@ -8,7 +8,7 @@ import { SessionSchema, type Session } from '../db/entities/session.entity';
 import type { User } from '../db/entities/user.entity';
 import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
-import { firstIssue, loginSchema } from '../schemas';
+import { firstIssue, isRecordId, loginSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
 import { requireSessionUser } from './guards';
 import { secondFactorAccepted, takeWrongCodesNotice, type WrongCodesNotice, wrongCodeError } from './two-factor';
@@ -223,7 +223,9 @@ function signInMethodOf(stored: string | null | undefined): SignInMethod | null 
  */
 export async function revokeSession(ctx: ServiceContext, sessionId: string): Promise<{ wasCurrent: boolean }> {
   const user = requireSessionUser(ctx);
-  const removed = await ctx.em.nativeDelete(SessionSchema, { id: String(sessionId), userId: user.id });
+  const removed = isRecordId(sessionId)
+    ? await ctx.em.nativeDelete(SessionSchema, { id: sessionId, userId: user.id })
+    : 0;
   if (removed === 0) throw new AppError('NOT_FOUND', 'Session not found');
   ctx.log.info({ userId: user.id }, 'session revoked');
   return { wasCurrent: sessionId === ctx.sessionId };

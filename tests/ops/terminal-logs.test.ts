@@ -60,7 +60,11 @@ describe('the log on a terminal and piped', () => {
     async () => {
       const dataDir = tempDir('fs-terminal-log-');
       dirs.push(dataDir);
-      const output = (await runServer(dataDir, true)).replace(/\x1b\[[0-9;]*m/g, '');
+      // Without the colours' escape sequences (ESC [ … m).
+      const output = (await runServer(dataDir, true)).replace(
+        new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'),
+        '',
+      );
       // The terminal echoes the Ctrl-C that stops it ("^C") in front of the next line.
       const lines = output
         .split(/\r?\n/)
