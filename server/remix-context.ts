@@ -46,6 +46,7 @@ import {
   beginTwoFactor,
   confirmTwoFactor,
   disableTwoFactor,
+  getTwoFactorSetUp,
   TwoFactorRequiredError,
   twoFactorStatus,
 } from './services/two-factor';
@@ -73,7 +74,7 @@ export function loadContextFor(res: Response) {
       shareSettings: { expiryChoices },
       previewKind,
       users: { changeOwnPassword },
-      twoFactor: { twoFactorStatus, beginTwoFactor, confirmTwoFactor, disableTwoFactor },
+      twoFactor: { twoFactorStatus, beginTwoFactor, getTwoFactorSetUp, confirmTwoFactor, disableTwoFactor },
       storage: { myStorageReport },
       resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload },
       fileRequests: {

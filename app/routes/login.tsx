@@ -85,7 +85,9 @@ async function codeStepAction(request: Request, context: Context, code: unknown)
     const { status, message } = pageErrorFrom(context, error);
     const username = (await context.services.oidcSignIn.codeStepUsername(context.ctx, step)) ?? '';
     if (context.http.isTwoFactorRequired(error)) {
-      return data({ error: message, username, codeStep: true }, { status, headers: { 'Cache-Control': 'no-store' } });
+      // A sentence, as the step's other words are (the API's error has no full stop).
+      const sentence = message.endsWith('.') ? message : `${message}.`;
+      return data({ error: sentence, username, codeStep: true }, { status, headers: { 'Cache-Control': 'no-store' } });
     }
     const headers: HeadersInit = {};
     if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined) {
@@ -233,6 +235,15 @@ function CodeStep({ error, username }: { error: string | null; username: string 
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle';
+  const actionData = useActionData<typeof action>();
+  // After a refused code (with JavaScript the step stays on the page): an empty field with the
+  // cursor in it, for the next code. Without JavaScript the new page does that.
+  const codeField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!actionData?.error || !codeField.current) return;
+    codeField.current.value = '';
+    codeField.current.focus();
+  }, [actionData]);
   return (
     <main className="narrow">
       <h1>Log in</h1>
@@ -248,8 +259,13 @@ function CodeStep({ error, username }: { error: string | null; username: string 
         <label>
           Two-factor code
           <input
+            ref={codeField}
             name="code"
             autoComplete="one-time-code"
+            // Recovery codes have letters: no capitals or corrections added by a phone's keyboard.
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
             required
             // biome-ignore lint/a11y/noAutofocus: this step of the login asks for this one field
             autoFocus

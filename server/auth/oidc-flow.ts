@@ -2,12 +2,15 @@
 // the browser rather than in one instance's memory: the callback may land on another instance.
 // - The flow cookie: state, nonce, PKCE verifier and where to return, encrypted and authenticated
 //   (JWE, dir + A256GCM, a key derived from SESSION_SECRET), for 10 minutes, sent back only to
-//   /auth/oidc. SameSite=Lax: the provider sends the browser back with a cross-site top-level GET.
+//   /auth/oidc (its start and callback, both full-page navigations, never a page's data fetch).
+//   SameSite=Lax: the provider sends the browser back with a cross-site top-level GET.
 // - The code step: once the first factor was right (the password, or the provider with
 //   OIDC_REQUIRE_2FA=on), a user with two-factor codes on is asked for a code on the login page;
 //   a signed token (HS256, 5 minutes) bound to the user's id and the first factor's method says
 //   so. The password itself is never carried to the second step. Its random id (`jti`) is marked
 //   finished in the database when the sign-in completes: the cookie opens one session (ADR 0058).
+//   Path=/: with JavaScript the login page sends its forms to `/login.data`, which a cookie of
+//   Path=/login never reaches (ADR 0063).
 // - The sign-in notice: after a sign-in with wrong two-factor codes to tell of (ADR 0058), the
 //   next page shows them once: a signed token (HS256, 5 minutes) bound to the user's id.
 import { createHash, randomBytes } from 'node:crypto';
@@ -21,7 +24,7 @@ const FLOW_COOKIE = 'oidc_flow';
 const FLOW_PATH = '/auth/oidc';
 const FLOW_LIFETIME_SECONDS = 600;
 const CODE_STEP_COOKIE = 'login_code_step';
-const CODE_STEP_PATH = '/login';
+const CODE_STEP_PATH = '/';
 const CODE_STEP_LIFETIME_SECONDS = 300;
 
 /** One key per use, derived from the session secret: a flow cookie is never a session token. */

@@ -199,6 +199,10 @@ export interface TwoFactorEnrolment {
   otpauthUri: string;
 }
 
+function enrolmentOf(user: User, secret: string): TwoFactorEnrolment {
+  return { secret, otpauthUri: authenticator.keyuri(user.username, ISSUER, secret) };
+}
+
 /**
  * Begins setting up two-factor codes: a new secret, kept aside until a first code confirms it
  * (beginning again replaces it). Refused while they are on.
@@ -208,12 +212,23 @@ export async function beginTwoFactor(ctx: ServiceContext): Promise<TwoFactorEnro
   if (user.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor codes are already on; turn them off first');
   const secret = authenticator.generateSecret(20);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { totpPendingSecret: secret });
-  return { secret, otpauthUri: authenticator.keyuri(user.username, ISSUER, secret) };
+  return enrolmentOf(user, secret);
+}
+
+/**
+ * The set-up begun and not confirmed yet, to show again (a wrong first code keeps it, ADR 0063);
+ * null when none is under way.
+ */
+export async function getTwoFactorSetUp(ctx: ServiceContext): Promise<TwoFactorEnrolment | null> {
+  const user = await freshUser(ctx, requireSessionUser(ctx).id);
+  if (user.twoFactorEnabled || !user.totpPendingSecret) return null;
+  return enrolmentOf(user, user.totpPendingSecret);
 }
 
 /**
  * Confirms the secret begun with a first code from it: two-factor codes are on from now, and the
- * ten recovery codes are returned (this once; only their hashes are kept).
+ * ten recovery codes are returned (this once; only their hashes are kept). A wrong code changes
+ * nothing: the same secret takes another code (ADR 0063).
  */
 export async function confirmTwoFactor(ctx: ServiceContext, input: unknown): Promise<{ recoveryCodes: string[] }> {
   const signedIn = requireSessionUser(ctx);
