@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { DirectSql } from './db/direct-sql';
+import type { Highlighter } from './highlight/highlighter';
 import type { Metrics } from './metrics';
 import type { OutageTracker } from './outage-tracker';
 import type { DownloadTally } from './services/download-tally';
@@ -34,6 +35,8 @@ export interface ServiceContext {
   outages: OutageTracker;
   /** The instance's Prometheus counters (ADR 0049); no-ops while metrics are off. */
   metrics: Metrics;
+  /** Colours text previews in a worker thread, within a time budget (ADR 0054). */
+  highlighter: Highlighter;
   user: AuthUser | null;
   /** How `user` was recognised: a session cookie (pages, the UI, scripts that log in) or an API token. */
   authMethod: 'session' | 'token' | null;
@@ -70,6 +73,7 @@ export interface AppDeps {
   downloads: DownloadTally;
   outages: OutageTracker;
   metrics: Metrics;
+  highlighter: Highlighter;
 }
 
 export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
@@ -89,6 +93,7 @@ export function createServiceContext(deps: AppDeps, log: Logger = deps.log): Ser
     downloads: deps.downloads,
     outages: deps.outages,
     metrics: deps.metrics,
+    highlighter: deps.highlighter,
     user: null,
     authMethod: null,
     sessionId: null,

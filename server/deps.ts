@@ -8,6 +8,7 @@ import { probeDatabaseWrite } from './db/database-health';
 import { ResumableUploadSchema } from './db/entities/resumable-upload.entity';
 import { openDirectSql } from './db/direct-sql';
 import { initOrm } from './db/orm';
+import { createHighlighter } from './highlight/highlighter';
 import { logDestination } from './log-output';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
@@ -20,7 +21,7 @@ import { LocalDiskStore } from './storage/local-disk-store';
 import { WebhookDeliverer } from './webhooks/deliverer';
 
 export interface Deps extends AppDeps {
-  /** Writes the last download counts and closes the database (the store holds nothing open). */
+  /** Writes the last download counts, closes the database (the store holds nothing open) and ends the highlighter's threads. */
   close(): Promise<void>;
 }
 
@@ -43,13 +44,17 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
   metrics.countResumableUploadsWith(() =>
     orm.em.fork().count(ResumableUploadSchema, { finishedAt: null, expiresAt: { $gt: new Date() } }),
   );
+  // Its threads start with the first preview it colours (ADR 0054).
+  const highlighter = createHighlighter(log);
   const close = async () => {
     outages.stop();
+    await highlighter.close();
     await downloads.flush();
     await sql.close();
     await orm.close();
   };
-  return { config, log, orm, sql, store, clock: options.clock ?? systemClock, downloads, outages, metrics, close };
+  const clock = options.clock ?? systemClock;
+  return { config, log, orm, sql, store, clock, downloads, outages, metrics, highlighter, close };
 }
 
 export async function createContentStore(config: Config, log: Logger): Promise<ContentStore> {

@@ -37,6 +37,7 @@ import {
 } from './services/file-requests';
 import { readGuestGrant, receiveGuestFiles, requestGrantCookie } from './http/receive-request-upload';
 import * as shares from './services/share-access';
+import { colourText } from './services/text-previews';
 import { expiryChoices } from './services/share-settings';
 import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
@@ -68,6 +69,8 @@ export function loadContextFor(res: Response) {
       fileList: { myFileListView, setMyPreferences, isFileListView, thumbnailExpected },
       sessions,
       shares,
+      /** A text preview's colours, made off the event loop (ADR 0054). */
+      textPreviews: { colourText },
       collections: { openCollectionShare, unlockCollection, listCollections, getOwnCollection, deleteCollection },
       apiTokens,
       sharexConfigFor,
