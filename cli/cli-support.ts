@@ -97,10 +97,7 @@ export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options'
  * made on disk (a command may be the first thing run on a fresh install).
  */
 export function loadCommandConfig(): Config {
-  const config = provision(loadConfig());
-  // Said where the server would say it (a generated secret is said once: by whoever made it).
-  for (const warning of config.startupWarnings) process.stderr.write(`Warning: ${warning}\n`);
-  return config;
+  return provision(loadConfig());
 }
 
 /** Runs `command` with a service context on the configured database, closing it afterwards. */
