@@ -13,8 +13,8 @@ import type { ServiceContext } from '../context';
  * host header it came in; a host that is no valid URL host gives null.
  */
 export function visitorOrigin(req: Request): string | null {
-  const hostHeader = req.get('X-Forwarded-Host') ?? req.get('Host') ?? '';
-  const port = /:(\d+)$/.exec(hostHeader)?.[1];
+  // req.hostname follows the `trust proxy` setting; the port comes from the host it names.
+  const port = /:(\d+)$/.exec(req.get('X-Forwarded-Host') ?? '')?.[1] ?? /:(\d+)$/.exec(req.get('Host') ?? '')?.[1];
   try {
     return new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ''}`).origin;
   } catch {
