@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { countedTitle, folderTitle } from '../../server/collection-titles';
 import { formatBytes } from '~/utils/format';
 import { tooLargeMessage, uploadErrorInWords, type SentShareSettings } from '~/utils/form-errors';
 import {
@@ -181,6 +182,9 @@ export function UploadForm({
   const uploadCollection = (form: HTMLFormElement, files: ChosenFile[]) => {
     const typedTitle = new FormData(form).get('title');
     const title = typeof typedTitle === 'string' && typedTitle.trim() !== '' ? typedTitle.trim() : null;
+    // Untitled: a folder's name (its files share it), else the count (ADR 0039). Decided here:
+    // the collection is made with its first file, before the server knows the others.
+    const folder = folderTitle(files.map(({ path }) => path));
     const total = files.reduce((sum, { file }) => sum + file.size, 0);
     // The rows as they stand: each change is shown as a copy, and the end reads them here.
     const current: FileRow[] = files.map(({ file, path }) => ({ path, size: file.size, sent: 0, state: 'waiting' }));
@@ -194,7 +198,7 @@ export function UploadForm({
     setCollectionLink(null);
     uploadRef.current = startCollectionUpload(
       files,
-      { title: title ?? `${files.length} files`, settings: linkSettings(form) },
+      { title: title ?? folder ?? countedTitle(files.length), settings: linkSettings(form) },
       {
         onFileProgress: (index, sent) => update(index, { sent, state: 'sending' }),
         onFileRetrying: (index) => update(index, { state: 'retrying' }),
@@ -234,10 +238,9 @@ export function UploadForm({
               : uploadErrorInWords(problem.status, problem.message, maxUploadBytes)
             : null;
           setError(endedInWords(current, problemInWords, collectionId !== null));
-          // Its title counted the files chosen: it now says how many it holds.
+          // Its title counted the files chosen: it now says how many it holds (a folder's name stays).
           const arrived = current.filter((row) => row.state === 'done').length;
-          if (collectionId && !title)
-            void retitleCollection(collectionId, `${arrived} file${arrived === 1 ? '' : 's'}`);
+          if (collectionId && !title && !folder) void retitleCollection(collectionId, countedTitle(arrived));
         },
       },
     );
@@ -366,7 +369,7 @@ export function UploadForm({
         <input type="text" name="title" maxLength={200} autoComplete="off" />
         <span className="muted">
           {scripted
-            ? 'When you choose several files or a folder, they are shared as one collection with this title.'
+            ? 'When you choose several files or a folder, they are shared as one collection with this title (left empty, a folder keeps its name).'
             : 'When you choose several files, they are shared as one collection with this title.'}
         </span>
       </label>

@@ -2,6 +2,7 @@
 // with the path it has there (and in the archive), and the share controls a file has.
 import type { z } from 'zod';
 import { normaliseArchivePath } from '../archive/archive-paths';
+import { countedTitle, folderTitle } from '../collection-titles';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
 import { CollectionFileSchema, type CollectionFile } from '../db/entities/collection-file.entity';
@@ -162,7 +163,8 @@ export async function createCollection(ctx: ServiceContext, input: unknown): Pro
   const collection: StoredCollection = {
     id: newFileId(),
     userId: owner.id,
-    title: body.title ?? defaultTitle(entries.length),
+    // Untitled: the folder its files share, else their count (ADR 0039).
+    title: body.title ?? folderTitle(entries.map((entry) => entry.path)) ?? countedTitle(entries.length),
     createdAt: new Date(now),
     downloads: 0,
     ...share,
@@ -174,10 +176,6 @@ export async function createCollection(ctx: ServiceContext, input: unknown): Pro
   });
   ctx.log.info({ collectionId: collection.id, files: entries.length }, 'collection created');
   return toCollectionDto(ctx, collection, entries);
-}
-
-function defaultTitle(count: number): string {
-  return count === 1 ? '1 file' : `${count} files`;
 }
 
 /** The caller's collections, newest first (without their files: `fileCount` and `totalSize` say enough). */

@@ -13,12 +13,17 @@ import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { AppError } from '../errors';
 import { SHARE_SETTING_FIELDS } from '../schemas';
-import { PARTIAL_CONTENT_LIFETIME_MS, type ContentStore, type PartialProgress } from '../storage/content-store';
+import {
+  FIRST_BYTES_KEPT,
+  PARTIAL_CONTENT_LIFETIME_MS,
+  type ContentStore,
+  type PartialProgress,
+} from '../storage/content-store';
 import { collectionTarget, joinCollection } from './collections';
 import { requireRequestTakesUpload, stoppedState } from './file-request-stops';
 import { cleanFileName, newFileId, storedExtension, toFileDto, type FileDto } from './files';
 import { quotaOfUser, withAvailableBytes } from './quotas';
-import { fileTypeFor } from './file-types';
+import { declaredFileType, fileTypeOf } from './file-types';
 import { requireUser } from './guards';
 import { quotaExceededError } from './storage-usage';
 import { storageStep } from './storage-errors';
@@ -80,7 +85,8 @@ export async function createResumableUpload(
     fileId,
     storedName: fileId + storedExtension(originalName),
     originalName,
-    mimeType: fileTypeFor(originalName, input.metadata.filetype),
+    // The client's claim, until the content is in and its type is found (finish, ADR 0064).
+    mimeType: declaredFileType(originalName, input.metadata.filetype),
     length: input.length,
     receivedBytes: 0,
     contentState: null,
@@ -233,13 +239,14 @@ async function finish(
 ): Promise<FileDto> {
   if (progress.size !== Number(upload.length)) throw lengthMismatch(upload, progress.size);
   await storageStep(() => ctx.store.partial.finish(upload.storedName, progress));
+  const mimeType = await foundFileType(ctx, upload, progress.size);
   const share = JSON.parse(upload.shareSettings ?? 'null') as ChosenShareSettings | null;
   const now = ctx.clock.now();
   const file: StoredFile = {
     id: upload.fileId,
     userId: upload.userId,
     originalName: upload.originalName,
-    mimeType: upload.mimeType,
+    mimeType,
     size: progress.size,
     storedName: upload.storedName,
     createdAt: new Date(now),
@@ -285,6 +292,31 @@ async function finish(
   }
   ctx.log.info({ fileId: file.id, uploadId: upload.id, size: file.size }, 'file uploaded (resumable)');
   return toFileDto(file);
+}
+
+/**
+ * The finished content's type (ADR 0064), from its first bytes read back by byte range: the
+ * requests that brought them may each have carried a few bytes only. Bytes that cannot be read
+ * leave the type the client declared: a file is never lost over its type.
+ */
+async function foundFileType(ctx: ServiceContext, upload: ResumableUpload, size: number): Promise<string> {
+  try {
+    const chunks: Buffer[] = [];
+    if (size > 0) {
+      const opened = await ctx.store.open(upload.storedName, { start: 0, end: Math.min(size, FIRST_BYTES_KEPT) - 1 });
+      for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+    }
+    const firstBytes = Buffer.concat(chunks);
+    return await fileTypeOf({
+      name: upload.originalName,
+      declared: upload.mimeType,
+      firstBytes,
+      whole: firstBytes.length === size,
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error, uploadId: upload.id }, 'first bytes not read; the declared type is kept');
+    return upload.mimeType;
+  }
 }
 
 /** Ends one of the caller's unfinished uploads and removes its bytes (a finished one stays: 400). */

@@ -9,6 +9,7 @@ import {
   type ReceivedFileDto,
 } from '../../server/services/file-requests';
 import { fileForm } from '../helpers/app';
+import { sampleOf } from '../helpers/file-samples';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 import { OFFSET_OCTET_STREAM, TUS, tusClient, uploadMetadata } from '../helpers/tus';
 
@@ -84,6 +85,8 @@ describe('a guest’s resumable uploads into a request', () => {
   }) => {
     const request = await createRequest(alice, { title: 'Raw footage', requireName: true });
     const content = new Uint8Array(300_000).map((_, i) => (i * 7) % 251);
+    // A QuickTime file's first bytes: its type is read from them (ADR 0064).
+    sampleOf('video/quicktime').copy(content);
     const created = await guestCreates(app.url, request.id, content.length, {
       filename: 'clip.mov',
       filetype: 'video/quicktime',

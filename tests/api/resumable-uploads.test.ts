@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, TestClock, type TestApp } from '../helpers/app';
+import { sampleOf } from '../helpers/file-samples';
 import { OFFSET_OCTET_STREAM, offsetOnceSettled, sha256, TUS, tusClient, type TusClient } from '../helpers/tus';
 
 const MiB = 1024 * 1024;
@@ -47,6 +48,7 @@ describe('a resumable upload', () => {
     const { cookie, tus } = await newUser();
     const before = await app.partialContent();
     const content = randomBytes(3 * MiB + 123);
+    sampleOf('video/mp4').copy(content);
     const location = await created(tus, content.length, { filename: 'holiday.mp4', filetype: 'video/mp4' });
     const cuts = [0, MiB, 2 * MiB + 7, content.length];
     for (let i = 0; i < 2; i++) {

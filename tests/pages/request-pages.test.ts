@@ -3,7 +3,7 @@
 // what this guest sent), its 410 and password pages, and the owner's /requests with what
 // arrived (guests' names and notes as text) and the link from My files.
 import type { FileRequestDto } from '../../server/services/file-requests';
-import { describe, expect, test, type TestUser } from '../helpers/fixtures';
+import { describe, expect, registeredUser, test, type TestUser } from '../helpers/fixtures';
 import { alertsOf, getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 
 async function createRequest(user: TestUser, body: Record<string, unknown>): Promise<FileRequestDto> {
@@ -179,6 +179,37 @@ describe('the owner’s page', () => {
     const deleted = await postForm(app, '/requests', { intent: 'delete', id: request.id }, { cookie: bob.cookie });
     expect(deleted.status).toBe(303);
     expect(visibleText(await (await getPage(app, '/requests', bob.cookie)).text())).toContain('No file requests yet.');
+  });
+
+  test('when guests sent files through a request, then My files shows under each who sent it and for which request, and the note, all as text', async ({
+    app,
+  }) => {
+    const owner = await registeredUser(app, 'olga');
+    const request = await createRequest(owner, { title: 'Tax <i>papers</i>' });
+    for (const [fields, name] of [
+      [{ name: 'Carol <script>alert(1)</script>', note: 'Scans of the <b>receipts</b>' }, 'receipts.pdf'],
+      [{}, 'anonymous.txt'],
+    ] as const) {
+      const sent = await fetch(`${app.url}/r/${request.id}`, {
+        method: 'POST',
+        body: guestForm(fields, [{ name, content: name }]),
+      });
+      expect(sent.status).toBe(201);
+      await sent.text();
+    }
+    await owner.upload('mine', 'mine.txt', 'text/plain');
+    for (const view of ['table', 'gallery']) {
+      const html = await (await getPage(app, `/files?view=${view}`, owner.cookie)).text();
+      const text = visibleText(html);
+      expect(text, view).toContain('from Carol <script>alert(1)</script>, for “Tax <i>papers</i>”');
+      expect(text, view).toContain('Scans of the <b>receipts</b>');
+      expect(text, view).toContain('for “Tax <i>papers</i>”');
+      expect(html, view).not.toContain('<script>alert(1)');
+      expect(html, view).not.toContain('<b>receipts');
+      expect(html, view).not.toContain('<i>papers');
+      // One line for each of the two received files, none for her own.
+      expect(text.match(/for “Tax <i>papers<\/i>”/g), view).toHaveLength(2);
+    }
   });
 
   test('when the form has no title, then it comes back with the reason', async ({ app, bob }) => {
