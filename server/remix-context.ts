@@ -54,7 +54,7 @@ import {
 import { changeOwnPassword, isFileListView, myFileListView, setMyPreferences } from './services/users';
 import { thumbnailExpected } from './services/thumbnails';
 import { cancelResumableUpload, listMyUnfinishedUploads } from './services/resumable-uploads';
-import { myStorageReport } from './services/storage-usage';
+import { myStorageReport, myUploadAllowance } from './services/storage-usage';
 import * as webhooks from './services/webhooks';
 
 export function loadContextFor(res: Response) {
@@ -78,7 +78,7 @@ export function loadContextFor(res: Response) {
       previewKind,
       users: { changeOwnPassword },
       twoFactor: { twoFactorStatus, beginTwoFactor, getTwoFactorSetUp, confirmTwoFactor, disableTwoFactor },
-      storage: { myStorageReport },
+      storage: { myStorageReport, myUploadAllowance },
       resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload },
       fileRequests: {
         countNewRequestFiles,

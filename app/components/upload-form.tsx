@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { countedTitle, folderTitle } from '../../server/collection-titles';
-import { formatBytes } from '~/utils/format';
+import { formatBytes, formatLimit, unitsOf } from '~/utils/format';
 import { tooLargeMessage, uploadErrorInWords, type SentShareSettings } from '~/utils/form-errors';
 import {
   type ChosenFile,
@@ -41,10 +41,27 @@ function notSendable(files: ChosenFile[], maxUploadBytes: number): string | null
     return `A collection holds at most ${MOST_FILES.toLocaleString('en')} files. Upload them in smaller sets.`;
   const tooLarge = files.filter(({ file }) => file.size > maxUploadBytes);
   if (tooLarge.length === 1)
-    return `${tooLarge[0].path} is too large. Files on this server can be up to ${formatBytes(maxUploadBytes)}.`;
+    return `${tooLarge[0].path} is too large. Files on this server can be up to ${formatLimit(maxUploadBytes)}.`;
   if (tooLarge.length > 1)
-    return `${tooLarge.length} of these files are too large (${tooLarge[0].path} and others). Files on this server can be up to ${formatBytes(maxUploadBytes)}.`;
+    return `${tooLarge.length} of these files are too large (${tooLarge[0].path} and others). Files on this server can be up to ${formatLimit(maxUploadBytes)}.`;
   return null;
+}
+
+/** The most the next upload may be (the loader's `myUploadAllowance`). */
+export interface UploadAllowance {
+  bytes: number;
+  limitedBy: 'file' | 'quota';
+  quota: number | null;
+}
+
+/**
+ * "Up to 1 GiB.", or, when the quota leaves less, "Up to 23 MiB (the room left in your 100 MiB)."
+ * The room is rounded down and said in the quota's units (ADR 0065).
+ */
+function limitInWords({ bytes, limitedBy, quota }: UploadAllowance): string {
+  if (limitedBy === 'file' || quota === null) return `Up to ${formatLimit(bytes)}.`;
+  if (bytes === 0) return `No room left in your ${formatLimit(quota)}: delete files to upload again.`;
+  return `Up to ${formatBytes(bytes, unitsOf(quota), 'down')} (the room left in your ${formatLimit(quota)}).`;
 }
 
 /** What the page says once a collection upload has ended with files left out. */
@@ -83,14 +100,17 @@ export function UploadForm({
   sent,
   expiry,
   maxUploadBytes,
+  allowance,
   ownerId,
 }: {
   serverError: string | null;
   /** The link options of a form the server refused (without JavaScript): shown again. */
   sent: SentShareSettings | null;
   expiry: { choices: ExpiryChoice[]; defaultValue: string };
-  /** The server's MAX_UPLOAD_BYTES: said beside the file input, and checked before sending anything. */
+  /** The server's MAX_UPLOAD_BYTES: checked before sending anything. */
   maxUploadBytes: number;
+  /** Said beside the file input: MAX_UPLOAD_BYTES, or less when the quota leaves less. */
+  allowance: UploadAllowance;
   /** Whose unfinished uploads the browser may name and carry on (a shared browser keeps several people's). */
   ownerId: string;
 }) {
@@ -394,7 +414,7 @@ export function UploadForm({
             ? 'Choose a file or several, or drop files or a folder here'
             : 'Choose a file or several, or drop or paste one here'}
         </span>
-        <span className="muted upload-limit">{`Up to ${formatBytes(maxUploadBytes)}.`}</span>
+        <span className="muted upload-limit">{limitInWords(allowance)}</span>
         <input
           ref={inputRef}
           type="file"

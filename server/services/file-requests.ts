@@ -86,6 +86,8 @@ interface GuestViewDto {
   filesLeft: number | null;
   /** Bytes still accepted (the request's limit, the owner's quota and the largest upload, whichever is smallest); null: no limit. */
   bytesLeft: number | null;
+  /** The limit `bytesLeft` is what is left of (the request's or the owner's quota): its units are the ones said (ADR 0065). */
+  bytesLeftOf: number | null;
   /** The largest one file (MAX_UPLOAD_SIZE). */
   maxUploadBytes: number;
 }
@@ -459,7 +461,14 @@ async function guestView(
   const quotaLeft =
     quota === null ? null : await withAvailableBytes(ctx, owner.id, quota, null, async (_em, available) => available);
   const requestLeft = request.maxBytes === null ? null : Number(request.maxBytes) - usage.bytes - usage.heldBytes;
-  const lefts = [requestLeft, quotaLeft].filter((value): value is number => value !== null);
+  const lefts = [
+    { left: requestLeft, of: request.maxBytes === null ? null : Number(request.maxBytes) },
+    { left: quotaLeft, of: quota },
+  ].filter((limit): limit is { left: number; of: number } => limit.left !== null && limit.of !== null);
+  const tightest = lefts.reduce<{ left: number; of: number } | null>(
+    (least, limit) => (least === null || limit.left < least.left ? limit : least),
+    null,
+  );
   return {
     id: request.id,
     title: request.title,
@@ -467,7 +476,8 @@ async function guestView(
     expiresAt: request.expiresAt === null ? null : new Date(request.expiresAt).toISOString(),
     requireName: Boolean(request.requireName),
     filesLeft: request.maxFiles === null ? null : Math.max(0, Number(request.maxFiles) - usage.files - usage.heldFiles),
-    bytesLeft: lefts.length === 0 ? null : Math.max(0, Math.min(...lefts)),
+    bytesLeft: tightest === null ? null : Math.max(0, tightest.left),
+    bytesLeftOf: tightest?.of ?? null,
     maxUploadBytes: ctx.config.maxUploadBytes,
   };
 }

@@ -561,7 +561,7 @@ describe('a resumable upload under a quota', () => {
     expect((await multipart(cookie, 30_000)).status).toBe(201);
     const res = await tus.create(70_001);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: 68 KiB of your 98 KiB is free' });
+    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: 70 kB of your 100 kB is free' });
     expect((await tus.create(70_000)).status).toBe(201);
   });
 

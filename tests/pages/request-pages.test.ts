@@ -47,6 +47,25 @@ describe('the guest’s page', () => {
     expect(html.toLowerCase()).toContain('enctype="multipart/form-data"');
   });
 
+  test('when a request’s limit was set as 2 GB through the API, then the guest reads what is left in GB, and after a file, rounded down', async ({
+    app,
+    alice,
+  }) => {
+    const request = await createRequest(alice, { title: 'Raw footage', maxBytes: 2_000_000_000 });
+    expect(visibleText(await (await getPage(app, `/r/${request.id}`)).text())).toContain(
+      'Any number of files, 2 GB in all.',
+    );
+    const sent = await fetch(`${app.url}/r/${request.id}`, {
+      method: 'POST',
+      body: guestForm({}, [{ name: 'clip.txt', content: 'a few bytes' }]),
+    });
+    expect(sent.status).toBe(201);
+    await sent.text();
+    expect(visibleText(await (await getPage(app, `/r/${request.id}`)).text())).toContain(
+      'Any number of files, 1.9 GB in all.',
+    );
+  });
+
   test('when a guest sends two files with the form, then the answer lists those two and not what others sent, and a hostile name stays text for the owner', async ({
     app,
     alice,
@@ -209,6 +228,44 @@ describe('the owner’s page', () => {
       expect(html, view).not.toContain('<i>papers');
       // One line for each of the two received files, none for her own.
       expect(text.match(/for “Tax <i>papers<\/i>”/g), view).toHaveLength(2);
+    }
+  });
+
+  test.for([
+    ['50 MB', 50_000_000],
+    ['1.5GiB', 1.5 * 1024 ** 3],
+    ['750 kB', 750_000],
+  ] as const)(
+    'when the owner types %s as the byte limit, then the row holds %d bytes and both pages show it back as typed',
+    async ([typed, bytes], { app, bob }) => {
+      const title = `Scans up to ${typed}`;
+      const made = await postForm(
+        app,
+        '/requests',
+        { intent: 'create', title, maxSize: typed },
+        { cookie: bob.cookie },
+      );
+      expect(made.status).toBe(303);
+      const [row] = await app.rows('select id, max_bytes from file_requests where title = ?', [title]);
+      expect(Number(row.max_bytes)).toBe(bytes);
+      const shown = typed.replace(/(\d)([A-Za-z])/, '$1 $2');
+      const owner = visibleText(await (await getPage(app, '/requests', bob.cookie)).text());
+      expect(owner).toContain(`${title} Open Link 0 files received (0 bytes) ; at most ${shown} in all`);
+      const guest = visibleText(await (await getPage(app, `/r/${row.id}`)).text());
+      expect(guest).toContain(`Any number of files, ${shown} in all.`);
+    },
+  );
+
+  test('when the byte limit typed is not a size, then the form says what it takes and no request is made', async ({
+    app,
+    bob,
+  }) => {
+    for (const typed of ['lots', '0', '5 XB', '-1MB']) {
+      const title = `Not a size: ${typed}`;
+      const res = await postForm(app, '/requests', { intent: 'create', title, maxSize: typed }, { cookie: bob.cookie });
+      expect(res.status, typed).toBe(400);
+      expect(alertsOf(await res.text())).toEqual(['Most data in all must be a size such as 500 MB or 2 GiB.']);
+      expect(await app.rows('select id from file_requests where title = ?', [title])).toEqual([]);
     }
   });
 
