@@ -44,11 +44,12 @@ RUN npm run build \
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 
-# MALLOC_ARENA_MAX=2: glibc keeps less freed memory per thread (scripts/server-node-flags.mjs,
-# ADR 0053).
+# MALLOC_ARENA_MAX=2 and MALLOC_MMAP_THRESHOLD_=131072: glibc keeps less freed memory per
+# thread, and gives large blocks back (scripts/server-node-flags.mjs, ADR 0053, ADR 0061).
 ENV NODE_ENV=production \
     DATA_DIR=/data \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072
 
 WORKDIR /app
 

@@ -1,4 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
 import {
   Form,
   Link,
@@ -14,6 +15,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { httpBatchLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
+import { LocalTime } from '~/components/local-time';
 import stylesHref from '~/styles.css';
 import { useNonce } from '~/utils/nonce';
 import { trpc } from '~/utils/trpc';
@@ -29,8 +31,14 @@ export const links: LinksFunction = () => [
 // An error page's title (routes without a `meta` of their own show this one too).
 export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : []);
 
-export async function loader({ context }: LoaderFunctionArgs) {
-  return { user: context.ctx.user };
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { user, config } = context.ctx;
+  const { present, notice } = await context.http.openSignInNotice(config, request.headers.get('cookie'));
+  if (!present) return { user, signInNotice: null };
+  // Told once, on the first page after the sign-in, to the user it was made for (ADR 0058).
+  const signInNotice =
+    notice && user && notice.userId === user.id ? { wrongCodes: notice.wrongCodes, lastAt: notice.lastAt } : null;
+  return data({ user, signInNotice }, { headers: { 'Set-Cookie': context.http.clearedSignInNoticeCookie(config) } });
 }
 
 function Header() {
@@ -65,6 +73,20 @@ function Header() {
   );
 }
 
+/** Wrong two-factor codes tried for the account since its owner last signed in (ADR 0058). */
+function SignInNotice() {
+  const notice = useRouteLoaderData<typeof loader>('root')?.signInNotice;
+  if (!notice) return null;
+  return (
+    <div className="sign-in-notice">
+      <p className="alert" role="alert">
+        {notice.wrongCodes} wrong sign-in codes were tried for your account on <LocalTime iso={notice.lastAt} />. If it
+        was not you, <Link to="/settings">change your password</Link>.
+      </p>
+    </div>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   return (
@@ -79,6 +101,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <Header />
+        <SignInNotice />
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

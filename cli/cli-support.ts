@@ -7,6 +7,7 @@ import { ConfigError, describeDatabase, loadConfig, type Config } from '../serve
 import { createServiceContext, type ServiceContext } from '../server/context';
 import { createDeps, type Deps } from '../server/deps';
 import { isAppError } from '../server/errors';
+import { errorSummary } from '../server/logged-errors';
 import { provision } from '../server/provision';
 
 /** A failure the command explains itself: its message is the line the admin sees. */
@@ -106,7 +107,7 @@ export async function withServiceContext<T>(config: Config, command: (ctx: Servi
     deps = await createDeps(config, { logLevel: 'warn' });
   } catch (error) {
     throw new CliError(
-      `Cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${(error as Error).message.split('\n')[0]}`,
+      `Cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${errorSummary(error)}`,
     );
   }
   try {
@@ -119,7 +120,8 @@ export async function withServiceContext<T>(config: Config, command: (ctx: Servi
 /** The one line that says why a command failed. */
 export function failureLine(error: unknown): string {
   if (error instanceof CliError || error instanceof ConfigError || isAppError(error)) return error.message;
-  return `Unexpected error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  // A database's error without the statement and its values (ADR 0059).
+  return `Unexpected error: ${errorSummary(error)}`;
 }
 
 /** The first line of a stream (scripts pipe the password in). */

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { ConfigError, describeDatabase } from '../server/config';
 import { initOrm, type Orm } from '../server/db/orm';
+import { errorSummary } from '../server/logged-errors';
 import { createDeps, type Deps } from '../server/deps';
 import { moveInstall, MoveVerificationError } from '../server/services/install-move';
 import { LocalDiskStore } from '../server/storage/local-disk-store';
@@ -53,16 +54,14 @@ async function main(argv: string[]): Promise<number> {
   try {
     source = await initOrm({ dialect: 'sqlite', path: sourcePath });
   } catch (error) {
-    throw new CliError(`Cannot open the source database ${sourcePath}: ${(error as Error).message.split('\n')[0]}`);
+    throw new CliError(`Cannot open the source database ${sourcePath}: ${errorSummary(error)}`);
   }
   let target: Deps;
   try {
     target = await createDeps(config, { logLevel: 'warn' });
   } catch (error) {
     await source.close();
-    throw new CliError(
-      `Cannot open the target database ${describeDatabase(config)}: ${(error as Error).message.split('\n')[0]}`,
-    );
+    throw new CliError(`Cannot open the target database ${describeDatabase(config)}: ${errorSummary(error)}`);
   }
   try {
     const report = await moveInstall(
@@ -84,9 +83,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     const known = error instanceof CliError || error instanceof ConfigError || error instanceof MoveVerificationError;
-    const message = known
-      ? (error as Error).message
-      : `Unexpected error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    const message = known ? (error as Error).message : `Unexpected error: ${errorSummary(error)}`;
     process.stderr.write(`move-install: ${message}\n`);
     process.exit(error instanceof CliError ? 2 : 1);
   },

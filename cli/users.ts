@@ -32,7 +32,8 @@ import {
   withServiceContext,
   type CommandHelp,
 } from './cli-support';
-import { formatBytes, quotaSetLine, quotaWarning } from './quota-lines';
+import { formatBytes } from '../server/byte-sizes';
+import { formatUsage, quotaColumn, quotaSetLine, quotaWarning } from './quota-lines';
 
 const HELP: CommandHelp = {
   name: 'users',
@@ -50,8 +51,9 @@ const HELP: CommandHelp = {
   summary: ["Administers accounts with the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs."],
   entries: [
     ['<username>', 'the account (add: a new one, 1-64 characters of A-Z a-z 0-9 . _ -)'],
-    ['<size>', "the user's own quota: 500MB, 2GB (KB, MB, GB, TB: powers of 1000); 500MiB, 2GiB, 2G"],
-    ['', '(KiB, MiB, GiB, TiB and a bare K, M, G, T: powers of 1024); a bare number is bytes;'],
+    ['<size>', "the user's own quota: 500MB, 2GB (kB, MB, GB, TB: powers of 1000); 500MiB, 2GiB, 2G"],
+    ['', '(KiB, MiB, GiB, TiB and a bare K, M, G, T: powers of 1024); a bare number is bytes. It reads'],
+    ['', 'back as written (1 GB as 1 GB) here, in `list` and on the pages;'],
     ['', 'none: unlimited; default: back to DEFAULT_QUOTA_BYTES. Below what the user stores: a warning'],
     [
       '--password-stdin',
@@ -133,17 +135,13 @@ async function confirmDeletion(username: string): Promise<void> {
 type ListedUser = UserSummary & { heldBytes: number; unfinishedUploads: number };
 
 function describe(user: ListedUser): string {
-  const quota =
-    user.quotaBytes === null
-      ? 'no quota'
-      : `quota ${formatBytes(user.quotaBytes)}${user.quotaSource === 'default' ? ' (default)' : ''}`;
   return [
     user.username,
     `created ${user.createdAt.slice(0, 10)}`,
     `${user.files} ${user.files === 1 ? 'file' : 'files'}`,
-    formatBytes(user.bytes),
-    `${formatBytes(user.heldBytes)} held`,
-    quota,
+    formatUsage(user.bytes, user),
+    `${formatUsage(user.heldBytes, user)} held`,
+    quotaColumn(user),
     user.disabled ? 'DISABLED' : 'active',
     ...(user.oidcSubject === null ? [] : [`signs in with ${user.oidcSubject}`]),
   ].join('  ');
@@ -197,7 +195,7 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
       // Allowed (the files stay), but the admin should know: on stderr, so --json stays one object.
       const warning = quotaWarning(user);
       if (warning) process.stderr.write(`${warning}\n`);
-      return print({ user }, quotaSetLine(user, value));
+      return print({ user }, quotaSetLine(user));
     }
     case 'reset-2fa': {
       const { wasOn } = await resetTwoFactor(ctx, username);

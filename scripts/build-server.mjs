@@ -5,6 +5,9 @@ import { build } from 'esbuild';
 await build({
   entryPoints: {
     'server/index': 'server/index.ts',
+    // The highlighter's worker thread loads it by this path (server/highlight/highlighter.ts): every
+    // other file here sits one folder below dist/ too, and reaches it as ../server/highlight-worker.js.
+    'server/highlight-worker': 'server/highlight/highlight-worker.ts',
     'cli/register-user': 'cli/register-user.ts',
     'cli/move-install': 'cli/move-install.ts',
     'cli/tokens': 'cli/tokens.ts',

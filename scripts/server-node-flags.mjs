@@ -36,5 +36,14 @@ export const SERVER_NODE_FLAGS = [
 // MALLOC_ARENA_MAX=2: glibc gives each thread that allocates (V8's compiler and collector
 // helpers, libuv's pool) a memory arena of its own, and each keeps what was freed in it. Two
 // arenas in all hold the server ~8 MB lower while it takes an upload, for no CPU we could
-// measure (ADR 0053). Read by glibc when the process starts: an environment variable, not a flag.
-export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
+// measure (ADR 0053).
+//
+// MALLOC_MMAP_THRESHOLD_=131072: glibc maps a block of 128 KiB or more on its own and gives it
+// back when it is freed, but by default it then raises that threshold to the size of the block
+// (up to 32 MiB), after which such blocks come from the arenas and stay there. libvips makes a
+// thumbnail with rows of some hundreds of KiB: with the threshold held at glibc's starting
+// value the server comes back within ~15 MB of where it was after a burst of thumbnails, not
+// ~50 MB above it (ADR 0061).
+//
+// Both are read by glibc when the process starts: environment variables, not flags.
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };

@@ -4,7 +4,7 @@ import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const outputs = ['build/index.js', 'dist/server/index.js', 'public/build'];
+const outputs = ['build/index.js', 'dist/server/index.js', 'dist/server/highlight-worker.js', 'public/build'];
 // Everything `npm run build` reads: scripts/build-remix.mjs (app, the server code it imports,
 // remix.config.js, tsconfig.json's paths), scripts/build-server.mjs (server, cli), and the
 // dependencies bundled into the browser build (package.json, package-lock.json).

@@ -6,6 +6,7 @@ import path from 'node:path';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 import { SESSION_TTL_SECONDS } from './auth/session-constants';
+import { readSize } from './byte-sizes';
 import { countCharacters } from './characters';
 
 export class ConfigError extends Error {
@@ -36,8 +37,13 @@ type StorageConfig =
 export interface Config {
   readonly port: number;
   readonly host: string;
-  /** Public base address without a trailing slash. */
+  /** Public base address without a trailing slash: BASE_URL, or `http://localhost:$PORT` when unset. */
   readonly baseUrl: string;
+  /**
+   * Whether BASE_URL was set. When it was not, pages show links with the address each visitor
+   * used (http/link-base.ts); the API's answers and what is sent out use `baseUrl`.
+   */
+  readonly baseUrlSet: boolean;
   readonly dataDir: string;
   /** The local content folder (used when `storage` is the disk). */
   readonly uploadDir: string;
@@ -121,6 +127,21 @@ function wholeNumber(name: string, fallback: number, min: number, max = Number.M
   });
 }
 
+/**
+ * A size: bytes, or a number with a unit of either system (`500MB`, `1GiB`), read as the CLI's
+ * quota sizes are (ADR 0065); unset: `fallback`.
+ */
+function byteSize<Fallback extends number | null>(name: string, fallback: Fallback, min: number) {
+  return variable.transform((text, ctx): number | Fallback => {
+    if (text === undefined) return fallback;
+    const bytes = readSize(text);
+    if (bytes === null)
+      return refuse(ctx, `${name} must be a number of bytes or a size such as 500MB or 1GiB, got "${text}"`);
+    if (bytes < min) return refuse(ctx, `${name} must be at least ${min} byte, got "${text}"`);
+    return bytes;
+  });
+}
+
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /**
@@ -166,13 +187,9 @@ const environmentVariables = z.object({
     (secret) => secret === undefined || countCharacters(secret) >= 32,
     'SESSION_SECRET must be at least 32 characters long',
   ),
-  MAX_UPLOAD_BYTES: wholeNumber('MAX_UPLOAD_BYTES', 1073741824, 1),
+  MAX_UPLOAD_BYTES: byteSize('MAX_UPLOAD_BYTES', 1073741824, 1),
   // Unset: unlimited (ADR 0018).
-  DEFAULT_QUOTA_BYTES: variable.transform((text, ctx) => {
-    if (text === undefined) return null;
-    if (!/^\d+$/.test(text)) return refuse(ctx, `DEFAULT_QUOTA_BYTES must be a whole number of bytes, got "${text}"`);
-    return Number.isSafeInteger(Number(text)) ? Number(text) : refuse(ctx, `DEFAULT_QUOTA_BYTES is too large: ${text}`);
-  }),
+  DEFAULT_QUOTA_BYTES: byteSize('DEFAULT_QUOTA_BYTES', null, 0),
   TRUST_PROXY: variable.transform((text, ctx) => parseTrustProxy(text, ctx)),
   LOG_LEVEL: variable.transform((text, ctx) => {
     const level = (text ?? 'info').toLowerCase() as LogLevel;
@@ -288,6 +305,7 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     port: values.PORT,
     host: values.HOST,
     baseUrl: values.BASE_URL ?? `http://localhost:${values.PORT}`,
+    baseUrlSet: values.BASE_URL !== undefined,
     dataDir: values.DATA_DIR,
     uploadDir,
     storage: storageOf(values, uploadDir, ctx),
@@ -390,6 +408,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     port: settings.port,
     host: settings.host,
     baseUrl: settings.baseUrl,
+    baseUrlSet: settings.baseUrlSet,
     dataDir: settings.dataDir,
     uploadDir: settings.uploadDir,
     storage: settings.storage,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { DirectSql } from './db/direct-sql';
+import type { Highlighter } from './highlight/highlighter';
 import type { Metrics } from './metrics';
 import type { OutageTracker } from './outage-tracker';
 import type { ArchivePlanCache } from './services/archive-plan-cache';
@@ -21,6 +22,11 @@ export interface ServiceContext {
   /** The hot statements, written out (db/direct-sql.ts). */
   sql: DirectSql;
   config: Config;
+  /**
+   * Where links shown to people start: BASE_URL (or its default), or on pages and their tRPC
+   * calls while BASE_URL is unset, the address the visitor used (http/link-base.ts).
+   */
+  linkBase: string;
   store: ContentStore;
   log: Logger;
   clock: Clock;
@@ -32,6 +38,8 @@ export interface ServiceContext {
   outages: OutageTracker;
   /** The instance's Prometheus counters (ADR 0049); no-ops while metrics are off. */
   metrics: Metrics;
+  /** Colours text previews in a worker thread, within a time budget (ADR 0054). */
+  highlighter: Highlighter;
   user: AuthUser | null;
   /** How `user` was recognised: a session cookie (pages, the UI, scripts that log in) or an API token. */
   authMethod: 'session' | 'token' | null;
@@ -69,6 +77,7 @@ export interface AppDeps {
   archivePlans: ArchivePlanCache;
   outages: OutageTracker;
   metrics: Metrics;
+  highlighter: Highlighter;
 }
 
 export function createServiceContext(deps: AppDeps, log: Logger = deps.log): ServiceContext {
@@ -81,6 +90,7 @@ export function createServiceContext(deps: AppDeps, log: Logger = deps.log): Ser
     },
     sql: deps.sql,
     config: deps.config,
+    linkBase: deps.config.baseUrl,
     store: deps.store,
     log,
     clock: deps.clock,
@@ -88,6 +98,7 @@ export function createServiceContext(deps: AppDeps, log: Logger = deps.log): Ser
     archivePlans: deps.archivePlans,
     outages: deps.outages,
     metrics: deps.metrics,
+    highlighter: deps.highlighter,
     user: null,
     authMethod: null,
     sessionId: null,

@@ -8,6 +8,8 @@ import { probeDatabaseWrite } from './db/database-health';
 import { ResumableUploadSchema } from './db/entities/resumable-upload.entity';
 import { openDirectSql } from './db/direct-sql';
 import { initOrm } from './db/orm';
+import { createHighlighter } from './highlight/highlighter';
+import { logDestination } from './log-output';
 import { createLogger } from './logger';
 import { createMetrics } from './metrics';
 import { OutageTracker } from './outage-tracker';
@@ -20,13 +22,13 @@ import { LocalDiskStore } from './storage/local-disk-store';
 import { WebhookDeliverer } from './webhooks/deliverer';
 
 export interface Deps extends AppDeps {
-  /** Writes the last download counts and closes the database (the store holds nothing open). */
+  /** Writes the last download counts, closes the database (the store holds nothing open) and ends the highlighter's threads. */
   close(): Promise<void>;
 }
 
 /** Logger, database (migrated), content store. A failure to open the database rejects. */
 export async function createDeps(config: Config, options: { logLevel?: LogLevel; clock?: Clock } = {}): Promise<Deps> {
-  const log = createLogger(options.logLevel ?? config.logLevel);
+  const log = createLogger(options.logLevel ?? config.logLevel, await logDestination());
   const orm = await initOrm(config.database, log);
   // Images get their thumbnails beside them, and lose them with their content (ADR 0041).
   const store = withThumbnails(await createContentStore(config, log), log);
@@ -43,23 +45,28 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
   metrics.countResumableUploadsWith(() =>
     orm.em.fork().count(ResumableUploadSchema, { finishedAt: null, expiresAt: { $gt: new Date() } }),
   );
+  // Its threads start with the first preview it colours (ADR 0054).
+  const highlighter = createHighlighter(log);
   const close = async () => {
     outages.stop();
+    await highlighter.close();
     await downloads.flush();
     await sql.close();
     await orm.close();
   };
+  const clock = options.clock ?? systemClock;
   return {
     config,
     log,
     orm,
     sql,
     store,
-    clock: options.clock ?? systemClock,
+    clock,
     downloads,
     archivePlans: new ArchivePlanCache(),
     outages,
     metrics,
+    highlighter,
     close,
   };
 }

@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { discoverOidcProvider, type OidcProvider } from './auth/oidc-client';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config';
 import { applyServerTimeouts } from './http/server-timeouts';
+import { errorSummary } from './logged-errors';
 import { listenForMetrics } from './metrics';
 import { createDeps, type Deps, startHousekeeping } from './deps';
 import { provision } from './provision';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     deps = await createDeps(config);
   } catch (error) {
     throw new Error(
-      `cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${firstLine(error)}`,
+      `cannot open the database ${describeDatabase(config)} (${config.databaseVariable}): ${errorSummary(error)}`,
     );
   }
   const { log } = deps;
@@ -92,6 +93,11 @@ async function main(): Promise<void> {
   // above exist, a SIGTERM kills the process without the graceful close.
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  if (!config.baseUrlSet) {
+    log.info(
+      `BASE_URL is not set: pages show links at the address each visitor opened; the API and webhooks use ${config.baseUrl}`,
+    );
+  }
   log.info({ port, host: config.host, baseUrl: config.baseUrl }, 'listening');
 }
 
@@ -122,11 +128,7 @@ function listenFailure(error: NodeJS.ErrnoException, config: Config): string {
   }
 }
 
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
-}
-
 main().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${firstLine(error)}\n`);
+  process.stderr.write(`Failed to start: ${errorSummary(error)}\n`);
   process.exit(1);
 });

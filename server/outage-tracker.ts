@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Dependency, DependencyUnavailableError } from './errors';
+import { errorSummary } from './logged-errors';
 import { dependencyOutageOf } from './outages';
 
 /** How to ask each dependency whether it answers again (resolves when it does). */
@@ -93,7 +94,6 @@ export class OutageTracker {
 function describe(fault: unknown): string {
   if (!(fault instanceof Error)) return String(fault);
   const code = (fault as NodeJS.ErrnoException).code;
-  // knex prefixes a failed query's message with its SQL: the last line says what went wrong.
-  const message = fault.message.split(' - ').pop()?.split('\n')[0] ?? '';
-  return `${fault.name}${code ? ` ${code}` : ''}: ${message}`;
+  // What went wrong, never the statement nor its values (ADR 0059).
+  return `${fault.name}${code ? ` ${code}` : ''}: ${errorSummary(fault)}`;
 }

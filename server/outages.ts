@@ -43,7 +43,8 @@ export function dependencyOutageOf(error: unknown): DependencyUnavailableError |
   if (error instanceof DependencyUnavailableError) return error;
   if (error instanceof StorageUnavailableError) return new DependencyUnavailableError('storage', error);
   if (isBucketUnreachable(error)) return new DependencyUnavailableError('storage', error);
-  if (isDatabaseUnreachable(error)) return new DependencyUnavailableError('database', error);
+  if (!isStatementRefused(error) && isDatabaseUnreachable(error))
+    return new DependencyUnavailableError('database', error);
   return null;
 }
 
@@ -67,6 +68,15 @@ function isDatabaseUnreachable(error: unknown, depth = 0): boolean {
   )
     return true;
   return isDatabaseUnreachable(error.cause, depth + 1);
+}
+
+/**
+ * PostgreSQL's 08P01 (protocol violation) is in the connection class, but it answers a statement
+ * the server could not read (a NUL in its text): that request's fault, never an outage for all.
+ */
+function isStatementRefused(error: unknown, depth = 0): boolean {
+  if (!isObject(error) || depth > 2) return false;
+  return error.code === '08P01' || isStatementRefused(error.cause, depth + 1);
 }
 
 function isObject(value: unknown): value is FaultFields {

@@ -21,12 +21,17 @@ export function provision(config: LoadedConfig): Config {
   }
   if (config.sessionSecret !== null) return Object.freeze({ ...config, sessionSecret: config.sessionSecret });
 
-  const sessionSecret = loadOrCreateSecret(config.dataDir);
-  const warning = `SESSION_SECRET is not set: using the generated secret stored in ${secretFileOf(config.dataDir)}`;
+  const { secret: sessionSecret, generated } = loadOrCreateSecret(config.dataDir);
+  // Said when the secret is made, not at every later start that reuses it.
+  const warnings = generated
+    ? [
+        `SESSION_SECRET is not set: generated a secret and stored it in ${secretFileOf(config.dataDir)} (later starts reuse it)`,
+      ]
+    : [];
   return Object.freeze({
     ...config,
     sessionSecret,
-    startupWarnings: Object.freeze([warning, ...config.startupWarnings]),
+    startupWarnings: Object.freeze([...warnings, ...config.startupWarnings]),
   });
 }
 
@@ -78,10 +83,10 @@ function ensureWritableDir(name: string, dir: string): void {
  * A generated secret is kept in the data dir (mode 0600) so sessions survive restarts. SESSION_SECRET
  * is unset here, so a file that cannot be read or written is DATA_DIR's to fix.
  */
-function loadOrCreateSecret(dataDir: string): Uint8Array {
+function loadOrCreateSecret(dataDir: string): { secret: Uint8Array; generated: boolean } {
   const file = secretFileOf(dataDir);
   const existing = readSecretFile(file);
-  if (existing !== null) return existing;
+  if (existing !== null) return { secret: existing, generated: false };
   const secret = randomBytes(48).toString('base64url');
   // Written in full under a temporary name, then linked into place: the file never exists
   // half-written (a crash leaves no empty secret), and link fails with EEXIST when another
@@ -101,13 +106,13 @@ function loadOrCreateSecret(dataDir: string): Uint8Array {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
       const winner = readSecretFile(file);
-      if (winner !== null) return winner;
+      if (winner !== null) return { secret: winner, generated: false };
     }
     throw new ConfigError(`DATA_DIR: cannot write the generated session secret ${file} (${code})`);
   } finally {
     fs.rmSync(temp, { force: true });
   }
-  return new TextEncoder().encode(secret);
+  return { secret: new TextEncoder().encode(secret), generated: true };
 }
 
 /** The stored secret; null when there is none yet; a ConfigError when it is unusable. */

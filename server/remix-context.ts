@@ -9,7 +9,14 @@ import {
   sessionCookie,
   shareGrantCookie,
 } from './auth/cookie';
-import { clearedCodeStepCookie, codeStepCookie, openCodeStep } from './auth/oidc-flow';
+import {
+  clearedCodeStepCookie,
+  clearedSignInNoticeCookie,
+  codeStepCookie,
+  openCodeStep,
+  openSignInNotice,
+  signInNoticeCookie,
+} from './auth/oidc-flow';
 import { isAppError } from './errors';
 import { receiveUploadForm } from './http/receive-upload-form';
 import { previewKind } from './services/content-policy';
@@ -30,22 +37,24 @@ import {
 } from './services/file-requests';
 import { readGuestGrant, receiveGuestFiles, requestGrantCookie } from './http/receive-request-upload';
 import * as shares from './services/share-access';
+import { colourText } from './services/text-previews';
 import { expiryChoices } from './services/share-settings';
 import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
 import * as sessions from './services/sessions';
-import { codeStepUsername, finishWithCode } from './services/oidc-sign-in';
+import { codeStepUsername, finishWithCode, SignInStepFinishedError } from './services/oidc-sign-in';
 import {
   beginTwoFactor,
   confirmTwoFactor,
   disableTwoFactor,
+  getTwoFactorSetUp,
   TwoFactorRequiredError,
   twoFactorStatus,
 } from './services/two-factor';
 import { changeOwnPassword, isFileListView, myFileListView, setMyPreferences } from './services/users';
 import { thumbnailExpected } from './services/thumbnails';
 import { cancelResumableUpload, listMyUnfinishedUploads } from './services/resumable-uploads';
-import { myStorageReport } from './services/storage-usage';
+import { myStorageReport, myUploadAllowance } from './services/storage-usage';
 import * as webhooks from './services/webhooks';
 
 export function loadContextFor(res: Response) {
@@ -60,14 +69,16 @@ export function loadContextFor(res: Response) {
       fileList: { myFileListView, setMyPreferences, isFileListView, thumbnailExpected },
       sessions,
       shares,
+      /** A text preview's colours, made off the event loop (ADR 0054). */
+      textPreviews: { colourText },
       collections: { openCollectionShare, unlockCollection, listCollections, getOwnCollection, deleteCollection },
       apiTokens,
       sharexConfigFor,
       shareSettings: { expiryChoices },
       previewKind,
       users: { changeOwnPassword },
-      twoFactor: { twoFactorStatus, beginTwoFactor, confirmTwoFactor, disableTwoFactor },
-      storage: { myStorageReport },
+      twoFactor: { twoFactorStatus, beginTwoFactor, getTwoFactorSetUp, confirmTwoFactor, disableTwoFactor },
+      storage: { myStorageReport, myUploadAllowance },
       resumableUploads: { listMyUnfinishedUploads, cancelResumableUpload },
       fileRequests: {
         countNewRequestFiles,
@@ -102,6 +113,12 @@ export function loadContextFor(res: Response) {
       isTwoFactorRequired: (error: unknown) => error instanceof TwoFactorRequiredError,
       /** The user whose password was right and whose code is missing; null for any other error. */
       codeStepUserOf: (error: unknown) => (error instanceof TwoFactorRequiredError ? error.userId : null),
+      /** The code step's cookie belongs to a sign-in that has finished already (ADR 0058). */
+      isSignInStepFinished: (error: unknown) => error instanceof SignInStepFinishedError,
+      /** Wrong two-factor codes to tell of on the page after a sign-in, once (ADR 0058). */
+      signInNoticeCookie,
+      openSignInNotice,
+      clearedSignInNoticeCookie,
       SHARE_SETTING_FIELDS,
     },
   };

@@ -4,6 +4,7 @@
 import { Link } from '@remix-run/react';
 import { FileTypeIcon, fileKind } from '~/components/file-type-icon';
 import { LocalTime } from '~/components/local-time';
+import { ReceivedFrom } from '~/components/received-from';
 import { formatBytes } from '~/utils/format';
 
 /** What a card (or a row's picture) needs of a file. */
@@ -16,6 +17,9 @@ export interface ListedFile {
   hasPassword: boolean;
   /** Whether `/f/<id>/thumbnail` has a picture to show the owner (an image whose link is not gone). */
   thumbnail: boolean;
+  /** A guest's file: the request it came through and what the guest left (ADR 0048). */
+  request?: { title: string } | null;
+  receivedFrom?: { name: string | null; note: string | null } | null;
 }
 
 /** The thumbnails fit a square of this many pixels (ADR 0041): the box the gallery reserves. */
@@ -65,6 +69,7 @@ export function FileGallery({ files }: { files: readonly ListedFile[] }) {
               </span>
             ) : null}
           </span>
+          <ReceivedFrom file={file} />
         </li>
       ))}
     </ul>

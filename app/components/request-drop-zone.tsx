@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent, type ReactNode, type RefObject } from 'react';
-import { counted, formatBytes } from '~/utils/format';
+import { counted, formatBytes, formatLimit, unitsOf } from '~/utils/format';
 import { sendToRequest, type RequestUploads, type SentFile } from '~/utils/request-upload.client';
 
 /** What the guest's page knows of a request (the loader's view). */
@@ -7,6 +7,8 @@ export interface RequestLimits {
   id: string;
   filesLeft: number | null;
   bytesLeft: number | null;
+  /** The limit `bytesLeft` is what is left of: its units are the ones the page says it in. */
+  bytesLeftOf: number | null;
   maxUploadBytes: number;
   requireName: boolean;
 }
@@ -22,10 +24,21 @@ interface FileRow {
 
 type Phase = 'choosing' | 'sending' | 'finished';
 
-/** "Up to 5 more files, 2 GiB in all.": what the request still takes. */
-function limitsLeft(filesLeft: number | null, bytesLeft: number | null, maxUploadBytes: number): string {
+/**
+ * "Up to 5 more files, 2 GiB in all.": what the request still takes, the bytes in the units of
+ * the limit they are left of (ADR 0065), rounded down.
+ */
+function limitsLeft(
+  filesLeft: number | null,
+  bytesLeft: number | null,
+  bytesLeftOf: number | null,
+  maxUploadBytes: number,
+): string {
   const files = filesLeft === null ? 'Any number of files' : `Up to ${counted(filesLeft, 'more file')}`;
-  const bytes = bytesLeft === null ? `each up to ${formatBytes(maxUploadBytes)}` : `${formatBytes(bytesLeft)} in all`;
+  const bytes =
+    bytesLeft === null
+      ? `each up to ${formatLimit(maxUploadBytes)}`
+      : `${formatBytes(bytesLeft, bytesLeftOf === null ? 'binary' : unitsOf(bytesLeftOf), 'down')} in all`;
   return `${files}, ${bytes}.`;
 }
 
@@ -275,7 +288,7 @@ export function RequestUploadForm({ request, serverError }: { request: RequestLi
       }
       onDrop={scripted ? onDrop : undefined}
     >
-      <p className="muted">{limitsLeft(filesLeft, bytesLeft, request.maxUploadBytes)}</p>
+      <p className="muted">{limitsLeft(filesLeft, bytesLeft, request.bytesLeftOf, request.maxUploadBytes)}</p>
       {error ? (
         <p className="alert" role="alert">
           {error}

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { formatBytes } from '~/utils/format';
+import { countedTitle, folderTitle } from '../../server/collection-titles';
+import { formatBytes, formatLimit, unitsOf } from '~/utils/format';
 import { tooLargeMessage, uploadErrorInWords, type SentShareSettings } from '~/utils/form-errors';
 import {
   type ChosenFile,
@@ -40,10 +41,27 @@ function notSendable(files: ChosenFile[], maxUploadBytes: number): string | null
     return `A collection holds at most ${MOST_FILES.toLocaleString('en')} files. Upload them in smaller sets.`;
   const tooLarge = files.filter(({ file }) => file.size > maxUploadBytes);
   if (tooLarge.length === 1)
-    return `${tooLarge[0].path} is too large. Files on this server can be up to ${formatBytes(maxUploadBytes)}.`;
+    return `${tooLarge[0].path} is too large. Files on this server can be up to ${formatLimit(maxUploadBytes)}.`;
   if (tooLarge.length > 1)
-    return `${tooLarge.length} of these files are too large (${tooLarge[0].path} and others). Files on this server can be up to ${formatBytes(maxUploadBytes)}.`;
+    return `${tooLarge.length} of these files are too large (${tooLarge[0].path} and others). Files on this server can be up to ${formatLimit(maxUploadBytes)}.`;
   return null;
+}
+
+/** The most the next upload may be (the loader's `myUploadAllowance`). */
+export interface UploadAllowance {
+  bytes: number;
+  limitedBy: 'file' | 'quota';
+  quota: number | null;
+}
+
+/**
+ * "Up to 1 GiB.", or, when the quota leaves less, "Up to 23 MiB (the room left in your 100 MiB)."
+ * The room is rounded down and said in the quota's units (ADR 0065).
+ */
+function limitInWords({ bytes, limitedBy, quota }: UploadAllowance): string {
+  if (limitedBy === 'file' || quota === null) return `Up to ${formatLimit(bytes)}.`;
+  if (bytes === 0) return `No room left in your ${formatLimit(quota)}: delete files to upload again.`;
+  return `Up to ${formatBytes(bytes, unitsOf(quota), 'down')} (the room left in your ${formatLimit(quota)}).`;
 }
 
 /** What the page says once a collection upload has ended with files left out. */
@@ -82,14 +100,17 @@ export function UploadForm({
   sent,
   expiry,
   maxUploadBytes,
+  allowance,
   ownerId,
 }: {
   serverError: string | null;
   /** The link options of a form the server refused (without JavaScript): shown again. */
   sent: SentShareSettings | null;
   expiry: { choices: ExpiryChoice[]; defaultValue: string };
-  /** The server's MAX_UPLOAD_BYTES: said beside the file input, and checked before sending anything. */
+  /** The server's MAX_UPLOAD_BYTES: checked before sending anything. */
   maxUploadBytes: number;
+  /** Said beside the file input: MAX_UPLOAD_BYTES, or less when the quota leaves less. */
+  allowance: UploadAllowance;
   /** Whose unfinished uploads the browser may name and carry on (a shared browser keeps several people's). */
   ownerId: string;
 }) {
@@ -181,6 +202,9 @@ export function UploadForm({
   const uploadCollection = (form: HTMLFormElement, files: ChosenFile[]) => {
     const typedTitle = new FormData(form).get('title');
     const title = typeof typedTitle === 'string' && typedTitle.trim() !== '' ? typedTitle.trim() : null;
+    // Untitled: a folder's name (its files share it), else the count (ADR 0039). Decided here:
+    // the collection is made with its first file, before the server knows the others.
+    const folder = folderTitle(files.map(({ path }) => path));
     const total = files.reduce((sum, { file }) => sum + file.size, 0);
     // The rows as they stand: each change is shown as a copy, and the end reads them here.
     const current: FileRow[] = files.map(({ file, path }) => ({ path, size: file.size, sent: 0, state: 'waiting' }));
@@ -194,7 +218,7 @@ export function UploadForm({
     setCollectionLink(null);
     uploadRef.current = startCollectionUpload(
       files,
-      { title: title ?? `${files.length} files`, settings: linkSettings(form) },
+      { title: title ?? folder ?? countedTitle(files.length), settings: linkSettings(form) },
       {
         onFileProgress: (index, sent) => update(index, { sent, state: 'sending' }),
         onFileRetrying: (index) => update(index, { state: 'retrying' }),
@@ -234,10 +258,9 @@ export function UploadForm({
               : uploadErrorInWords(problem.status, problem.message, maxUploadBytes)
             : null;
           setError(endedInWords(current, problemInWords, collectionId !== null));
-          // Its title counted the files chosen: it now says how many it holds.
+          // Its title counted the files chosen: it now says how many it holds (a folder's name stays).
           const arrived = current.filter((row) => row.state === 'done').length;
-          if (collectionId && !title)
-            void retitleCollection(collectionId, `${arrived} file${arrived === 1 ? '' : 's'}`);
+          if (collectionId && !title && !folder) void retitleCollection(collectionId, countedTitle(arrived));
         },
       },
     );
@@ -366,7 +389,7 @@ export function UploadForm({
         <input type="text" name="title" maxLength={200} autoComplete="off" />
         <span className="muted">
           {scripted
-            ? 'When you choose several files or a folder, they are shared as one collection with this title.'
+            ? 'When you choose several files or a folder, they are shared as one collection with this title (left empty, a folder keeps its name).'
             : 'When you choose several files, they are shared as one collection with this title.'}
         </span>
       </label>
@@ -391,7 +414,7 @@ export function UploadForm({
             ? 'Choose a file or several, or drop files or a folder here'
             : 'Choose a file or several, or drop or paste one here'}
         </span>
-        <span className="muted upload-limit">{`Up to ${formatBytes(maxUploadBytes)}.`}</span>
+        <span className="muted upload-limit">{limitInWords(allowance)}</span>
         <input
           ref={inputRef}
           type="file"

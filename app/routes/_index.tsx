@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { formatBytes } from '~/utils/format';
+import { formatLimit } from '~/utils/format';
 
 export const meta: MetaFunction = () => [
   { title: 'File sharing' },
@@ -9,7 +9,7 @@ export const meta: MetaFunction = () => [
 
 export async function loader({ context }: LoaderFunctionArgs) {
   // The largest file the server takes (MAX_UPLOAD_BYTES), said in the words the upload form uses.
-  return { username: context.ctx.user?.username ?? null, maxUpload: formatBytes(context.ctx.config.maxUploadBytes) };
+  return { username: context.ctx.user?.username ?? null, maxUpload: formatLimit(context.ctx.config.maxUploadBytes) };
 }
 
 export default function Home() {

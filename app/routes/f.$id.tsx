@@ -73,7 +73,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       binary = true;
       preview = 'none';
     } else if (read) {
-      textPreview = { ...highlightedText(read.text, language, file.storedName), truncated: read.truncated };
+      const colour = (input: { text: string; language: string }) => services.textPreviews.colourText(ctx, input);
+      textPreview = {
+        ...(await highlightedText(read.text, language, colour, file.storedName)),
+        truncated: read.truncated,
+      };
     }
   }
   const shareUrl = services.files.shareUrl(ctx, file.id);

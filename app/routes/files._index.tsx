@@ -14,6 +14,7 @@ import { CollectionList } from '~/components/collection-list';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { FileGallery, FilePicture } from '~/components/file-gallery';
 import { LocalTime } from '~/components/local-time';
+import { ReceivedFrom } from '~/components/received-from';
 import { ShareLink } from '~/components/share-link';
 import { StorageUsage } from '~/components/storage-usage';
 import { UnfinishedUploads } from '~/components/unfinished-uploads';
@@ -42,6 +43,7 @@ const TYPE_CHOICES: ReadonlyArray<[value: string, label: string]> = [
   ['video', 'Videos'],
   ['audio', 'Audio'],
   ['documents', 'Documents'],
+  ['code', 'Code'],
   ['other', 'Other'],
 ];
 
@@ -364,6 +366,7 @@ export default function Files() {
                       </span>
                     ) : null}
                     <ShareLink url={file.url} label={`Share link for ${file.originalName}`} />
+                    <ReceivedFrom file={file} />
                   </td>
                   <td className="size">{formatBytes(file.size)}</td>
                   <td className="type">{file.mimeType}</td>

@@ -35,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // A first factor given, the code to enter: after a password, or back from the provider
   // (OIDC_REQUIRE_2FA=on, ADR 0044).
   const step = await context.http.openCodeStep(config, request.headers.get('cookie'));
-  const codeStepUser = step ? await context.services.oidcSignIn.codeStepUsername(context.ctx, step.userId) : null;
+  const codeStepUser = step ? await context.services.oidcSignIn.codeStepUsername(context.ctx, step) : null;
   return {
     passwordLogin: config.passwordLogin,
     provider: config.oidc ? { name: config.oidc.displayName } : null,
@@ -43,12 +43,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** The code of the second step: the signed step in its cookie says who, the code finishes the sign-in. */
-async function codeStepAction(request: Request, context: ActionFunctionArgs['context'], code: unknown) {
+type Context = ActionFunctionArgs['context'];
+
+/** A new session's cookie, and the notice of wrong codes the next page shows once (ADR 0058). */
+async function signedInHeaders(
+  context: Context,
+  session: Awaited<ReturnType<Context['services']['sessions']['login']>>,
+): Promise<Headers> {
   const { config } = context.ctx;
-  const step = await context.http.openCodeStep(config, request.headers.get('cookie'));
-  if (!step) {
-    return data(
+  const headers = new Headers();
+  headers.append('Set-Cookie', context.http.sessionCookie(config, session.token, session.maxAgeSeconds));
+  if (session.wrongCodes) {
+    const notice = { userId: session.user.id, wrongCodes: session.wrongCodes.count, lastAt: session.wrongCodes.lastAt };
+    headers.append('Set-Cookie', await context.http.signInNoticeCookie(config, notice));
+  }
+  return headers;
+}
+
+/** The code of the second step: the signed step in its cookie says who, the code finishes the sign-in. */
+async function codeStepAction(request: Request, context: Context, code: unknown) {
+  const { config } = context.ctx;
+  // No step, one too old, or one that has opened its session already (ADR 0058).
+  const startAgain = () =>
+    data(
       {
         error: 'This sign-in took too long or was finished already: start again.',
         username: '',
@@ -56,18 +73,21 @@ async function codeStepAction(request: Request, context: ActionFunctionArgs['con
       },
       { status: 400, headers: { 'Set-Cookie': context.http.clearedCodeStepCookie(config) } },
     );
-  }
+  const step = await context.http.openCodeStep(config, request.headers.get('cookie'));
+  if (!step) return startAgain();
   try {
-    const session = await context.services.oidcSignIn.finishWithCode(context.ctx, step.userId, code, step.method);
-    const headers = new Headers();
-    headers.append('Set-Cookie', context.http.sessionCookie(config, session.token, session.maxAgeSeconds));
+    const session = await context.services.oidcSignIn.finishWithCode(context.ctx, step, code);
+    const headers = await signedInHeaders(context, session);
     headers.append('Set-Cookie', context.http.clearedCodeStepCookie(config));
     return redirect(safeRedirect(step.redirectTo), { headers });
   } catch (error) {
+    if (context.http.isSignInStepFinished(error)) return startAgain();
     const { status, message } = pageErrorFrom(context, error);
-    const username = (await context.services.oidcSignIn.codeStepUsername(context.ctx, step.userId)) ?? '';
+    const username = (await context.services.oidcSignIn.codeStepUsername(context.ctx, step)) ?? '';
     if (context.http.isTwoFactorRequired(error)) {
-      return data({ error: message, username, codeStep: true }, { status, headers: { 'Cache-Control': 'no-store' } });
+      // A sentence, as the step's other words are (the API's error has no full stop).
+      const sentence = message.endsWith('.') ? message : `${message}.`;
+      return data({ error: sentence, username, codeStep: true }, { status, headers: { 'Cache-Control': 'no-store' } });
     }
     const headers: HeadersInit = {};
     if (context.http.isAppError(error) && error.retryAfterSeconds !== undefined) {
@@ -88,9 +108,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       password: form.get('password'),
       code: form.get('code') ?? undefined,
     });
-    return redirect(redirectTo, {
-      headers: { 'Set-Cookie': context.http.sessionCookie(context.ctx.config, session.token, session.maxAgeSeconds) },
-    });
+    return redirect(redirectTo, { headers: await signedInHeaders(context, session) });
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
     // The password was right: the second step asks for the code, a signed cookie saying whose
@@ -217,6 +235,15 @@ function CodeStep({ error, username }: { error: string | null; username: string 
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle';
+  const actionData = useActionData<typeof action>();
+  // After a refused code (with JavaScript the step stays on the page): an empty field with the
+  // cursor in it, for the next code. Without JavaScript the new page does that.
+  const codeField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!actionData?.error || !codeField.current) return;
+    codeField.current.value = '';
+    codeField.current.focus();
+  }, [actionData]);
   return (
     <main className="narrow">
       <h1>Log in</h1>
@@ -232,8 +259,13 @@ function CodeStep({ error, username }: { error: string | null; username: string 
         <label>
           Two-factor code
           <input
+            ref={codeField}
             name="code"
             autoComplete="one-time-code"
+            // Recovery codes have letters: no capitals or corrections added by a phone's keyboard.
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
             required
             // biome-ignore lint/a11y/noAutofocus: this step of the login asks for this one field
             autoFocus

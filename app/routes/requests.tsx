@@ -9,7 +9,7 @@ import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { readForm } from '~/utils/form.server';
-import { counted, formatBytes } from '~/utils/format';
+import { counted, formatBytes, formatLimit, readSize, type SizeUnits, unitsOf } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 
 export const meta: MetaFunction = ({ error }) =>
@@ -37,11 +37,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ requests: withFiles }, { headers: { 'Cache-Control': 'private, no-store' } });
 }
 
-/** Megabytes typed in the form, as bytes; blank: no limit. */
-function bytesFromMegabytes(value: FormDataEntryValue | null): number | string | undefined {
+/** What the byte limit's field says it takes. */
+const SIZE_HINT = 'a size such as 500 MB or 2 GiB';
+
+/**
+ * The byte limit typed in the form, in bytes, in either unit system (ADR 0065): it reads back in
+ * the units it was typed in. Blank: no limit; null: not a size.
+ */
+function bytesTyped(value: FormDataEntryValue | null): number | undefined | null {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
-  const megabytes = Number(value);
-  return Number.isFinite(megabytes) && megabytes > 0 ? Math.round(megabytes * 1024 * 1024) : value;
+  const bytes = readSize(value);
+  return bytes === null || bytes < 1 ? null : bytes;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -52,6 +58,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const id = String(form.get('id') ?? '');
   if (!['create', 'close', 'reopen', 'delete'].includes(String(intent)))
     throw data({ message: 'Unknown form.' }, { status: 400 });
+  const maxBytes = bytesTyped(form.get('maxSize'));
+  if (intent === 'create' && maxBytes === null)
+    return data({ error: `Most data in all must be ${SIZE_HINT}.` }, { status: 400 });
   try {
     if (intent === 'create') {
       await services.fileRequests.createFileRequest(ctx, {
@@ -59,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         message: form.get('message') ?? '',
         expiresIn: form.get('expiresIn') ?? undefined,
         maxFiles: form.get('maxFiles') ?? undefined,
-        maxBytes: bytesFromMegabytes(form.get('maxMegabytes')),
+        maxBytes,
         password: form.get('password') ?? undefined,
         requireName: form.get('requireName') === 'on',
       });
@@ -75,6 +84,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ error: message.replace(/^title/, 'Title') }, { status });
   }
   return redirect('/requests', { status: 303 });
+}
+
+/** What a request received reads in its limit's units, if it has one (ADR 0065). */
+function unitsBeside(maxBytes: number | null): SizeUnits {
+  return maxBytes === null ? 'binary' : unitsOf(maxBytes);
 }
 
 const STATE_WORDS = { open: 'Open', closed: 'Closed', expired: 'Expired', full: 'Full' } as const;
@@ -121,8 +135,8 @@ export default function FileRequests() {
             <input type="number" name="maxFiles" min={1} step={1} />
           </label>
           <label>
-            <span>Most megabytes in all (optional)</span>
-            <input type="number" name="maxMegabytes" min={1} step="any" />
+            <span>{`Most data in all (optional; ${SIZE_HINT})`}</span>
+            <input type="text" name="maxSize" inputMode="decimal" maxLength={40} />
           </label>
           <label>
             <span>Password (optional)</span>
@@ -152,9 +166,9 @@ export default function FileRequests() {
                 <ShareLink url={one.url} label={`Link of ${one.title}`} />
               </p>
               <p className="muted">
-                {counted(one.filesReceived, 'file')} received ({formatBytes(one.bytesReceived)})
+                {`${counted(one.filesReceived, 'file')} received (${formatBytes(one.bytesReceived, unitsBeside(one.maxBytes))})`}
                 {one.maxFiles !== null ? ` of at most ${one.maxFiles}` : ''}
-                {one.maxBytes !== null ? `; at most ${formatBytes(one.maxBytes)} in all` : ''}
+                {one.maxBytes !== null ? `; at most ${formatLimit(one.maxBytes)} in all` : ''}
                 {one.expiresAt ? (
                   <>
                     ; {one.state === 'expired' ? 'expired' : 'open until'} <LocalTime iso={one.expiresAt} />

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { ApiTokensSection } from '~/components/settings/api-tokens-section';
 import { FormMessages, type SettingsResult, type SettingsSection } from '~/components/settings/form-result';
@@ -85,8 +86,10 @@ async function twoFactorAction(context: ActionFunctionArgs['context'], intent: s
     return answer({ notice: 'Two-factor codes are off: your password alone logs you in.' });
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
-    const again = intent === 'confirm-2fa' ? ' Set up again to get a new secret.' : '';
-    return answer({ error: `${message}${message.endsWith('.') ? '' : '.'}${again}` }, status);
+    // A wrong first code keeps the set-up: the same QR code and secret, for another code (ADR 0063).
+    const setUp = intent === 'confirm-2fa' ? await services.twoFactor.getTwoFactorSetUp(ctx) : null;
+    const begun = setUp ? { secret: setUp.secret, qrCode: await qrCodeDataUrl(setUp.otpauthUri) } : null;
+    return answer({ error: `${message}${message.endsWith('.') ? '' : '.'}`, begun }, status);
   }
 }
 
@@ -195,6 +198,25 @@ function CodeField() {
   );
 }
 
+/**
+ * The set-up's first code. After a wrong one (with JavaScript the form stays on the page): an
+ * empty field with the cursor in it, for the next code from the same secret.
+ */
+function FirstCodeField({ result }: { result: TwoFactorResult }) {
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!result.error || !field.current) return;
+    field.current.value = '';
+    field.current.focus();
+  }, [result]);
+  return (
+    <label>
+      <span>Code from your app</span>
+      <input ref={field} name="code" autoComplete="one-time-code" inputMode="numeric" required maxLength={8} />
+    </label>
+  );
+}
+
 /** Set up (a QR code and the secret, then a first code), the recovery codes once, and turning off. */
 function TwoFactorSection({
   enabled,
@@ -244,10 +266,7 @@ function TwoFactorSection({
           </p>
           <Form method="post" className="token-form">
             <input type="hidden" name="intent" value="confirm-2fa" />
-            <label>
-              <span>Code from your app</span>
-              <input name="code" autoComplete="one-time-code" inputMode="numeric" required maxLength={8} />
-            </label>
+            <FirstCodeField result={result} />
             <button type="submit">Turn on</button>
           </Form>
         </>

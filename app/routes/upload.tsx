@@ -12,10 +12,11 @@ export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ 
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = requireUserPage(context, request);
-  const { config } = context.ctx;
+  const { ctx, services } = context;
   return {
-    expiry: context.services.shareSettings.expiryChoices(config),
-    maxUploadBytes: config.maxUploadBytes,
+    expiry: services.shareSettings.expiryChoices(ctx.config),
+    maxUploadBytes: ctx.config.maxUploadBytes,
+    allowance: await services.storage.myUploadAllowance(ctx),
     ownerId: user.id,
   };
 }
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Upload() {
   const actionData = useActionData<typeof action>();
-  const { expiry, maxUploadBytes, ownerId } = useLoaderData<typeof loader>();
+  const { expiry, maxUploadBytes, allowance, ownerId } = useLoaderData<typeof loader>();
   return (
     <main className="narrow">
       <h1>Upload a file</h1>
@@ -60,6 +61,7 @@ export default function Upload() {
         sent={actionData?.sent ?? null}
         expiry={expiry}
         maxUploadBytes={maxUploadBytes}
+        allowance={allowance}
         ownerId={ownerId}
       />
     </main>

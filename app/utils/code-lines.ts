@@ -12,6 +12,15 @@ interface CodeLines {
   finalNewline: boolean;
 }
 
+/**
+ * Bounds on the spans, which a crafted file can otherwise make grow as the square of its size
+ * (each span open at a line break is opened again on the next line, and React draws nested spans
+ * by recursion): highlight.js nests a few deep in source, and a 64 KiB preview carries a few
+ * thousand spans over its line breaks. Past either, the preview is refused and shown uncoloured.
+ */
+const MAX_OPEN_SPANS = 20;
+const MAX_SPANS_OPENED_AGAIN = 20_000;
+
 const TOKEN = /<span class="([A-Za-z0-9_ -]{1,80})">|<\/span>|([^<]+)/y;
 const ENTITY = /&(amp|lt|gt|quot|#x27|#39);/g;
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#x27': "'", '#39': "'" };
@@ -25,7 +34,8 @@ export function escapedText(text: string): string {
 /**
  * The lines of a preview's HTML, each with its spans closed at the line's end and opened again on
  * the next one (a comment over three lines is coloured on all three); null when the HTML holds
- * anything but spans and escaped text, or its spans do not nest.
+ * anything but spans and escaped text, its spans do not nest, or they pass the bounds above. Its
+ * time grows as the HTML's length.
  */
 export function codeLines(html: string): CodeLines | null {
   const lines: CodeSegment[][] = [];
@@ -38,16 +48,20 @@ export function codeLines(html: string): CodeLines | null {
     into().push(span);
     open.push(span);
   };
+  let openedAgain = 0;
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < html.length) {
     const at = TOKEN.lastIndex;
     const token = TOKEN.exec(html);
     if (!token || token.index !== at) return null;
     if (token[1] !== undefined) {
+      if (classes.length === MAX_OPEN_SPANS) return null;
       classes.push(token[1]);
       openSpan(token[1]);
     } else if (token[2] !== undefined) {
       const parts = token[2].replace(ENTITY, (_, name: string) => ENTITIES[name]).split('\n');
+      openedAgain += (parts.length - 1) * classes.length;
+      if (openedAgain > MAX_SPANS_OPENED_AGAIN) return null;
       parts.forEach((part, index) => {
         if (index > 0) {
           lines.push(line);

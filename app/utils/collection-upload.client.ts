@@ -23,7 +23,7 @@ export interface CollectionFile {
 }
 
 export interface CollectionUploadOptions {
-  /** The collection's title: the form's, or "N files". */
+  /** The collection's title: the form's, else its folder's name, else "N files" (server/collection-titles.ts). */
   title: string;
   /** The form's link options (expiresIn, maxDownloads, password), for the collection and each file. */
   settings: Record<string, string>;

@@ -1,14 +1,14 @@
 // What the pages' forms say when the server refuses them. The services' messages are written
 // for the API (`{"error":"File too large"}`, docs/api.md); a page says the same in the words
 // of the form a person sees. Pure: the upload form uses it in the browser too (tus answers).
-import { counted, formatBytes } from './format';
+import { counted, formatLimit } from './format';
 
 /** The API's message for a file over MAX_UPLOAD_BYTES (docs/api.md). */
 const API_FILE_TOO_LARGE = 'File too large';
 
 /** A file over the server's limit, with the limit in human units. */
 export function tooLargeMessage(maxUploadBytes: number): string {
-  return `This file is too large. Files on this server can be up to ${formatBytes(maxUploadBytes)}.`;
+  return `This file is too large. Files on this server can be up to ${formatLimit(maxUploadBytes)}.`;
 }
 
 /** The labels a form shows, by the field names the services' messages start with. */

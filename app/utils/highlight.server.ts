@@ -1,110 +1,56 @@
-// Colouring of a text preview on the server (ADR 0045): highlight.js's core with the languages
-// the share page names, each chosen by the file's name, never guessed from its content.
-// highlight.js reads the text and writes it back escaped inside <span class="hljs-…"> tags; it
-// runs nothing from the file.
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import c from 'highlight.js/lib/languages/c';
-import cpp from 'highlight.js/lib/languages/cpp';
-import csharp from 'highlight.js/lib/languages/csharp';
-import css from 'highlight.js/lib/languages/css';
-import diff from 'highlight.js/lib/languages/diff';
-import dockerfile from 'highlight.js/lib/languages/dockerfile';
-import go from 'highlight.js/lib/languages/go';
-import ini from 'highlight.js/lib/languages/ini';
-import java from 'highlight.js/lib/languages/java';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import kotlin from 'highlight.js/lib/languages/kotlin';
-import lua from 'highlight.js/lib/languages/lua';
-import makefile from 'highlight.js/lib/languages/makefile';
-import markdown from 'highlight.js/lib/languages/markdown';
-import perl from 'highlight.js/lib/languages/perl';
-import php from 'highlight.js/lib/languages/php';
-import python from 'highlight.js/lib/languages/python';
-import ruby from 'highlight.js/lib/languages/ruby';
-import rust from 'highlight.js/lib/languages/rust';
-import scss from 'highlight.js/lib/languages/scss';
-import sql from 'highlight.js/lib/languages/sql';
-import swift from 'highlight.js/lib/languages/swift';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
-import yaml from 'highlight.js/lib/languages/yaml';
+// A text preview's HTML for the share page (ADR 0045): source coloured by highlight.js, which runs
+// in the highlighter's worker thread within a time budget (ADR 0054), or the text only escaped.
+// The language is chosen by the file's name (share-file-type.ts), never guessed from its content.
+import type { Colouring } from '../../server/highlight/highlighter';
 import { codeLines, escapedText } from './code-lines';
 
-const LANGUAGES = {
-  bash,
-  c,
-  cpp,
-  csharp,
-  css,
-  diff,
-  dockerfile,
-  go,
-  ini,
-  java,
-  javascript,
-  json,
-  kotlin,
-  lua,
-  makefile,
-  markdown,
-  perl,
-  php,
-  python,
-  ruby,
-  rust,
-  scss,
-  sql,
-  swift,
-  typescript,
-  xml,
-  yaml,
-};
-for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
-
-/** Previews kept coloured: a file's content never changes under its stored name. */
-const REMEMBERED = 64;
-const remembered = new Map<string, { html: string; language: string | null }>();
-
-/**
- * The preview's HTML: `text` coloured as `language` by highlight.js, or only escaped when there
- * is no language (or highlight.js fails on it). Either way it is what `codeLines` reads back.
- * Colouring 64 KiB takes highlight.js some hundred milliseconds, so the last previews coloured
- * are kept, by `key` (the content's stored name and the language): a link opened by many, or
- * unfurled by several chat apps, is coloured once.
- */
-export function highlightedText(
-  text: string,
-  language: string | null,
-  key?: string,
-): { html: string; language: string | null } {
-  if (!language) return { html: escapedText(text), language: null };
-  const cacheKey = key === undefined ? undefined : `${key}\n${language}`;
-  const known = cacheKey === undefined ? undefined : remembered.get(cacheKey);
-  if (known) {
-    // Most recently used last: the first key is the one to forget.
-    remembered.delete(cacheKey as string);
-    remembered.set(cacheKey as string, known);
-    return known;
-  }
-  const made = colour(text, language);
-  if (cacheKey !== undefined) {
-    remembered.set(cacheKey, made);
-    if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value as string);
-  }
-  return made;
+/** A preview as the page draws it: HTML that `codeLines` reads back, and its language if coloured. */
+interface TextPreviewHtml {
+  html: string;
+  language: string | null;
 }
 
-function colour(text: string, language: string): { html: string; language: string | null } {
-  if (hljs.getLanguage(language)) {
-    try {
-      const html = hljs.highlight(text, { language, ignoreIllegals: true }).value;
-      // Only what codeLines accepts leaves here (it refuses any tag but highlight.js's spans).
-      if (codeLines(html)) return { html, language };
-    } catch {
-      // A grammar that gives up on some input: the text is shown uncoloured.
-    }
+/** Colours a text as a language (the service of the load context: `services.textPreviews`). */
+type Colour = (input: { text: string; language: string }) => Promise<Colouring>;
+
+/** Previews kept: a file's content never changes under its stored name. */
+const REMEMBERED = 64;
+const remembered = new Map<string, TextPreviewHtml>();
+
+/**
+ * The preview's HTML: `text` coloured as `language`, or only escaped when there is no language,
+ * highlight.js gives up on it or does not finish within its budget. The last previews are kept
+ * by `key` (the content's stored name and the language), uncoloured ones too when they would come
+ * out the same again: a link opened by many, or unfurled by several chat apps, costs one colouring,
+ * and a file that takes too long costs its budget once.
+ */
+export async function highlightedText(
+  text: string,
+  language: string | null,
+  colour: Colour,
+  key?: string,
+): Promise<TextPreviewHtml> {
+  if (!language) return uncoloured(text);
+  const cacheKey = key === undefined ? undefined : `${key}\n${language}`;
+  const known = cacheKey === undefined ? undefined : remembered.get(cacheKey);
+  if (cacheKey !== undefined && known) {
+    // Most recently used last: the first key is the one to forget.
+    remembered.delete(cacheKey);
+    remembered.set(cacheKey, known);
+    return known;
   }
+  const colouring = await colour({ text, language });
+  // Only what codeLines accepts is kept coloured (it refuses any tag but highlight.js's spans).
+  const made = colouring.kind === 'coloured' && codeLines(colouring.html) ? { html: colouring.html, language } : null;
+  const preview = made ?? uncoloured(text);
+  const lasting = colouring.kind === 'coloured' || colouring.lasting;
+  if (cacheKey !== undefined && lasting) {
+    remembered.set(cacheKey, preview);
+    if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+  }
+  return preview;
+}
+
+function uncoloured(text: string): TextPreviewHtml {
   return { html: escapedText(text), language: null };
 }

@@ -101,7 +101,10 @@ const TYPE_WORDS: Record<string, string> = {
   'video/ogg': 'Ogg video',
   'video/quicktime': 'QuickTime video',
   'video/x-matroska': 'Matroska video',
+  // The names file-type gives them, from their first bytes (ADR 0064).
+  'video/matroska': 'Matroska video',
   'video/x-msvideo': 'AVI video',
+  'video/vnd.avi': 'AVI video',
   'audio/mpeg': 'MP3 audio',
   'audio/ogg': 'Ogg audio',
   'audio/wav': 'WAV audio',
@@ -110,6 +113,7 @@ const TYPE_WORDS: Record<string, string> = {
   'audio/flac': 'FLAC audio',
   'audio/aac': 'AAC audio',
   'audio/mp4': 'MPEG-4 audio',
+  'audio/x-m4a': 'MPEG-4 audio',
   'application/pdf': 'PDF document',
   'text/plain': 'Plain text',
   'text/csv': 'CSV table',

@@ -9,7 +9,7 @@ import { SignJWT, jwtVerify } from 'jose';
  * that carries a cookie).
  */
 const hmacKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
-function hmacKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
+export function hmacKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
   let key = hmacKeys.get(secret);
   if (!key) {
     key = webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);

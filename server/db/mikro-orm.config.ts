@@ -74,6 +74,8 @@ export async function mikroOrmConfig(database: DatabaseConfig, log?: Logger): Pr
       silent: true,
     },
     allowGlobalContext: false,
+    // Off, and never per request (`loggerContext`): MikroORM's query log writes each statement
+    // with its values, a password's hash among them (ADR 0059).
     debug: false,
     discovery: { warnWhenNoEntities: true },
   };

@@ -1,6 +1,7 @@
 // What admins do to accounts (npm run users, ADR 0018): list them with their usage, set a
 // password, disable and enable, delete with everything they own, and set a quota. These
 // functions name users by username and trust their caller: only the CLI calls them.
+import { readSize } from '../byte-sizes';
 import type { ServiceContext } from '../context';
 import { hashPassword } from '../auth/passwords';
 import { ResumableUploadSchema } from '../db/entities/resumable-upload.entity';
@@ -128,35 +129,10 @@ export async function deleteUser(ctx: ServiceContext, username: string): Promise
   return { files: files.length, bytes: files.reduce((sum, file) => sum + Number(file.size), 0) };
 }
 
-/** A size as an admin writes it, and what it means in bytes. */
-export interface Size {
-  bytes: number;
-  /** The amount as written, with its unit spelled the usual way: "500 MB", "2 GiB", "1048576 B". */
-  written: string;
-  /** Whether the unit counts in powers of 1024 (or is plain bytes). */
-  binary: boolean;
-}
-
 /**
- * `500MB`, `500MiB`, `2G`, `2GiB`, `1.5 GB`, `1048576`, whatever the case. KB, MB, GB and TB are
- * powers of 1000 (what disk makers and most people mean by them); KiB, MiB, GiB, TiB and the bare
- * K, M, G, T are powers of 1024 (a bare G is what `ls -h` and `df -h` print). No unit, or B: bytes.
- */
-export function readSize(text: string): Size | null {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:([kmgt])(i?b)?|b)?\s*$/i.exec(text);
-  if (!match) return null;
-  const [, amount, prefix, suffix] = match;
-  const decimal = prefix !== undefined && suffix?.toLowerCase() === 'b';
-  const power = prefix ? 'bkmgt'.indexOf(prefix.toLowerCase()) : 0;
-  const bytes = Math.round(Number(amount) * (decimal ? 1000 : 1024) ** power);
-  if (!Number.isSafeInteger(bytes)) return null;
-  const unit = prefix ? `${prefix.toUpperCase()}${decimal ? 'B' : 'iB'}` : 'B';
-  return { bytes, written: `${Number(amount)} ${unit}`, binary: !decimal };
-}
-
-/**
- * Sets a user's quota: a size, `none` (unlimited, whatever the default), or `default` (back to
- * DEFAULT_QUOTA_BYTES). Files already stored stay, even above a lowered quota; new uploads wait.
+ * Sets a user's quota: a size in either unit system (`readSize`, ADR 0065), `none` (unlimited,
+ * whatever the default), or `default` (back to DEFAULT_QUOTA_BYTES). Files already stored stay,
+ * even above a lowered quota; new uploads wait.
  */
 export async function setUserQuota(ctx: ServiceContext, username: string, value: string): Promise<UserSummary> {
   const choice = value.trim().toLowerCase();
@@ -164,13 +140,13 @@ export async function setUserQuota(ctx: ServiceContext, username: string, value:
   if (choice === 'none') change = { hasOwnQuota: true, quotaBytes: null };
   else if (choice === 'default') change = { hasOwnQuota: false, quotaBytes: null };
   else {
-    const size = readSize(value);
-    if (size === null)
+    const bytes = readSize(value);
+    if (bytes === null)
       throw new AppError(
         'BAD_REQUEST',
         `Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "${value}"`,
       );
-    change = { hasOwnQuota: true, quotaBytes: size.bytes };
+    change = { hasOwnQuota: true, quotaBytes: bytes };
   }
   const user = await requireUserNamed(ctx, username);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, change);

@@ -6,7 +6,7 @@ import type { AuthUser, ServiceContext } from '../context';
 import { ApiTokenSchema, type ApiToken } from '../db/entities/api-token.entity';
 import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
-import { firstIssue, newApiTokenSchema } from '../schemas';
+import { firstIssue, isRecordId, newApiTokenSchema } from '../schemas';
 import { requireSessionUser } from './guards';
 
 export const TOKEN_PREFIX = 'fsk_';
@@ -96,7 +96,7 @@ export async function revokeApiToken(ctx: ServiceContext, tokenId: string): Prom
 
 export async function revokeApiTokenOf(ctx: ServiceContext, userId: string, tokenId: string): Promise<void> {
   // Someone else's token is as unknown as a missing one: ids are not for probing.
-  const removed = await ctx.em.nativeDelete(ApiTokenSchema, { id: String(tokenId), userId });
+  const removed = isRecordId(tokenId) ? await ctx.em.nativeDelete(ApiTokenSchema, { id: tokenId, userId }) : 0;
   if (removed === 0) throw new AppError('NOT_FOUND', 'Token not found');
   ctx.log.info({ tokenId, userId }, 'api token revoked');
 }

@@ -1,6 +1,8 @@
 // Who may open a collection's link, and its "Download all" archive (ADR 0036): the rules of a
 // file's link (ADR 0014) applied to the collection as a whole. One password opens the whole
-// collection; an archive started from its first byte counts once against its download limit.
+// collection; every archive sent counts against its download limit, unless it is a range
+// continuing one counted before for the same visitor (ADR 0056). The archive is laid out once
+// per change of the collection (ADR 0055).
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
 import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
@@ -8,7 +10,16 @@ import { UserSchema } from '../db/entities/user.entity';
 import { fileIdSchema } from '../schemas';
 import { collectionArchive, type CollectionArchive } from './collection-archive';
 import { entriesOf, toCollectionDto, type CollectionDto } from './collections';
-import { countDownload, grantForPassword, passesSharePassword, type ShareProof } from './share-access';
+import { cleanFileName } from './files';
+import {
+  claimedContent,
+  countDownload,
+  downloadClaim,
+  grantForPassword,
+  passesSharePassword,
+  type DownloadCount,
+  type ShareProof,
+} from './share-access';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 
 export const COLLECTION_PASSWORD_REQUIRED = 'This collection is password-protected.';
@@ -37,8 +48,30 @@ interface OpenArchive {
   /** The logged-in owner: never asked for the password, their downloads never count. */
   isOwner: boolean;
   /** The "Download all" archive, laid out in full (its length and ETag known before a byte is sent). */
-  archive(): Promise<CollectionArchive>;
+  archive(): Promise<NamedArchive>;
+  /**
+   * The request carries the claim of a download of this archive as it is now (ADR 0056): a range
+   * of it continues that download and counts no new one, even once the link is used up.
+   */
+  resumable: boolean;
 }
+
+interface NamedArchive extends CollectionArchive {
+  /** The file name it downloads as: the title's, cleaned as an upload's name is (ADR 0059). */
+  name: string;
+}
+
+type Admitted = {
+  kind: 'admitted';
+  collection: StoredCollection;
+  isOwner: boolean;
+  /** Why the link is gone, when it is but the visitor holds a claim that may let them finish a download. */
+  gone: GoneReason | null;
+  /** The archive ETag the visitor's download claim names, if any (ADR 0056). */
+  claimed: string | null;
+};
+
+const goneNow = (reason: GoneReason): Refusal => ({ kind: 'gone', reason, message: GONE_MESSAGES[reason] });
 
 /**
  * What a visitor gets at a collection's link. A wrong password (in `proof.password`) is a 401
@@ -52,6 +85,7 @@ export async function openCollectionShare(
   const access = await admitVisitor(ctx, collectionId, proof);
   if (access.kind !== 'admitted') return access;
   const { collection, isOwner } = access;
+  if (access.gone) return goneNow(access.gone);
   // A file whose own link has expired or run out is on its way out (the sweep removes it).
   const now = ctx.clock.now();
   const entries = (await entriesOf(ctx, collection.id)).filter(({ file }) => goneReason(file, now) === null);
@@ -69,7 +103,19 @@ export async function openCollectionArchive(
 ): Promise<CollectionArchiveAccess> {
   const access = await admitVisitor(ctx, collectionId, proof);
   if (access.kind !== 'admitted') return access;
-  const { collection, isOwner } = access;
+  const { collection, isOwner, gone, claimed } = access;
+  let laidOut: Promise<NamedArchive> | undefined;
+  const archive = () => {
+    laidOut ??= collectionArchive(ctx, collection.id).then((plan) => ({
+      ...plan,
+      // A title kept by an older version may hold what titles no longer may (a bidi override).
+      name: cleanFileName(`${collection.title}.zip`),
+    }));
+    return laidOut;
+  };
+  // The claim names the archive it was given for: one whose files changed since is another download.
+  const resumable = claimed !== null && claimed === (await archive()).etag;
+  if (gone && !resumable) return goneNow(gone);
   return {
     kind: 'open',
     collection: {
@@ -80,7 +126,8 @@ export async function openCollectionArchive(
       hasPassword: collection.passwordHash !== null,
     },
     isOwner,
-    archive: () => collectionArchive(ctx, collection.id),
+    archive,
+    resumable,
   };
 }
 
@@ -89,16 +136,18 @@ async function admitVisitor(
   ctx: ServiceContext,
   collectionId: string,
   proof: ShareProof,
-): Promise<Refusal | { kind: 'admitted'; collection: StoredCollection; isOwner: boolean }> {
+): Promise<Refusal | Admitted> {
   const collection = await findSharedCollection(ctx, collectionId);
   if (!collection) return { kind: 'missing' };
   const gone = goneReason(collection, ctx.clock.now());
-  if (gone) return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
+  // A used-up link may still let the holder of a claim finish the download that used it up.
+  const claimed = gone === 'expired' ? null : await claimedContent(ctx, proof.claim, collection.id);
+  if (gone && !(gone === 'used-up' && claimed)) return goneNow(gone);
   const isOwner = ctx.user?.id === collection.userId;
   const { passwordHash } = collection;
   if (passwordHash && !isOwner && !(await passesSharePassword(ctx, { id: collection.id, passwordHash }, proof)))
     return { kind: 'locked', collectionId: collection.id };
-  return { kind: 'admitted', collection, isOwner };
+  return { kind: 'admitted', collection, isOwner, gone, claimed };
 }
 
 /** The collection behind a link: null when there is none or its owner is disabled (their links are off, ADR 0018). */
@@ -133,10 +182,19 @@ export async function unlockCollection(
   return grantForPassword(ctx, { id: collection.id, passwordHash: collection.passwordHash }, password);
 }
 
-/** Counts one "Download all" of a collection, atomically, as a file's download is counted. */
-export function claimCollectionDownload(
+/**
+ * Counts the "Download all" that an answer sending the archive (200, or 206 when `partial`) is,
+ * atomically as a file's download is counted, unless it is the owner's or a range continuing a
+ * download claimed before; a counted one gives its claim (ADR 0056).
+ */
+export async function countCollectionDownload(
   ctx: ServiceContext,
-  collection: Pick<CollectionDto, 'id' | 'expiresAt'>,
-): Promise<GoneReason | null> {
-  return countDownload(ctx, 'collections', collection);
+  access: Pick<OpenArchive, 'collection' | 'isOwner' | 'resumable'>,
+  archive: Pick<CollectionArchive, 'etag'>,
+  partial: boolean,
+): Promise<DownloadCount> {
+  if (access.isOwner || (partial && access.resumable)) return { kind: 'continued' };
+  const gone = await countDownload(ctx, 'collections', access.collection);
+  if (gone) return { kind: 'gone', reason: gone };
+  return { kind: 'counted', claim: await downloadClaim(ctx, access.collection.id, archive.etag) };
 }

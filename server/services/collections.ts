@@ -2,6 +2,7 @@
 // with the path it has there (and in the archive), and the share controls a file has.
 import type { z } from 'zod';
 import { normaliseArchivePath } from '../archive/archive-paths';
+import { countedTitle, folderTitle } from '../collection-titles';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
 import { CollectionFileSchema, type CollectionFile } from '../db/entities/collection-file.entity';
@@ -61,8 +62,8 @@ function shareSettingsOf(input: Record<string, unknown>): Record<string, unknown
   return settings;
 }
 
-function collectionUrl(ctx: Pick<ServiceContext, 'config'>, collectionId: string): string {
-  return `${ctx.config.baseUrl}/c/${collectionId}`;
+function collectionUrl(ctx: Pick<ServiceContext, 'linkBase'>, collectionId: string): string {
+  return `${ctx.linkBase}/c/${collectionId}`;
 }
 
 /**
@@ -164,7 +165,8 @@ export async function createCollection(ctx: ServiceContext, input: unknown): Pro
   const collection: StoredCollection = {
     id: newFileId(),
     userId: owner.id,
-    title: body.title ?? defaultTitle(entries.length),
+    // Untitled: the folder its files share, else their count (ADR 0039).
+    title: body.title ?? folderTitle(entries.map((entry) => entry.path)) ?? countedTitle(entries.length),
     createdAt: new Date(now),
     downloads: 0,
     filesVersion: 0,
@@ -177,10 +179,6 @@ export async function createCollection(ctx: ServiceContext, input: unknown): Pro
   });
   ctx.log.info({ collectionId: collection.id, files: entries.length }, 'collection created');
   return toCollectionDto(ctx, collection, entries);
-}
-
-function defaultTitle(count: number): string {
-  return count === 1 ? '1 file' : `${count} files`;
 }
 
 /** The caller's collections, newest first (without their files: `fileCount` and `totalSize` say enough). */
@@ -223,7 +221,7 @@ export async function entriesOf(
 }
 
 export function toCollectionDto(
-  ctx: Pick<ServiceContext, 'config'>,
+  ctx: Pick<ServiceContext, 'config' | 'linkBase'>,
   collection: StoredCollection,
   entries: Array<{ file: StoredFile; path: string }>,
 ): CollectionDto {

@@ -3,7 +3,7 @@
 // its own, half the database work of serving it. Nothing depends on those counts but the
 // owner's view of them, so they may show up to a second late; a crash loses at most that
 // second. Links with a limit are still counted at once, in one atomic statement
-// (share-access.ts: claimDownload), because the count decides who gets the file.
+// (share-access.ts: countFileDownload), because the count decides who gets the file.
 // Several instances each add their own counts: increments commute.
 import type { Logger } from 'pino';
 import type { DirectSql } from '../db/direct-sql';

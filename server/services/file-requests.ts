@@ -11,18 +11,24 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/knex';
-import { z } from 'zod';
 import { hashPassword } from '../auth/passwords';
+import { type TextKind, withoutUnsafeCharacters } from '../characters';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileRequestSchema, FileRequestUploadSchema, type StoredFileRequest } from '../db/entities/file-request.entity';
 import { FileSchema } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { AppError } from '../errors';
 import { pooledRandomBytes } from '../random-pool';
-import { firstIssue } from '../schemas';
+import { firstIssue, newFileRequestSchema } from '../schemas';
+import { GONE_REQUEST_MESSAGES, requireRequestTakesUpload, stoppedState, uploadRefusal } from './file-request-stops';
 import { cleanFileName, type FileDto, type NewUpload, newFileId, uploadFile } from './files';
 import { requireUser } from './guards';
-import { createResumableUpload, discardUploadsOf, findOwnResumableUpload } from './resumable-uploads';
+import {
+  createResumableUpload,
+  discardUploadsOf,
+  removeStoppedRequestUploads,
+  requireUnexpired,
+} from './resumable-uploads';
 import { admitGuestUpload } from './login-throttle';
 import { quotaOfUser, STALE_RESERVATION_MS, withAvailableBytes } from './quotas';
 import { grantForPassword, passesSharePassword, type ShareProof } from './share-access';
@@ -80,61 +86,15 @@ interface GuestViewDto {
   filesLeft: number | null;
   /** Bytes still accepted (the request's limit, the owner's quota and the largest upload, whichever is smallest); null: no limit. */
   bytesLeft: number | null;
+  /** The limit `bytesLeft` is what is left of (the request's or the owner's quota): its units are the ones said (ADR 0065). */
+  bytesLeftOf: number | null;
   /** The largest one file (MAX_UPLOAD_SIZE). */
   maxUploadBytes: number;
 }
 
-const GONE_REQUEST_MESSAGES: Record<Exclude<FileRequestState, 'open'>, string> = {
-  closed: 'This file request is closed: it takes no more files.',
-  expired: 'This file request has expired: it takes no more files.',
-  full: 'This file request is full: it has received all the files it asked for.',
-};
-
-const TITLE_MAX = 200;
-const MESSAGE_MAX = 2000;
 /** A guest's name and note: text, shown as text, trimmed to these lengths. */
 const GUEST_NAME_MAX = 100;
 const GUEST_NOTE_MAX = 1000;
-
-const flag = z
-  .union([z.boolean(), z.enum(['true', 'false', 'on', 'yes', '1', '0', ''])])
-  .transform((value) => value === true || value === 'true' || value === 'on' || value === 'yes' || value === '1');
-const wholeNumber = (name: string, min: number) =>
-  z
-    .union([z.number(), z.string().regex(/^\d{1,16}$/, `${name} must be a whole number`)])
-    .transform(Number)
-    .refine(
-      (value) => Number.isSafeInteger(value) && value >= min,
-      `${name} must be a whole number of at least ${min}`,
-    );
-
-/** A new request, from the API's JSON or the page's form (blank fields left out). */
-const newFileRequestSchema = z.object({
-  title: z
-    .string({ required_error: 'title is required', invalid_type_error: 'title must be a string' })
-    .trim()
-    .min(1, 'title is required')
-    .max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`),
-  message: z
-    .string({ invalid_type_error: 'message must be a string' })
-    .max(MESSAGE_MAX, `message must be at most ${MESSAGE_MAX} characters`)
-    .optional(),
-  expiresIn: z
-    .union([z.literal('never'), wholeNumber('expiresIn', 60)])
-    .optional()
-    .openapi({ description: 'Seconds from now until the link stops taking files, or "never" (the default: 7 days).' }),
-  expiresAt: z
-    .string({ invalid_type_error: 'expiresAt must be a date' })
-    .datetime({ offset: true, message: 'expiresAt must be an ISO-8601 date' })
-    .optional(),
-  maxFiles: z.union([z.null(), wholeNumber('maxFiles', 1)]).optional(),
-  maxBytes: z.union([z.null(), wholeNumber('maxBytes', 1)]).optional(),
-  password: z
-    .string({ invalid_type_error: 'password must be a string' })
-    .max(200, 'password must be at most 200 characters')
-    .optional(),
-  requireName: flag.optional(),
-});
 
 const DEFAULT_EXPIRY_SECONDS = 7 * 86400;
 
@@ -201,8 +161,8 @@ function toDto(ctx: ServiceContext, request: StoredFileRequest, received: Receiv
 }
 
 /** The public address of a request. */
-function requestUrl(ctx: Pick<ServiceContext, 'config'>, requestId: string): string {
-  return `${ctx.config.baseUrl}/r/${requestId}`;
+function requestUrl(ctx: Pick<ServiceContext, 'linkBase'>, requestId: string): string {
+  return `${ctx.linkBase}/r/${requestId}`;
 }
 
 function stateOf(
@@ -210,8 +170,8 @@ function stateOf(
   received: { files: number; bytes: number },
   now: number,
 ): FileRequestState {
-  if (request.closedAt !== null) return 'closed';
-  if (request.expiresAt !== null && new Date(request.expiresAt).getTime() <= now) return 'expired';
+  const stopped = stoppedState(request, now);
+  if (stopped) return stopped;
   if (request.maxFiles !== null && received.files >= Number(request.maxFiles)) return 'full';
   if (request.maxBytes !== null && received.bytes >= Number(request.maxBytes)) return 'full';
   return 'open';
@@ -307,7 +267,12 @@ export async function markFileRequestsSeen(ctx: ServiceContext): Promise<void> {
   await ctx.em.nativeUpdate(FileRequestSchema, { userId: owner.id }, { seenAt: new Date(ctx.clock.now()) });
 }
 
-/** Closes (no more files) or reopens one of the caller's requests. */
+/**
+ * Closes (no more files) or reopens one of the caller's requests. Closing stops the guests'
+ * uploads under way (ADR 0048): every place in the request goes, so a form's file still
+ * streaming is refused before its content is committed and a resumable upload at its next step,
+ * reopened or not; the resumable uploads no request is writing to go now with their bytes.
+ */
 export async function setFileRequestClosed(
   ctx: ServiceContext,
   requestId: string,
@@ -317,6 +282,10 @@ export async function setFileRequestClosed(
   const request = await requireOwnRequest(ctx, requestId);
   const closedAt = closed ? (request.closedAt ?? new Date(ctx.clock.now())) : null;
   await ctx.em.nativeUpdate(FileRequestSchema, { id: request.id }, { closedAt });
+  if (closed) {
+    await ctx.em.nativeDelete(FileRequestUploadSchema, { requestId: request.id });
+    await removeStoppedRequestUploads(ctx, request.id);
+  }
   ctx.log.info({ requestId: request.id, closed }, closed ? 'file request closed' : 'file request reopened');
   return (await getOwnFileRequest(ctx, request.id)).request;
 }
@@ -492,7 +461,14 @@ async function guestView(
   const quotaLeft =
     quota === null ? null : await withAvailableBytes(ctx, owner.id, quota, null, async (_em, available) => available);
   const requestLeft = request.maxBytes === null ? null : Number(request.maxBytes) - usage.bytes - usage.heldBytes;
-  const lefts = [requestLeft, quotaLeft].filter((value): value is number => value !== null);
+  const lefts = [
+    { left: requestLeft, of: request.maxBytes === null ? null : Number(request.maxBytes) },
+    { left: quotaLeft, of: quota },
+  ].filter((limit): limit is { left: number; of: number } => limit.left !== null && limit.of !== null);
+  const tightest = lefts.reduce<{ left: number; of: number } | null>(
+    (least, limit) => (least === null || limit.left < least.left ? limit : least),
+    null,
+  );
   return {
     id: request.id,
     title: request.title,
@@ -500,7 +476,8 @@ async function guestView(
     expiresAt: request.expiresAt === null ? null : new Date(request.expiresAt).toISOString(),
     requireName: Boolean(request.requireName),
     filesLeft: request.maxFiles === null ? null : Math.max(0, Number(request.maxFiles) - usage.files - usage.heldFiles),
-    bytesLeft: lefts.length === 0 ? null : Math.max(0, Math.min(...lefts)),
+    bytesLeft: tightest === null ? null : Math.max(0, tightest.left),
+    bytesLeftOf: tightest?.of ?? null,
     maxUploadBytes: ctx.config.maxUploadBytes,
   };
 }
@@ -520,15 +497,14 @@ export async function unlockFileRequest(
   return grantForPassword(ctx, { id: request.id, passwordHash: request.passwordHash }, password);
 }
 
-/** A guest's name and note as kept: text, without control characters, trimmed and capped; null when blank. */
-function guestText(value: string | undefined, max: number): string | null {
+/**
+ * A guest's name or note as kept: text without the characters text of its kind never keeps
+ * (a name is one line, a note may have several: server/characters.ts), trimmed and capped; null
+ * when blank. Cleaned rather than refused, as a file's name is (ADR 0059).
+ */
+function guestText(value: string | undefined, kind: TextKind, max: number): string | null {
   if (value === undefined) return null;
-  const cleaned = Array.from(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this drops
-    value.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').trim(),
-  )
-    .slice(0, max)
-    .join('');
+  const cleaned = Array.from(withoutUnsafeCharacters(value, kind)).slice(0, max).join('').trimEnd();
   return cleaned === '' ? null : cleaned;
 }
 
@@ -568,14 +544,14 @@ async function checkGuest(
     });
     if (!passed) throw new AppError('UNAUTHORIZED', 'This file request is password-protected: send its password.');
   }
-  const name = guestText(fields.name, GUEST_NAME_MAX);
+  const name = guestText(fields.name, 'line', GUEST_NAME_MAX);
   if (request.requireName && name === null)
     throw new AppError('BAD_REQUEST', 'Please leave your name: this request asks for it.');
   return {
     request,
     owner: { id: owner.id, username: owner.username },
     name,
-    note: guestText(fields.note, GUEST_NOTE_MAX),
+    note: guestText(fields.note, 'lines', GUEST_NOTE_MAX),
   };
 }
 
@@ -749,7 +725,9 @@ export async function createGuestResumableUpload(
 
 /**
  * A guest's upload into a request, to carry on, ask where it stands or end: looked up by its id
- * within that request only (an upload elsewhere is as unknown as one that never existed).
+ * within that request only (an upload elsewhere is as unknown as one that never existed). An
+ * unfinished one is gone (410) once its request is closed or expired, or once it lost its place
+ * to a closing (reopened since): read from the request's row already at hand and the place's own.
  */
 export async function findGuestResumableUpload(
   ctx: ServiceContext,
@@ -763,13 +741,23 @@ export async function findGuestResumableUpload(
     { id: uploadId, requestId: request.id },
     { disableIdentityMap: true },
   );
-  if (!upload) throw new AppError('NOT_FOUND', 'Upload not found');
+  if (!upload) {
+    // Uploads a closing removed, and any other, are gone (410) with their closed or expired request.
+    const stopped = stoppedState(request, ctx.clock.now());
+    throw stopped ? goneError(stopped) : new AppError('NOT_FOUND', 'Upload not found');
+  }
   // The request's owner is the upload's (it was made in the owner's space).
   const owner = await ownerOf(ctx, request);
-  if (!owner) throw new AppError('NOT_FOUND', 'Upload not found');
+  if (!owner || owner.id !== upload.userId) throw new AppError('NOT_FOUND', 'Upload not found');
   const ownerCtx = actingAsOwner(ctx, { id: owner.id, username: owner.username });
-  // Read again as the owner's: the same answers as on the owner's own uploads (410 once expired).
-  return { upload: await findOwnResumableUpload(ownerCtx, uploadId), ownerCtx };
+  // The same answers as on the owner's own uploads (410 once expired).
+  requireUnexpired(ctx, upload);
+  if (!upload.finishedAt) {
+    const holdsPlace = (await ctx.em.count(FileRequestUploadSchema, { id: upload.id })) > 0;
+    const refusal = uploadRefusal(request, holdsPlace, ctx.clock.now());
+    if (refusal) throw refusal;
+  }
+  return { upload, ownerCtx };
 }
 
 /** Bytes an upload holds ahead of what it received while the request's room is ample. */
@@ -847,6 +835,9 @@ class RequestPlace {
   private async cover(maxBytes: number, received: number): Promise<void> {
     const held = await underRequestLock(this.ctx, this.requestId, async (em, request) => {
       if (!request) return 'deleted';
+      // Closed or expired meanwhile: refused before the rest of the body is read.
+      const stopped = stoppedState(request, this.ctx.clock.now());
+      if (stopped) return stopped;
       const usage = await usageOf(em, this.ctx, this.requestId, this.id);
       const available = maxBytes - usage.bytes - usage.heldBytes;
       if (received > available) {
@@ -863,18 +854,23 @@ class RequestPlace {
       return received + ahead;
     });
     if (held === 'deleted') throw this.refused(new AppError('NOT_FOUND', REQUEST_GONE));
+    if (held === 'closed' || held === 'expired') throw this.refused(goneError(held));
     if (held === null) throw this.refused(new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE_FOR_REQUEST));
     this.held = held;
   }
 
   /**
-   * Refuses (404) once the request is deleted, before the content is committed: its place went
-   * with it (the foreign key cascades), and a deleted request takes no more files.
+   * Refuses, before the content is committed, once the request no longer takes this upload
+   * (file-request-stops.ts): deleted (404; its place went with it, the foreign key cascades),
+   * closed or expired (410).
    */
   async requireRequest(): Promise<void> {
     await this.writes;
-    if (!(await this.ctx.em.count(FileRequestUploadSchema, { id: this.id })))
-      throw this.refused(new AppError('NOT_FOUND', REQUEST_GONE));
+    try {
+      await requireRequestTakesUpload(this.ctx.em, this.requestId, this.id, this.ctx.clock.now());
+    } catch (error) {
+      throw error instanceof AppError ? this.refused(error) : error;
+    }
   }
 
   /** Keeps why the upload was refused, for the store's own way of reporting the stream's end. */

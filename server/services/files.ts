@@ -1,6 +1,7 @@
 // Every rule about files: who may see, add and remove them, how they are named and stored.
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { withoutUnsafeCharacters } from '../characters';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
@@ -8,7 +9,7 @@ import { pooledRandomBytes } from '../random-pool';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { fileLinkChanged } from './collection-versions';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
-import { fileTypeFor } from './file-types';
+import { CODE_TYPES, fileTypeOf } from './file-types';
 import { requireUser } from './guards';
 import { quotaExceededError } from './storage-usage';
 import { storageFaultAsAppError } from './storage-errors';
@@ -31,6 +32,17 @@ export interface FileDto {
   downloads: number;
   /** Whether the link asks for a password (the password and its hash never leave the service). */
   hasPassword: boolean;
+}
+
+/**
+ * A file as the list shows it (`GET /api/v1/files`, My files): the file object, and where a guest's
+ * file came from (ADR 0048).
+ */
+interface ListedFileDto extends FileDto {
+  /** The file request it came through; null for the owner's own uploads, or once the request is deleted. */
+  request: { id: string; title: string } | null;
+  /** The name and note the guest left (each null when left empty); null when the guest left neither, or for the owner's own. */
+  receivedFrom: { name: string | null; note: string | null } | null;
 }
 
 export interface NewUpload {
@@ -95,9 +107,22 @@ function fileFromRow(row: Record<keyof StoredFile, unknown>): StoredFile {
   };
 }
 
+/** A list's row: a file's columns, its request's id and title, the guest's name and note. */
+type ListedFileRow = StoredFile & { listedRequestId: string | null; requestTitle: string | null };
+
+function toListedFileDto(row: ListedFileRow): ListedFileDto {
+  const name = row.guestName ?? null;
+  const note = row.guestNote ?? null;
+  return {
+    ...toFileDto(row),
+    request: row.listedRequestId === null ? null : { id: row.listedRequestId, title: row.requestTitle ?? '' },
+    receivedFrom: name === null && note === null ? null : { name, note },
+  };
+}
+
 /** The public share address of a file. */
-export function shareUrl(ctx: Pick<ServiceContext, 'config'>, fileId: string): string {
-  return `${ctx.config.baseUrl}/f/${fileId}`;
+export function shareUrl(ctx: Pick<ServiceContext, 'linkBase'>, fileId: string): string {
+  return `${ctx.linkBase}/f/${fileId}`;
 }
 
 /**
@@ -138,10 +163,11 @@ async function storeAndRecord(
 
   let size: number;
   let crc32: number;
+  let firstBytes: Buffer;
   try {
     // The content becomes visible only once its request is known to be good: a body broken after
     // the file part never leaves content behind (nor a put-then-delete on a bucket).
-    ({ size, crc32 } = await ctx.store.write(storedName, upload.content, {
+    ({ size, crc32, firstBytes } = await ctx.store.write(storedName, upload.content, {
       maxBytes: ctx.config.maxUploadBytes,
       beforeCommit: upload.bodyAccepted,
     }));
@@ -150,13 +176,20 @@ async function storeAndRecord(
     throw storageFaultAsAppError(error);
   }
 
+  // Found from the first bytes the store saw on their way in, and the name (ADR 0064).
+  const mimeType = await fileTypeOf({
+    name: originalName,
+    declared: upload.mimeType,
+    firstBytes,
+    whole: firstBytes.length === size,
+  });
   const { expiresAfterMs, ...columns } = share;
   const createdAt = ctx.clock.now();
   const file: StoredFile = {
     id,
     userId: owner.id,
     originalName,
-    mimeType: fileTypeFor(originalName, upload.mimeType),
+    mimeType,
     size,
     storedName,
     createdAt: new Date(createdAt),
@@ -203,8 +236,8 @@ const INSERT_FILE =
  * database itself (PostgreSQL: the whole array; SQLite: each file's object, joined here), not
  * 10,000 rows turned into objects and then into text (which, with its garbage, cost twice the
  * bare SELECT + JSON; ADR 0020).
- * Same objects as toFileDto makes (tests/api/pagination.test.ts compares them with each file's
- * upload and page).
+ * Same objects as toListedFileDto makes (tests/api/pagination.test.ts compares them with each
+ * file's upload and page).
  */
 export async function listFilesJson(ctx: ServiceContext, input: unknown = {}): Promise<string> {
   const owner = requireUser(ctx);
@@ -224,37 +257,50 @@ export async function listFilesJson(ctx: ServiceContext, input: unknown = {}): P
   return `${json}]`;
 }
 
+// A guest's file names its request: joined in the list's one statement (by the request's
+// primary key), never looked up file by file.
+const LISTED_FROM = 'from "files" "f" left join "file_requests" "r" on "r"."id" = "f"."request_id"';
+
 // SQLite keeps dates as milliseconds; strftime's %f gives seconds with three decimals, which
 // makes toISOString's text exactly (checked on 200,000 random instants).
-const SQLITE_ISO = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', "${column}" / 1000.0, 'unixepoch')`;
+const SQLITE_ISO = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', "f"."${column}" / 1000.0, 'unixepoch')`;
 // One object per row, in order (json_group_array with ORDER BY would quote each one as a
 // string in SQLite 3.44: the sort drops their JSON subtype).
+// A nested object or null: json() keeps the object's JSON subtype through the case (and gives null for null).
 const filesJsonSqlite = (where: string, order: string) =>
   `select json_object(` +
-  `'id', "id", 'userId', "user_id", 'originalName', "original_name", 'mimeType', "mime_type", 'size', "size", ` +
-  `'storedName', "stored_name", 'createdAt', ${SQLITE_ISO('created_at')}, ` +
-  `'expiresAt', case when "expires_at" is null then null else ${SQLITE_ISO('expires_at')} end, ` +
-  `'maxDownloads', "max_downloads", 'downloads', "downloads", ` +
-  `'hasPassword', json(case when "password_hash" is null then 'false' else 'true' end)` +
-  `) as "file" from "files" "f" where ${where} order by ${order}`;
+  `'id', "f"."id", 'userId', "f"."user_id", 'originalName', "f"."original_name", 'mimeType', "f"."mime_type", 'size', "f"."size", ` +
+  `'storedName', "f"."stored_name", 'createdAt', ${SQLITE_ISO('created_at')}, ` +
+  `'expiresAt', case when "f"."expires_at" is null then null else ${SQLITE_ISO('expires_at')} end, ` +
+  `'maxDownloads', "f"."max_downloads", 'downloads', "f"."downloads", ` +
+  `'hasPassword', json(case when "f"."password_hash" is null then 'false' else 'true' end), ` +
+  `'request', json(case when "r"."id" is null then null else json_object('id', "r"."id", 'title', "r"."title") end), ` +
+  `'receivedFrom', json(case when "f"."guest_name" is null and "f"."guest_note" is null then null ` +
+  `else json_object('name', "f"."guest_name", 'note', "f"."guest_note") end)` +
+  `) as "file" ${LISTED_FROM} where ${where} order by ${order}`;
 
 // Dates are kept to the millisecond (they come from JavaScript), so MS loses nothing.
-const POSTGRES_ISO = (column: string) => `to_char("${column}" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const POSTGRES_ISO = (column: string) => `to_char("f"."${column}" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const filesJsonPostgres = (where: string, order: string) =>
   'select (json_agg(json_build_object(' +
-  `'id', "id", 'userId', "user_id", 'originalName', "original_name", 'mimeType', "mime_type", 'size', "size", ` +
-  `'storedName', "stored_name", 'createdAt', ${POSTGRES_ISO('created_at')}, ` +
-  `'expiresAt', ${POSTGRES_ISO('expires_at')}, 'maxDownloads', "max_downloads", 'downloads', "downloads", ` +
-  `'hasPassword', "password_hash" is not null` +
-  `) order by ${order}))::text as "files" from "files" "f" where ${where}`;
+  `'id', "f"."id", 'userId', "f"."user_id", 'originalName', "f"."original_name", 'mimeType', "f"."mime_type", 'size', "f"."size", ` +
+  `'storedName', "f"."stored_name", 'createdAt', ${POSTGRES_ISO('created_at')}, ` +
+  `'expiresAt', ${POSTGRES_ISO('expires_at')}, 'maxDownloads', "f"."max_downloads", 'downloads', "f"."downloads", ` +
+  `'hasPassword', "f"."password_hash" is not null, ` +
+  `'request', case when "r"."id" is null then null else json_build_object('id', "r"."id", 'title', "r"."title") end, ` +
+  `'receivedFrom', case when "f"."guest_name" is null and "f"."guest_note" is null then null ` +
+  `else json_build_object('name', "f"."guest_name", 'note', "f"."guest_note") end` +
+  `) order by ${order}))::text as "files" ${LISTED_FROM} where ${where}`;
 
 // Lists are read as plain rows on the read connection (db/direct-sql.ts) and turned into the
 // API's objects in one pass: no entities, no identity map, no query builder, whose plain rows
 // still made a list of 10,000 files cost about twice the bare SELECT + JSON (docs/performance.md).
-const FILES_SELECT = `select ${FILE_COLUMNS} from "files" "f"`;
+const FILES_SELECT =
+  `select ${FILE_COLUMNS}, "f"."guest_name" as "guestName", "f"."guest_note" as "guestNote", ` +
+  `"r"."id" as "listedRequestId", "r"."title" as "requestTitle" ${LISTED_FROM}`;
 
 /** What the list can be narrowed to, by MIME type. */
-const FILE_KINDS = ['images', 'video', 'audio', 'documents', 'other'] as const;
+const FILE_KINDS = ['images', 'video', 'audio', 'documents', 'code', 'other'] as const;
 /** The orders of the list: newest (the default), oldest, name (A to Z), size (largest first). */
 const FILE_SORTS = ['newest', 'oldest', 'name', 'size'] as const;
 type FileKind = (typeof FILE_KINDS)[number];
@@ -301,22 +347,26 @@ function parseListFilters(input: unknown): ListFilters {
   const parsed = fileListFiltersSchema.safeParse(withoutBlanks(input));
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   // Names keep no control characters (cleanFileName): nor does a search for one (PostgreSQL refuses NUL).
-  const q = parsed.data.q === undefined ? '' : withoutUnsafeCharacters(parsed.data.q);
+  const q = parsed.data.q === undefined ? '' : withoutUnsafeCharacters(parsed.data.q, 'line');
   return { q: q === '' ? null : q, type: parsed.data.type ?? null, sort: parsed.data.sort ?? 'newest' };
 }
 
 const MIME = '"f"."mime_type"';
-/** Documents: text, PDF, and the office formats (Microsoft's and OpenDocument), by MIME type. */
+/** Code: source, scripts, style sheets, markup and data formats (file-types.ts, ADR 0064). */
+const CODE = `${MIME} in (${CODE_TYPES.map((type) => `'${type}'`).join(', ')})`;
+/** Documents: text, PDF, and the office formats (Microsoft's and OpenDocument), by MIME type; not code. */
 const DOCUMENTS =
-  `(${MIME} like 'text/%' or ${MIME} in ('application/pdf', 'application/rtf', 'application/msword', ` +
+  `((${MIME} like 'text/%' or ${MIME} in ('application/pdf', 'application/rtf', 'application/msword', ` +
   `'application/vnd.ms-excel', 'application/vnd.ms-powerpoint', 'application/epub+zip') ` +
-  `or ${MIME} like 'application/vnd.openxmlformats-officedocument.%' or ${MIME} like 'application/vnd.oasis.opendocument.%')`;
+  `or ${MIME} like 'application/vnd.openxmlformats-officedocument.%' or ${MIME} like 'application/vnd.oasis.opendocument.%') ` +
+  `and not ${CODE})`;
 // Types are stored in lower case (file-types.ts), so LIKE's case rules never matter here.
 const KIND_CONDITIONS: Record<Exclude<FileKind, 'other'>, string> = {
   images: `${MIME} like 'image/%'`,
   video: `${MIME} like 'video/%'`,
   audio: `${MIME} like 'audio/%'`,
   documents: DOCUMENTS,
+  code: CODE,
 };
 
 /** The filters as SQL after `where "f"."user_id" = ?`, and their parameters. */
@@ -394,7 +444,7 @@ const SORTS: Record<
 };
 
 export interface FilePage {
-  files: FileDto[];
+  files: ListedFileDto[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
 }
@@ -413,14 +463,14 @@ export async function listFilesPage(ctx: ServiceContext, input: unknown): Promis
   const sort = SORTS[filters.sort];
   const { where, params } = listFilters(filters, ctx.config.database.dialect === 'postgresql', owner.id);
   const after = cursor === undefined ? null : decodeCursor(cursor, filters.sort);
-  const rows = await ctx.sql.select<StoredFile>(
+  const rows = await ctx.sql.select<ListedFileRow>(
     `${FILES_SELECT} where ${where}${after ? ` and ${sort.after}` : ''} order by ${sort.order} limit ?`,
     [...params, ...(after ? sort.params(after.key, after.id) : []), limit + 1],
   );
   const files = rows.slice(0, limit);
   const last = files[files.length - 1];
   return {
-    files: files.map(toFileDto),
+    files: files.map(toListedFileDto),
     nextCursor: rows.length > limit && last ? encodeCursor(last, filters.sort) : null,
   };
 }
@@ -574,7 +624,7 @@ async function changeFile(
  */
 function newFileName(name: unknown): string {
   if (typeof name !== 'string') throw new AppError('BAD_REQUEST', 'originalName must be a string');
-  if (withoutUnsafeCharacters(name) === '') throw new AppError('BAD_REQUEST', 'originalName must not be empty');
+  if (withoutUnsafeCharacters(name, 'line') === '') throw new AppError('BAD_REQUEST', 'originalName must not be empty');
   return cleanFileName(name);
 }
 
@@ -621,29 +671,19 @@ export function storedExtension(originalName: string): string {
   return match ? `.${match[1]}` : '';
 }
 
-// C0/C1 controls, the line and paragraph separators, and the bidi overrides that make
-// "evil\u202egpj.exe" look like "evilexe.jpg".
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const MAX_NAME_LENGTH = 255;
 
 /** An extension worth keeping when a long name is shortened: a dot and up to 16 characters, no dot or space. */
 const KEPT_EXTENSION = /\.[^.\s]{1,16}$/u;
 
-/** A name without the characters no name keeps, trimmed. */
-function withoutUnsafeCharacters(name: string): string {
-  // A lone surrogate cannot be encoded in UTF-8 (nor in a Content-Disposition header).
-  return name.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE_NAME_CHARS, '').trim();
-}
-
 /**
- * The uploader's name without control or bidi characters, capped at MAX_NAME_LENGTH characters
+ * The uploader's name without the characters no line of text keeps (control and bidi
+ * characters: server/characters.ts, ADR 0059), capped at MAX_NAME_LENGTH characters
  * (code points); never empty. A longer name loses the end of its stem, not its extension: the
  * download keeps its type, and the stored name its extension.
  */
 export function cleanFileName(name: string): string {
-  const cleaned = withoutUnsafeCharacters(name);
+  const cleaned = withoutUnsafeCharacters(name, 'line');
   const characters = Array.from(cleaned);
   if (characters.length <= MAX_NAME_LENGTH) return cleaned || 'file';
   const extension = Array.from(KEPT_EXTENSION.exec(cleaned)?.[0] ?? '');

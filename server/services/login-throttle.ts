@@ -10,9 +10,13 @@
 // counters, and goes ahead only while failures + pending stay within the limit; otherwise it
 // waits for the attempts ahead of it to end. So N parallel guesses never check more than the
 // limit of passwords, and parallel correct logins only queue for a moment.
+// Wrong two-factor codes are counted per account too, from all addresses (ADR 0058): past 10 in
+// 15 minutes the account's code step is refused for 15 minutes. An IPv6 address counts by its
+// /64, which one host usually gets whole.
 // Counters are rows changed by single-statement upserts (atomic on SQLite and PostgreSQL),
 // never inside a transaction, so they cannot tangle with a request's unit of work.
 import { setTimeout as sleep } from 'node:timers/promises';
+import ipaddr from 'ipaddr.js';
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
 
@@ -87,7 +91,7 @@ export async function admitLoginAttempt(
   const counters = new ThrottleCounters(ctx);
   // Encoded: a guess may hold any character, NUL included, which no database takes in a key.
   const user = encodeURIComponent(username.toLowerCase());
-  const from = address ?? 'unknown';
+  const from = addressKey(address);
   const keys = { pair: `pair:${from}|${user}`, address: `addr:${from}`, username: `user:${user}` };
 
   const usernameFailures = (await counters.read(keys.username))?.failures ?? 0;
@@ -144,6 +148,20 @@ function tooManyAttempts(retryAfterMs: number, message = TOO_MANY_ATTEMPTS): App
   return new AppError('TOO_MANY_REQUESTS', message, Math.max(1, Math.ceil(retryAfterMs / 1000)));
 }
 
+/**
+ * Who an address counts as: an IPv6 address by its /64 (one host usually gets a whole /64, so
+ * counting each address would give it unlimited tries, ADR 0058), an IPv4 one (mapped or not)
+ * as it is.
+ */
+function addressKey(address: string | null): string {
+  if (address === null) return 'unknown';
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() !== 'ipv6') return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
+}
+
 /** Wrong share passwords for one file from one address before that pair is refused (ADR 0014). */
 const MAX_SHARE_PASSWORD_FAILURES = 5;
 const TOO_MANY_SHARE_PASSWORDS = 'Too many wrong passwords for this file. Please wait and try again later.';
@@ -159,27 +177,104 @@ export async function admitSharePasswordAttempt(
   address: string | null,
 ): Promise<LoginAttemptTicket> {
   const counters = new ThrottleCounters(ctx);
-  const key = `share:${fileId}|${address ?? 'unknown'}`;
-  const queuedUntil = ctx.clock.now() + MAX_QUEUE_MS;
-  for (;;) {
-    const counter = await counters.reserve(key);
-    if (
-      counter.failures < MAX_SHARE_PASSWORD_FAILURES &&
-      counter.failures + counter.pending <= MAX_SHARE_PASSWORD_FAILURES
-    )
-      break;
-    await counters.release(key);
-    const usedUp = counter.failures >= MAX_SHARE_PASSWORD_FAILURES;
-    if (usedUp || ctx.clock.now() > queuedUntil) ctx.metrics.throttleRefused('share_password');
-    if (usedUp) throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_SHARE_PASSWORDS);
-    if (ctx.clock.now() > queuedUntil) throw tooManyAttempts(1000, TOO_MANY_SHARE_PASSWORDS);
-    await sleep(QUEUE_POLL_MS + Math.random() * QUEUE_POLL_MS);
-  }
+  const key = `share:${fileId}|${addressKey(address)}`;
+  await admitUnder(ctx, counters, key, MAX_SHARE_PASSWORD_FAILURES, (waitMs) => {
+    ctx.metrics.throttleRefused('share_password');
+    return tooManyAttempts(waitMs, TOO_MANY_SHARE_PASSWORDS);
+  });
   return {
-    failed: () => counters.fail(key),
+    failed: () => counters.fail(key).then(() => undefined),
     succeeded: () => counters.clear(key),
     abandoned: () => counters.release(key),
   };
+}
+
+/** Wrong two-factor codes for one account, from all addresses, before its code step is refused (ADR 0058). */
+const MAX_WRONG_CODES_PER_ACCOUNT = 10;
+/** How long the code step then stays refused, from the wrong code that used them up. */
+const CODE_LOCK_OUT_MS = 15 * 60 * 1000;
+
+/**
+ * Lets one guess at an account's two-factor code (a time code or a recovery code) through to
+ * the check, or throws TOO_MANY_REQUESTS (with Retry-After, the wait in words) while the
+ * account's code step is refused. The guesses count for the account from every address, beside
+ * the login's own pair and address counters; the one that uses them up refuses the code step
+ * for CODE_LOCK_OUT_MS and calls `lockedOut` with the count (the owner is told, ADR 0058). A
+ * right code does not clear the count: the owner signing in does not give a guesser more tries.
+ */
+export async function admitCodeGuess(
+  ctx: Pick<ServiceContext, 'em' | 'clock' | 'metrics'>,
+  accountId: string,
+  lockedOut: (wrongCodes: number) => Promise<void>,
+): Promise<LoginAttemptTicket> {
+  const counters = new ThrottleCounters(ctx);
+  const key = `codes:${accountId}`;
+  await admitUnder(ctx, counters, key, MAX_WRONG_CODES_PER_ACCOUNT, (waitMs) => {
+    ctx.metrics.throttleRefused('login');
+    return tooManyAttempts(waitMs, tooManyCodes(waitMs));
+  });
+  return {
+    async failed() {
+      const counter = await counters.fail(key);
+      if (counter.failures !== MAX_WRONG_CODES_PER_ACCOUNT) return;
+      await counters.holdUntil(key, ctx.clock.now() + CODE_LOCK_OUT_MS);
+      await lockedOut(counter.failures);
+    },
+    succeeded: () => counters.release(key),
+    abandoned: () => counters.release(key),
+  };
+}
+
+/** The refusal of a locked code step, with the wait in minutes (the page shows it as it is). */
+function tooManyCodes(waitMs: number): string {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return `Too many wrong two-factor codes were tried for this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+/**
+ * Reserves a pending place in one counter and returns once the attempt may go ahead; throws
+ * `refusal(wait)` once its failures are used up (wait: until its window ends), or when the
+ * attempts ahead of it keep it queued too long. Parallel attempts queue rather than all pass.
+ */
+async function admitUnder(
+  ctx: Pick<ServiceContext, 'clock'>,
+  counters: ThrottleCounters,
+  key: string,
+  limit: number,
+  refusal: (waitMs: number) => AppError,
+): Promise<void> {
+  const queuedUntil = ctx.clock.now() + MAX_QUEUE_MS;
+  for (;;) {
+    const counter = await counters.reserve(key);
+    if (counter.failures < limit && counter.failures + counter.pending <= limit) return;
+    await counters.release(key);
+    if (counter.failures >= limit) throw refusal(counter.windowEndsAt - ctx.clock.now());
+    if (ctx.clock.now() > queuedUntil) throw refusal(1000);
+    await sleep(QUEUE_POLL_MS + Math.random() * QUEUE_POLL_MS);
+  }
+}
+
+/**
+ * Records that the sign-in step `stepId` (the login page's code step, ADR 0058) has finished;
+ * false when it had already: its cookie opens one session at most. The mark is a counter row,
+ * shared by every instance, kept for the counters' window (15 minutes, longer than the step
+ * cookie's 5).
+ */
+export async function markSignInStepFinished(
+  ctx: Pick<ServiceContext, 'em' | 'clock'>,
+  stepId: string,
+): Promise<boolean> {
+  const counter = await new ThrottleCounters(ctx).add(finishedStepKey(stepId));
+  return counter.failures === 1;
+}
+
+/** Whether the sign-in step `stepId` has finished already (markSignInStepFinished). */
+export async function signInStepFinished(ctx: Pick<ServiceContext, 'em' | 'clock'>, stepId: string): Promise<boolean> {
+  return ((await new ThrottleCounters(ctx).read(finishedStepKey(stepId)))?.failures ?? 0) > 0;
+}
+
+function finishedStepKey(stepId: string): string {
+  return `finished-step:${encodeURIComponent(stepId)}`;
 }
 
 /** Files guests may send from one address, to all file requests, in the window (ADR 0048). */
@@ -195,7 +290,7 @@ export async function admitGuestUpload(
   ctx: Pick<ServiceContext, 'em' | 'clock'>,
   address: string | null,
 ): Promise<void> {
-  const counter = await new ThrottleCounters(ctx).add(`guest-upload:${address ?? 'unknown'}`);
+  const counter = await new ThrottleCounters(ctx).add(`guest-upload:${addressKey(address)}`);
   if (counter.failures > MAX_GUEST_UPLOADS_PER_ADDRESS)
     throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_GUEST_UPLOADS);
 }
@@ -221,9 +316,9 @@ class ThrottleCounters {
     return this.upsert(key, { failures: 0, pending: 1 });
   }
 
-  /** One attempt under way has failed (`pending: false`: a failure only, nothing was reserved). */
-  async fail(key: string, options = { pending: true }): Promise<void> {
-    await this.upsert(key, { failures: 1, pending: options.pending ? -1 : 0 });
+  /** One attempt under way has failed (`pending: false`: a failure only, nothing was reserved); the counter now. */
+  async fail(key: string, options = { pending: true }): Promise<Counter> {
+    return this.upsert(key, { failures: 1, pending: options.pending ? -1 : 0 });
   }
 
   /** One more event counted (no attempt left pending); the counter as it is now. */
@@ -245,6 +340,15 @@ class ThrottleCounters {
       'update "login_attempts" set "failures" = 0, "pending" = case when "pending" > 0 then "pending" - 1 else 0 end where "key" = ?',
       [key],
     );
+  }
+
+  /** Keeps the counter (and what it refuses) until `endsAt` at least. */
+  async holdUntil(key: string, endsAt: number): Promise<void> {
+    await this.execute('update "login_attempts" set "window_ends_at" = ? where "key" = ? and "window_ends_at" < ?', [
+      endsAt,
+      key,
+      endsAt,
+    ]);
   }
 
   /** Adds `change` to the counter (starting it afresh when its window has ended). */

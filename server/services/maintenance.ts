@@ -12,6 +12,7 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
+import { DOWNLOAD_CLAIM_TTL_SECONDS } from '../auth/download-claim';
 import { FileSchema } from '../db/entities/file.entity';
 import { LoginAttemptSchema } from '../db/entities/login-attempt.entity';
 import { SessionSchema } from '../db/entities/session.entity';
@@ -22,7 +23,7 @@ import { DOWNLOAD_TALLY_EVERY_MS, type DownloadTally } from './download-tally';
 import { removeStaleRequestPlaces } from './file-requests';
 import { isStoredName } from './files';
 import { liveUploadKeys, removeAllReservations, removeStaleReservations, STALE_RESERVATION_MS } from './quotas';
-import { removeExpiredResumableUploads, unfinishedUploadKeys } from './resumable-uploads';
+import { removeExpiredResumableUploads, removeStoppedRequestUploads, unfinishedUploadKeys } from './resumable-uploads';
 import { removeOrphanThumbnails } from './thumbnails';
 
 /** How old content without a record must be before a round removes it (another instance may be between content and record). */
@@ -77,16 +78,23 @@ const EXPIRED_BATCH = 200;
 
 /**
  * Removes every file whose link has expired or used up its downloads (ADR 0014): the row first,
- * then the content, as a delete does. Safe beside other instances: a row goes only through the
- * one DELETE that removes it, and only that caller removes the content.
+ * then the content, as a delete does. A used-up link goes once the claims on its downloads have
+ * run out, so that whoever counted the last one can still finish it (ADR 0056). Safe beside other
+ * instances: a row goes only through the one DELETE that removes it, and only that caller removes
+ * the content.
  */
 export async function removeExpiredFiles(deps: { em: EntityManager; store: ContentStore; log: Logger; clock: Clock }) {
   const { em, store, log, clock } = deps;
   const now = new Date(clock.now());
+  const claimsFrom = new Date(clock.now() - DOWNLOAD_CLAIM_TTL_SECONDS * 1000);
   // Two conditions, each read through its own index.
   const conditions = [
     { expiresAt: { $lte: now } },
-    { maxDownloads: { $ne: null }, downloads: { $gte: raw('max_downloads') } },
+    {
+      maxDownloads: { $ne: null },
+      downloads: { $gte: raw('max_downloads') },
+      $or: [{ lastDownloadAt: null }, { lastDownloadAt: { $lte: claimsFrom } }],
+    },
   ];
   let removed = 0;
   for (const gone of conditions) {
@@ -157,7 +165,9 @@ export function scheduleMaintenance(
       await removeStaleReservations({ em, clock: deps.clock });
       // Resumable uploads left unfinished for a day, with their bytes (ADR 0019).
       const uploads = await removeExpiredResumableUploads({ em, store: deps.store, log: deps.log, clock: deps.clock });
-      deps.metrics.swept('resumable_uploads', uploads);
+      // Guests' uploads into file requests closed or expired since, with their bytes (ADR 0048).
+      const stopped = await removeStoppedRequestUploads({ em, store: deps.store, log: deps.log, clock: deps.clock });
+      deps.metrics.swept('resumable_uploads', uploads + stopped);
     } catch (error) {
       deps.log.warn({ err: error }, 'expiry sweep failed; the next one tries again');
     }

@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context';
 import { UserSchema, type User } from '../db/entities/user.entity';
 import { AppError } from '../errors';
 import { usernameSchema } from '../schemas';
-import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
+import { admitLoginAttempt, checkedUnderThrottle, markSignInStepFinished, signInStepFinished } from './login-throttle';
 import { type IssuedSession, issueSession } from './sessions';
 import { secondFactorAccepted, wrongCodeError } from './two-factor';
 
@@ -68,27 +68,51 @@ async function accountMatchingClaim(ctx: ServiceContext, identity: VerifiedIdent
   return { ...user, oidcSubject: identity.subject };
 }
 
+/** The login page's second step, as its signed cookie names it (server/auth/oidc-flow.ts). */
+export interface PendingCodeStep {
+  /** Random per step: marked finished once the step has opened its session. */
+  id: string;
+  userId: string;
+  method: 'password' | 'oidc';
+}
+
+/** A second step that has opened its session already: its cookie does not open another (ADR 0058). */
+export class SignInStepFinishedError extends AppError {
+  override name = 'SignInStepFinishedError';
+  constructor() {
+    super('BAD_REQUEST', 'This sign-in took too long or was finished already: start again.');
+  }
+}
+
 /**
  * The login page's second step, after a right password or the provider (OIDC_REQUIRE_2FA=on):
  * the user's code, guessed under the login throttle as a password's code is. A wrong one is a
- * TwoFactorRequiredError. The session records how the first factor was given.
+ * TwoFactorRequiredError. The session records how the first factor was given. Each step opens
+ * one session: the step is marked finished in the database as it does (shared by every
+ * instance), and a step finished already is refused before its code is looked at.
  */
 export async function finishWithCode(
   ctx: ServiceContext,
-  userId: string,
+  step: PendingCodeStep,
   code: unknown,
-  method: 'password' | 'oidc',
 ): Promise<IssuedSession> {
-  const user = await ctx.em.findOne(UserSchema, { id: userId }, { refresh: true });
+  if (await signInStepFinished(ctx, step.id)) throw new SignInStepFinishedError();
+  const user = await ctx.em.findOne(UserSchema, { id: step.userId }, { refresh: true });
   if (!user) throw new AppError('UNAUTHORIZED', 'Start signing in again');
   const attempt = await admitLoginAttempt(ctx, user.username, ctx.clientAddress);
   const right = await checkedUnderThrottle(attempt, () => secondFactorAccepted(ctx, user, { code }));
   if (!right) throw wrongCodeError();
-  return issueSession(ctx, user, method);
+  // The same step finished by another request meanwhile: that one opened the session.
+  if (!(await markSignInStepFinished(ctx, step.id))) throw new SignInStepFinishedError();
+  return issueSession(ctx, user, step.method);
 }
 
-/** The name of the user waiting for their code in the second step; null when the account is gone or disabled. */
-export async function codeStepUsername(ctx: ServiceContext, userId: string): Promise<string | null> {
-  const user = await ctx.em.findOne(UserSchema, { id: userId }, { refresh: true });
+/**
+ * The name of the user waiting for their code in the second step; null when the account is gone
+ * or disabled, or the step has finished already.
+ */
+export async function codeStepUsername(ctx: ServiceContext, step: PendingCodeStep): Promise<string | null> {
+  if (await signInStepFinished(ctx, step.id)) return null;
+  const user = await ctx.em.findOne(UserSchema, { id: step.userId }, { refresh: true });
   return user && user.disabledAt === null ? user.username : null;
 }

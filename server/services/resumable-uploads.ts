@@ -13,11 +13,17 @@ import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
 import { AppError } from '../errors';
 import { SHARE_SETTING_FIELDS } from '../schemas';
-import { PARTIAL_CONTENT_LIFETIME_MS, type ContentStore, type PartialProgress } from '../storage/content-store';
+import {
+  FIRST_BYTES_KEPT,
+  PARTIAL_CONTENT_LIFETIME_MS,
+  type ContentStore,
+  type PartialProgress,
+} from '../storage/content-store';
 import { collectionTarget, joinCollection } from './collections';
+import { requireRequestTakesUpload, stoppedState } from './file-request-stops';
 import { cleanFileName, newFileId, storedExtension, toFileDto, type FileDto } from './files';
 import { quotaOfUser, withAvailableBytes } from './quotas';
-import { fileTypeFor } from './file-types';
+import { declaredFileType, fileTypeOf } from './file-types';
 import { requireUser } from './guards';
 import { quotaExceededError } from './storage-usage';
 import { storageStep } from './storage-errors';
@@ -79,7 +85,8 @@ export async function createResumableUpload(
     fileId,
     storedName: fileId + storedExtension(originalName),
     originalName,
-    mimeType: fileTypeFor(originalName, input.metadata.filetype),
+    // The client's claim, until the content is in and its type is found (finish, ADR 0064).
+    mimeType: declaredFileType(originalName, input.metadata.filetype),
     length: input.length,
     receivedBytes: 0,
     contentState: null,
@@ -138,6 +145,11 @@ export async function findOwnResumableUpload(ctx: ServiceContext, id: string): P
   const owner = requireUser(ctx);
   const row = await ctx.em.findOne(ResumableUploadSchema, { id, userId: owner.id }, { disableIdentityMap: true });
   if (!row) throw new AppError('NOT_FOUND', 'Upload not found');
+  return requireUnexpired(ctx, row);
+}
+
+/** An unfinished upload past its day is gone (410) until the sweep removes it. */
+export function requireUnexpired(ctx: Pick<ServiceContext, 'clock'>, row: ResumableUpload): ResumableUpload {
   if (!row.finishedAt && row.expiresAt.getTime() <= ctx.clock.now())
     throw new AppError('GONE', 'This upload has expired');
   return row;
@@ -227,13 +239,14 @@ async function finish(
 ): Promise<FileDto> {
   if (progress.size !== Number(upload.length)) throw lengthMismatch(upload, progress.size);
   await storageStep(() => ctx.store.partial.finish(upload.storedName, progress));
+  const mimeType = await foundFileType(ctx, upload, progress.size);
   const share = JSON.parse(upload.shareSettings ?? 'null') as ChosenShareSettings | null;
   const now = ctx.clock.now();
   const file: StoredFile = {
     id: upload.fileId,
     userId: upload.userId,
     originalName: upload.originalName,
-    mimeType: upload.mimeType,
+    mimeType,
     size: progress.size,
     storedName: upload.storedName,
     createdAt: new Date(now),
@@ -258,9 +271,8 @@ async function finish(
         { receivedBytes: progress.size, contentState: null, finishedAt: new Date(now), shareSettings: null },
       );
       if (ended === 0) throw new AppError('LOCKED', 'Another request took over this upload');
-      // A guest's file request deleted meanwhile takes no more files.
-      if (upload.requestId && !(await em.count(FileRequestSchema, { id: upload.requestId })))
-        throw new AppError('NOT_FOUND', 'File request not found');
+      // A guest's file request deleted, closed or expired meanwhile takes no more files.
+      if (upload.requestId) await requireRequestTakesUpload(em, upload.requestId, upload.id, now);
       await em.insert(FileSchema, file);
       // A guest's place in a file request: the file counts from now on, the place no more.
       if (upload.requestId) await em.nativeDelete(FileRequestUploadSchema, { id: upload.id });
@@ -280,6 +292,31 @@ async function finish(
   }
   ctx.log.info({ fileId: file.id, uploadId: upload.id, size: file.size }, 'file uploaded (resumable)');
   return toFileDto(file);
+}
+
+/**
+ * The finished content's type (ADR 0064), from its first bytes read back by byte range: the
+ * requests that brought them may each have carried a few bytes only. Bytes that cannot be read
+ * leave the type the client declared: a file is never lost over its type.
+ */
+async function foundFileType(ctx: ServiceContext, upload: ResumableUpload, size: number): Promise<string> {
+  try {
+    const chunks: Buffer[] = [];
+    if (size > 0) {
+      const opened = await ctx.store.open(upload.storedName, { start: 0, end: Math.min(size, FIRST_BYTES_KEPT) - 1 });
+      for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+    }
+    const firstBytes = Buffer.concat(chunks);
+    return await fileTypeOf({
+      name: upload.originalName,
+      declared: upload.mimeType,
+      firstBytes,
+      whole: firstBytes.length === size,
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error, uploadId: upload.id }, 'first bytes not read; the declared type is kept');
+    return upload.mimeType;
+  }
 }
 
 /** Ends one of the caller's unfinished uploads and removes its bytes (a finished one stays: 400). */
@@ -429,6 +466,60 @@ export async function removeExpiredResumableUploads(deps: {
     if (!upload.finishedAt) await discardContent({ store, log }, upload);
   }
   if (removed) log.info({ removed }, 'removed expired resumable uploads');
+  return removed;
+}
+
+/** Uploads whose places and requests are looked up per query. */
+const STOPPED_LOOKUP_BATCH = 500;
+
+/**
+ * Removes guests' unfinished uploads into file requests that no longer take them (ADR 0048):
+ * those that lost their place (their request was closed or deleted) and those whose request is
+ * closed or has expired, with their places and bytes. One a request is writing to is left to it
+ * (its last step is refused, and its content goes then) and taken at a later round once let go.
+ * `requestId`: only that request's, as it closes.
+ */
+export async function removeStoppedRequestUploads(
+  deps: Pick<ServiceContext, 'em' | 'store' | 'log' | 'clock'>,
+  requestId?: string,
+): Promise<number> {
+  const { em, store, log, clock } = deps;
+  const now = clock.now();
+  // A guest's upload lives a day: these are the guest uploads of the last day, at most.
+  const unfinished = await em.find(
+    ResumableUploadSchema,
+    { requestId: requestId ?? { $ne: null }, finishedAt: null },
+    { fields: ['id', 'requestId', 'storedName', 'contentState'], disableIdentityMap: true },
+  );
+  let removed = 0;
+  for (let i = 0; i < unfinished.length; i += STOPPED_LOOKUP_BATCH) {
+    const batch = unfinished.slice(i, i + STOPPED_LOOKUP_BATCH);
+    const placed = await em.find(
+      FileRequestUploadSchema,
+      { id: { $in: batch.map((upload) => upload.id) } },
+      { fields: ['id'], disableIdentityMap: true },
+    );
+    const requests = await em.find(
+      FileRequestSchema,
+      { id: { $in: [...new Set(batch.map((upload) => upload.requestId as string))] } },
+      { fields: ['id', 'closedAt', 'expiresAt'], disableIdentityMap: true },
+    );
+    const holdsPlace = new Set(placed.map((place) => place.id));
+    const taking = new Set(requests.filter((request) => !stoppedState(request, now)).map((request) => request.id));
+    for (const upload of batch) {
+      if (holdsPlace.has(upload.id) && taking.has(upload.requestId as string)) continue;
+      const gone = await em.nativeDelete(ResumableUploadSchema, {
+        id: upload.id,
+        finishedAt: null,
+        $or: [{ lockToken: null }, { lockExpiresAt: { $lt: new Date(now) } }],
+      });
+      if (gone === 0) continue;
+      removed++;
+      await em.nativeDelete(FileRequestUploadSchema, { id: upload.id });
+      await discardContent({ store, log }, upload);
+    }
+  }
+  if (removed) log.info({ removed }, 'removed uploads into file requests that no longer take them');
   return removed;
 }
 

@@ -8,10 +8,10 @@ import { SessionSchema, type Session } from '../db/entities/session.entity';
 import type { User } from '../db/entities/user.entity';
 import { storedDateMillis, type StoredDate } from '../db/stored-date';
 import { AppError } from '../errors';
-import { firstIssue, loginSchema } from '../schemas';
+import { firstIssue, isRecordId, loginSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
 import { requireSessionUser } from './guards';
-import { secondFactorAccepted, wrongCodeError } from './two-factor';
+import { secondFactorAccepted, takeWrongCodesNotice, type WrongCodesNotice, wrongCodeError } from './two-factor';
 import { describeUserAgent } from './user-agent';
 import { findUserByUsername } from './users';
 
@@ -36,6 +36,8 @@ export interface IssuedSession {
   token: string;
   /** Lifetime of the token; the cookie's Max-Age must equal it. */
   maxAgeSeconds: number;
+  /** Set by a sign-in that has wrong two-factor codes to tell of (ADR 0058): the door shows it once. */
+  wrongCodes?: WrongCodesNotice;
 }
 
 export async function login(ctx: ServiceContext, input: unknown): Promise<IssuedSession> {
@@ -92,7 +94,9 @@ export async function issueSession(
   await ctx.em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date(now * 1000) } });
 
   const token = await signSessionToken({ sub: user.id, sid: session.id }, ttl, ctx.config.sessionSecret, now);
-  return { user: { id: user.id, username: user.username }, token, maxAgeSeconds: ttl };
+  const issued: IssuedSession = { user: { id: user.id, username: user.username }, token, maxAgeSeconds: ttl };
+  const wrongCodes = await takeWrongCodesNotice(ctx, user.id);
+  return wrongCodes ? { ...issued, wrongCodes } : issued;
 }
 
 export interface RecognisedSession {
@@ -219,7 +223,9 @@ function signInMethodOf(stored: string | null | undefined): SignInMethod | null 
  */
 export async function revokeSession(ctx: ServiceContext, sessionId: string): Promise<{ wasCurrent: boolean }> {
   const user = requireSessionUser(ctx);
-  const removed = await ctx.em.nativeDelete(SessionSchema, { id: String(sessionId), userId: user.id });
+  const removed = isRecordId(sessionId)
+    ? await ctx.em.nativeDelete(SessionSchema, { id: sessionId, userId: user.id })
+    : 0;
   if (removed === 0) throw new AppError('NOT_FOUND', 'Session not found');
   ctx.log.info({ userId: user.id }, 'session revoked');
   return { wasCurrent: sessionId === ctx.sessionId };

@@ -1,7 +1,9 @@
 // Who may open a share link, and when (ADR 0014): a link that has expired or used up its
 // downloads is gone (410) until the sweeper removes it (then 404); a password-protected one
 // opens with the password or the proof a right password left in a cookie; the owner, logged
-// in, is never asked and never uses up a download.
+// in, is never asked and never uses up a download. Every answer that sends content counts a
+// download, unless it is a range continuing one counted before for the same visitor (ADR 0056).
+import { claimedEtag, DOWNLOAD_CLAIM_TTL_SECONDS, signDownloadClaim } from '../auth/download-claim';
 import { signShareGrant, SHARE_GRANT_TTL_SECONDS, verifyShareGrant } from '../auth/share-grant';
 import { verifyPassword } from '../auth/passwords';
 import type { ServiceContext } from '../context';
@@ -31,6 +33,13 @@ interface OpenShare {
   /** The logged-in owner: never asked for the password, their downloads never count. */
   isOwner: boolean;
   size: number;
+  /** Strong: the content of a file never changes, so its id and size name it. */
+  etag: string;
+  /**
+   * The request carries the claim of a download of this content counted before (ADR 0056): a
+   * range it asks continues that download and counts no new one, even once the link is used up.
+   */
+  resumable: boolean;
   /**
    * Whether the share page may show it inline: not when the link counts downloads for a
    * visitor (every look would use one up, or a text preview would be a download not counted).
@@ -55,6 +64,11 @@ export interface ShareProof {
   password?: string | null;
   /** The share-grant cookie a right password left. */
   grant?: string | null;
+  /**
+   * The claim cookie of a download counted before (ADR 0056). Doors pass it only with a Range
+   * header, the one request it changes: a plain download reads no claim and verifies no token.
+   */
+  claim?: string | null;
 }
 
 /**
@@ -70,7 +84,10 @@ export async function openShare(
   const file = await findSharedFile(ctx, fileId);
   if (!file) return { kind: 'missing' };
   const gone = goneReason(file, ctx.clock.now());
-  if (gone) {
+  const etag = contentEtag(file);
+  const resumable = gone !== 'expired' && (await claimedContent(ctx, proof.claim, file.id)) === etag;
+  // A used-up link still lets the holder of a claim finish the download that used it up.
+  if (gone && !(gone === 'used-up' && resumable)) {
     // Its owner's webhooks hear of it now, not when the sweep removes it (once per file: ADR 0050).
     noteExpiredLink(ctx, file);
     return { kind: 'gone', reason: gone, message: GONE_MESSAGES[gone] };
@@ -96,6 +113,8 @@ export async function openShare(
     isOwner,
     // The record's: content is written whole before its record, and never changes.
     size: file.size,
+    etag,
+    resumable,
     previewable: isOwner || file.maxDownloads === null,
     open: async (range) => {
       try {
@@ -196,11 +215,38 @@ async function checkSharePassword(ctx: ServiceContext, share: ProtectedShare, pa
   if (!right) throw new AppError('UNAUTHORIZED', WRONG_PASSWORD);
 }
 
-/** The statement that counts one download of a file's or a collection's link while it has one to give. */
-const countDownloadIn = (table: 'files' | 'collections') =>
-  `update "${table}" set "downloads" = "downloads" + 1 where "id" = ? ` +
-  'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)';
-const COUNT_DOWNLOAD = { files: countDownloadIn('files'), collections: countDownloadIn('collections') };
+/** A file's ETag: its id and size (its content never changes). */
+function contentEtag(file: { id: string; size: number }): string {
+  return `"${file.id}-${Number(file.size).toString(36)}"`;
+}
+
+/**
+ * The ETag of the content whose download `claim` claims on this link, for the caller to compare
+ * with the content's now; null without a claim, or with one that is not ours, for another link
+ * or past its time.
+ */
+export function claimedContent(
+  ctx: ServiceContext,
+  claim: string | null | undefined,
+  linkId: string,
+): Promise<string | null> {
+  if (!claim) return Promise.resolve(null);
+  return claimedEtag(claim, linkId, ctx.config.sessionSecret, nowSeconds(ctx));
+}
+
+/**
+ * The statement that counts one download of a file's or a collection's link while it has one to
+ * give. A file's row keeps when it was last counted: once used up, it stays until every claim
+ * on its downloads has run out (maintenance.ts: removeExpiredFiles).
+ */
+const COUNT_DOWNLOAD = {
+  files:
+    'update "files" set "downloads" = "downloads" + 1, "last_download_at" = ? where "id" = ? ' +
+    'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)',
+  collections:
+    'update "collections" set "downloads" = "downloads" + 1 where "id" = ? ' +
+    'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)',
+};
 
 /**
  * Counts one download of a link in its row, atomically: null when the link still had one to give
@@ -212,23 +258,54 @@ export async function countDownload(
   table: 'files' | 'collections',
   share: { id: string; expiresAt: string | null },
 ): Promise<GoneReason | null> {
-  const now = ctx.clock.now();
-  const counted = await ctx.sql.change(COUNT_DOWNLOAD[table], [share.id, new Date(now)]);
+  const now = new Date(ctx.clock.now());
+  const params = table === 'files' ? [now, share.id, now] : [share.id, now];
+  const counted = await ctx.sql.change(COUNT_DOWNLOAD[table], params);
   if (counted === 1) return null;
-  return share.expiresAt !== null && Date.parse(share.expiresAt) <= now ? 'expired' : 'used-up';
+  return share.expiresAt !== null && Date.parse(share.expiresAt) <= now.getTime() ? 'expired' : 'used-up';
 }
 
-/** Counts one download of a file's link (countDownload), in memory when the link has no limit. */
-export async function claimDownload(
+/** What an answer that sends content does to its link's count (ADR 0056). */
+export type DownloadCount =
+  /** Not counted: the owner's, or a range continuing a download counted before. */
+  | { kind: 'continued' }
+  /** Counted, with the claim to give the visitor (a cookie) so that they may resume it; null: none. */
+  | { kind: 'counted'; claim: DownloadClaim | null }
+  /** None left to count: the link is used up (or expired meanwhile), 410. */
+  | { kind: 'gone'; reason: GoneReason };
+
+interface DownloadClaim {
+  token: string;
+  maxAgeSeconds: number;
+}
+
+/**
+ * Counts the download that an answer sending a file's content (200, or 206 when `partial`) is,
+ * unless it is the owner's or a range continuing a download claimed before. A link without a
+ * limit is counted in memory (download-tally.ts), and its whole-file answers give no claim: the
+ * answers an image host lives on stay free of a signature and of a cookie that would keep caches
+ * from storing them; a range, what players and download managers ask, gets one.
+ */
+export async function countFileDownload(
   ctx: ServiceContext,
-  file: Pick<FileDto, 'id' | 'expiresAt' | 'maxDownloads'>,
-): Promise<GoneReason | null> {
-  // Nothing to run out of: counted in memory, written once a second (download-tally.ts).
+  share: Pick<OpenShare, 'file' | 'isOwner' | 'etag' | 'resumable'>,
+  partial: boolean,
+): Promise<DownloadCount> {
+  if (share.isOwner || (partial && share.resumable)) return { kind: 'continued' };
+  const { file } = share;
   if (file.maxDownloads === null) {
     ctx.downloads.add(file.id);
-    return null;
+    return { kind: 'counted', claim: partial ? await downloadClaim(ctx, file.id, share.etag) : null };
   }
-  return countDownload(ctx, 'files', file);
+  const gone = await countDownload(ctx, 'files', file);
+  if (gone) return { kind: 'gone', reason: gone };
+  return { kind: 'counted', claim: await downloadClaim(ctx, file.id, share.etag) };
+}
+
+/** A new claim on the download just counted of a link's content (`etag`). */
+export async function downloadClaim(ctx: ServiceContext, linkId: string, etag: string): Promise<DownloadClaim> {
+  const token = await signDownloadClaim(linkId, etag, ctx.config.sessionSecret, nowSeconds(ctx));
+  return { token, maxAgeSeconds: DOWNLOAD_CLAIM_TTL_SECONDS };
 }
 
 function nowSeconds(ctx: Pick<ServiceContext, 'clock'>): number {

@@ -23,13 +23,13 @@ export async function sharexConfigFor(ctx: ServiceContext, token: unknown): Prom
   const user = requireUser(ctx);
   const owner = typeof token === 'string' ? await findApiTokenOwner(ctx, token) : null;
   if (!owner || owner.id !== user.id) throw new AppError('BAD_REQUEST', 'That is not one of your valid API tokens');
-  const host = new URL(ctx.config.baseUrl).host;
+  const host = new URL(ctx.linkBase).host;
   return {
     Version: '15.0.0',
     Name: `File sharing (${host})`,
     DestinationType: 'ImageUploader, TextUploader, FileUploader',
     RequestMethod: 'POST',
-    RequestURL: `${ctx.config.baseUrl}/api/v1/files`,
+    RequestURL: `${ctx.linkBase}/api/v1/files`,
     Headers: { Authorization: `Bearer ${token as string}` },
     Body: 'MultipartFormData',
     FileFormName: 'file',

@@ -4,7 +4,7 @@
 // holds counted here are the ones withAvailableBytes (quotas.ts) counts against the quota:
 // each multipart upload's reservation, and the whole length of each unfinished resumable upload.
 import type { EntityManager } from '@mikro-orm/knex';
-import { formatBytes } from '../byte-sizes';
+import { formatBytes, formatLimit, unitsOf } from '../byte-sizes';
 import type { AuthUser, ServiceContext } from '../context';
 import { AppError } from '../errors';
 import { QUOTA_EXCEEDED, quotaOfUser, usageOf } from './quotas';
@@ -95,6 +95,27 @@ export async function myStorageReport(ctx: ServiceContext): Promise<StorageRepor
   return { user, usage: { ...usage, heldBytes: held.bytes, unfinishedUploads: held.uploads }, quota };
 }
 
+/** The most the signed-in user's next upload may be, and what sets it. */
+export interface UploadAllowance {
+  bytes: number;
+  /** `file`: MAX_UPLOAD_BYTES; `quota`: the room their quota leaves, which is less (0 when full or over). */
+  limitedBy: 'file' | 'quota';
+  /** Bytes the user may fill; null: unlimited. */
+  quota: number | null;
+}
+
+/**
+ * The smaller of the per-file limit and the room left in the user's quota (what their files and
+ * unfinished uploads leave of it): what the upload page names as the limit.
+ */
+export async function myUploadAllowance(ctx: ServiceContext): Promise<UploadAllowance> {
+  const { usage, quota } = await myStorageReport(ctx);
+  const fileLimit = ctx.config.maxUploadBytes;
+  if (quota === null) return { bytes: fileLimit, limitedBy: 'file', quota };
+  const room = Math.max(0, quota - usage.bytes - usage.heldBytes);
+  return room < fileLimit ? { bytes: room, limitedBy: 'quota', quota } : { bytes: fileLimit, limitedBy: 'file', quota };
+}
+
 /**
  * The 413 of an upload the quota has no room for, saying what is left and what holds it, so the
  * user knows whether to delete files or cancel unfinished uploads: "Storage quota exceeded:
@@ -120,10 +141,12 @@ export async function quotaExceededError(
   }
 }
 
+/** Sizes in the quota's own units (ADR 0065): a quota set as 1 MB reads "… of your 1 MB is free". */
 function quotaExceededMessage(quota: number, usedBytes: number, held: HeldBytes): string {
+  const units = unitsOf(quota);
   const free = Math.max(0, quota - usedBytes - held.bytes);
-  const room = `${free === 0 ? 'none' : formatBytes(free)} of your ${formatBytes(quota)} is free`;
+  const room = `${free === 0 ? 'none' : formatBytes(free, units, 'down')} of your ${formatLimit(quota)} is free`;
   if (held.uploads === 0) return `${QUOTA_EXCEEDED}: ${room}`;
   const holders = held.uploads === 1 ? '1 unfinished upload holds' : `${held.uploads} unfinished uploads hold`;
-  return `${QUOTA_EXCEEDED}: ${room}; ${holders} ${formatBytes(held.bytes)}`;
+  return `${QUOTA_EXCEEDED}: ${room}; ${holders} ${formatBytes(held.bytes, units)}`;
 }

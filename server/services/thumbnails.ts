@@ -1,7 +1,7 @@
 // Thumbnails of shared images (ADR 0041): a small WebP beside the file in the content store,
-// made by libvips (sharp) after an upload, never while it is being answered: at most
-// MAKING_AT_ONCE at a time in this process, so that a burst of uploads cannot take the
-// threads every other request needs. A file stored before thumbnails existed (or whose
+// made by libvips (sharp) after an upload, never while it is being answered: one at a time in
+// this process, so that a burst of uploads takes neither the threads every other request needs
+// nor more memory than one image (ADR 0061). A file stored before thumbnails existed (or whose
 // thumbnail was lost) gets one on the first request for it.
 //
 // The store is wrapped once, where it is made (server/deps.ts): content written under a stored
@@ -23,17 +23,23 @@ import {
 } from '../storage/content-store';
 import { FileSchema } from '../db/entities/file.entity';
 import { isStoredName } from './files';
+import { thumbnailMemory } from './thumbnail-memory';
 
 /** The thumbnail fits in a square of this many pixels. */
 const THUMBNAIL_PIXELS = 320;
 /** Images with more pixels than this (100 MP) are refused, unread: a small file may claim a huge canvas. */
 const MAX_INPUT_PIXELS = 100_000_000;
+/**
+ * Images whose thumbnail would hold more than this in libvips are refused, unread: an idle
+ * server of 100–140 MB stays under 250 MB while it makes one (ADR 0061).
+ */
+const MAX_MAKING_BYTES = 96 * 1024 * 1024;
 /** Larger files get no thumbnail: libvips reads a stream whole into memory first. */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 /** A thumbnail is some kilobytes; this only bounds the write. */
 const MAX_THUMBNAIL_BYTES = 4 * 1024 * 1024;
-/** Thumbnails being made at once in this process. */
-const MAKING_AT_ONCE = 2;
+/** Thumbnails being made at once in this process: each may hold up to MAX_MAKING_BYTES. */
+const MAKING_AT_ONCE = 1;
 /** An image that takes libvips longer than this gets no thumbnail. */
 const MAKING_TIMEOUT_SECONDS = 30;
 /** Stored names whose image could not be read, remembered so that a request does not try again. */
@@ -139,7 +145,11 @@ function loadSharp(): Promise<SharpFactory> {
 /** The thumbnail of `image`: EXIF orientation applied, fitted in the square, as WebP. Rejects for a broken or oversized image. */
 async function renderThumbnail(image: Buffer): Promise<Buffer> {
   const sharp = await loadSharp();
-  return sharp(image, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+  const options: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' };
+  // The header alone says what decoding would hold (an interlaced PNG is decoded whole).
+  const needs = thumbnailMemory(await sharp(image, options).metadata(), THUMBNAIL_PIXELS);
+  if (needs > MAX_MAKING_BYTES) throw new Error(`making it would hold ${Math.ceil(needs / 2 ** 20)} MiB`);
+  return sharp(image, options)
     .rotate()
     .resize(THUMBNAIL_PIXELS, THUMBNAIL_PIXELS, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 75 })

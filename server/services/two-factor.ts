@@ -2,7 +2,9 @@
 // 6 digits) the user's authenticator app holds, and ten one-time recovery codes. Setting it up
 // takes two steps (begin: a secret; confirm: a first code from it); once on, a password login
 // also needs a current code or an unused recovery code. Each code is accepted once: the last
-// step accepted is kept, and only a later step's code is taken after it.
+// step accepted is kept, and only a later step's code is taken after it. Guesses count per
+// account from every address; the wrong codes that lock the code step are kept on the user row
+// until its owner's next sign-in tells them (ADR 0058).
 import { createHash, randomBytes } from 'node:crypto';
 import { authenticator } from 'otplib';
 import { z } from 'zod';
@@ -11,7 +13,7 @@ import { UserSchema, type User } from '../db/entities/user.entity';
 import { AppError } from '../errors';
 import { firstIssue } from '../schemas';
 import { requireSessionUser } from './guards';
-import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
+import { admitCodeGuess, admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
 
 const STEP_MS = 30_000;
 /** Codes of the step before and after the current one are taken too (a clock a little off). */
@@ -115,6 +117,52 @@ async function acceptCode(ctx: ServiceContext, user: User, rawCode: string): Pro
 }
 
 /**
+ * One guess at a user's code, counted for the account from every address (ADR 0058): refused
+ * with TOO_MANY_REQUESTS while too many wrong ones lock its code step.
+ */
+async function guessCode(ctx: ServiceContext, user: User, rawCode: string): Promise<boolean> {
+  const guess = await admitCodeGuess(ctx, user.id, (wrongCodes) => recordLockOut(ctx, user.id, wrongCodes));
+  return checkedUnderThrottle(guess, () => acceptCode(ctx, user, rawCode));
+}
+
+/** Wrong codes locked the account's code step: kept (added up) for its owner's next sign-in. */
+async function recordLockOut(ctx: ServiceContext, userId: string, wrongCodes: number): Promise<void> {
+  await ctx.em
+    .getConnection()
+    .execute(
+      'update "users" set "unreported_wrong_codes" = "unreported_wrong_codes" + ?, "wrong_codes_locked_at" = ? where "id" = ?',
+      [wrongCodes, ctx.clock.now(), userId],
+      'run',
+    );
+  ctx.log.warn({ userId, wrongCodes }, 'two-factor code step locked: too many wrong codes');
+}
+
+/** What a sign-in tells the owner of wrong codes tried since they last signed in (ADR 0058). */
+export interface WrongCodesNotice {
+  /** Wrong codes that locked the code step, all lock-outs added up. */
+  count: number;
+  /** When the last lock-out began (ISO 8601). */
+  lastAt: string;
+}
+
+/**
+ * The wrong codes not yet told to the user, taken (cleared) so that one sign-in tells them once;
+ * null when there are none. Two sign-ins at the same moment: one of them tells.
+ */
+export async function takeWrongCodesNotice(ctx: ServiceContext, userId: string): Promise<WrongCodesNotice | null> {
+  const user = await ctx.em.findOne(UserSchema, { id: userId, unreportedWrongCodes: { $gt: 0 } }, { refresh: true });
+  if (!user?.unreportedWrongCodes) return null;
+  const { unreportedWrongCodes: count, wrongCodesLockedAt: lockedAt = null } = user;
+  const taken = await ctx.em.nativeUpdate(
+    UserSchema,
+    { id: userId, unreportedWrongCodes: count, wrongCodesLockedAt: lockedAt },
+    { unreportedWrongCodes: 0, wrongCodesLockedAt: null },
+  );
+  if (taken !== 1) return null;
+  return { count, lastAt: new Date(lockedAt ?? ctx.clock.now()).toISOString() };
+}
+
+/**
  * The second factor of a password login whose password was right: true when the user has no
  * two-factor codes or `input.code` is accepted, false for a wrong or used code; throws
  * TwoFactorRequiredError when a code is needed and none came.
@@ -123,7 +171,7 @@ export async function secondFactorAccepted(ctx: ServiceContext, user: User, inpu
   if (!user.twoFactorEnabled) return true;
   const code = (input as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || code.trim() === '') throw new TwoFactorRequiredError(CODE_REQUIRED, user.id);
-  return acceptCode(ctx, user, code.slice(0, 64));
+  return guessCode(ctx, user, code.slice(0, 64));
 }
 
 /** The answer to a right password with a wrong or used code. */
@@ -151,6 +199,10 @@ export interface TwoFactorEnrolment {
   otpauthUri: string;
 }
 
+function enrolmentOf(user: User, secret: string): TwoFactorEnrolment {
+  return { secret, otpauthUri: authenticator.keyuri(user.username, ISSUER, secret) };
+}
+
 /**
  * Begins setting up two-factor codes: a new secret, kept aside until a first code confirms it
  * (beginning again replaces it). Refused while they are on.
@@ -160,12 +212,23 @@ export async function beginTwoFactor(ctx: ServiceContext): Promise<TwoFactorEnro
   if (user.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor codes are already on; turn them off first');
   const secret = authenticator.generateSecret(20);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { totpPendingSecret: secret });
-  return { secret, otpauthUri: authenticator.keyuri(user.username, ISSUER, secret) };
+  return enrolmentOf(user, secret);
+}
+
+/**
+ * The set-up begun and not confirmed yet, to show again (a wrong first code keeps it, ADR 0063);
+ * null when none is under way.
+ */
+export async function getTwoFactorSetUp(ctx: ServiceContext): Promise<TwoFactorEnrolment | null> {
+  const user = await freshUser(ctx, requireSessionUser(ctx).id);
+  if (user.twoFactorEnabled || !user.totpPendingSecret) return null;
+  return enrolmentOf(user, user.totpPendingSecret);
 }
 
 /**
  * Confirms the secret begun with a first code from it: two-factor codes are on from now, and the
- * ten recovery codes are returned (this once; only their hashes are kept).
+ * ten recovery codes are returned (this once; only their hashes are kept). A wrong code changes
+ * nothing: the same secret takes another code (ADR 0063).
  */
 export async function confirmTwoFactor(ctx: ServiceContext, input: unknown): Promise<{ recoveryCodes: string[] }> {
   const signedIn = requireSessionUser(ctx);
@@ -216,7 +279,7 @@ export async function disableTwoFactor(ctx: ServiceContext, input: unknown): Pro
   const user = await freshUser(ctx, signedIn.id);
   if (!user.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor codes are not on');
   const attempt = await admitLoginAttempt(ctx, user.username, ctx.clientAddress);
-  const right = await checkedUnderThrottle(attempt, () => acceptCode(ctx, user, parsed.data.code));
+  const right = await checkedUnderThrottle(attempt, () => guessCode(ctx, user, parsed.data.code));
   if (!right) throw new AppError('BAD_REQUEST', CODE_WRONG);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, TWO_FACTOR_OFF);
   ctx.log.info({ userId: user.id }, 'two-factor codes turned off');

@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context';
 import { WebhookDeliverySchema, type WebhookDelivery } from '../db/entities/webhook-delivery.entity';
 import { WebhookEndpointSchema, type WebhookEndpoint } from '../db/entities/webhook-endpoint.entity';
 import { AppError } from '../errors';
-import { firstIssue } from '../schemas';
+import { firstIssue, isRecordId } from '../schemas';
 import { checkEndpointAddress, RefusedAddressError } from '../webhooks/address-guard';
 import { newWebhookSecret, sealSecret } from '../webhooks/secrets';
 import { requireUser } from './guards';
@@ -140,11 +140,9 @@ export async function listWebhooks(ctx: ServiceContext): Promise<WebhookDto[]> {
 
 async function requireOwnWebhook(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
   const owner = requireUser(ctx);
-  const row = await ctx.em.findOne(
-    WebhookEndpointSchema,
-    { id: String(id), userId: owner.id },
-    { disableIdentityMap: true },
-  );
+  const row = isRecordId(id)
+    ? await ctx.em.findOne(WebhookEndpointSchema, { id, userId: owner.id }, { disableIdentityMap: true })
+    : null;
   if (!row) throw new AppError('NOT_FOUND', 'Webhook not found');
   return row;
 }
@@ -152,7 +150,7 @@ async function requireOwnWebhook(ctx: ServiceContext, id: string): Promise<Webho
 /** Removes one of the caller's endpoints, and its deliveries with it. */
 export async function deleteWebhook(ctx: ServiceContext, id: string): Promise<void> {
   const owner = requireUser(ctx);
-  const removed = await ctx.em.nativeDelete(WebhookEndpointSchema, { id: String(id), userId: owner.id });
+  const removed = isRecordId(id) ? await ctx.em.nativeDelete(WebhookEndpointSchema, { id, userId: owner.id }) : 0;
   if (removed === 0) throw new AppError('NOT_FOUND', 'Webhook not found');
   ctx.log.info({ webhookId: id }, 'webhook removed');
 }
@@ -178,15 +176,16 @@ export async function resendWebhookDelivery(
   deliveryId: string,
 ): Promise<WebhookDeliveryDto> {
   const endpoint = await requireOwnWebhook(ctx, id);
+  if (!isRecordId(deliveryId)) throw new AppError('NOT_FOUND', 'Delivery not found');
   const now = new Date(ctx.clock.now());
   await ctx.em.nativeUpdate(
     WebhookDeliverySchema,
-    { id: String(deliveryId), endpointId: endpoint.id, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }] },
+    { id: deliveryId, endpointId: endpoint.id, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }] },
     { status: 'pending', nextAttemptAt: now, leaseUntil: null, leaseToken: null },
   );
   const row = await ctx.em.findOne(
     WebhookDeliverySchema,
-    { id: String(deliveryId), endpointId: endpoint.id },
+    { id: deliveryId, endpointId: endpoint.id },
     { disableIdentityMap: true },
   );
   if (!row) throw new AppError('NOT_FOUND', 'Delivery not found');

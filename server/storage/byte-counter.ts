@@ -1,9 +1,10 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { ContentTooLargeError } from './content-store';
+import { FirstBytes } from './first-bytes';
 
 /**
- * Counts bytes as they pass, and their CRC-32, and fails the write as soon as there are more
+ * Counts bytes as they pass, their CRC-32 and the first of them, and fails the write as soon as there are more
  * than allowed. It holds one socket read's worth of chunks ahead (64 KiB): the file stream
  * after it is the one that gathers them into large writes, and every chunk a stage keeps
  * waiting is memory an upload holds (ADR 0053).
@@ -11,6 +12,7 @@ import { ContentTooLargeError } from './content-store';
 export class ByteCounter extends Transform {
   bytes = 0;
   crc32 = 0;
+  readonly firstBytes = new FirstBytes();
 
   constructor(
     private readonly maxBytes: number,
@@ -26,6 +28,7 @@ export class ByteCounter extends Transform {
       return;
     }
     this.crc32 = crc32(chunk, this.crc32);
+    this.firstBytes.add(chunk);
     this.onProgress(this.bytes);
     callback(null, chunk);
   }

@@ -26,10 +26,17 @@ export interface WriteOptions {
   beforeCommit?: () => Promise<void>;
 }
 
-/** What a write stored: its length and its CRC-32, computed as the bytes passed (a ZIP entry records it). */
+/** How many of its first bytes a write reports: what a file's type is read from (ADR 0064). */
+export const FIRST_BYTES_KEPT = 4096;
+
+/**
+ * What a write stored: its length and its CRC-32 (a ZIP entry records it), and its first
+ * FIRST_BYTES_KEPT bytes (all of it when shorter), all taken as the bytes passed.
+ */
 export interface WrittenContent {
   size: number;
   crc32: number;
+  firstBytes: Buffer;
 }
 
 export interface ContentStore {

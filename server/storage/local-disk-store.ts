@@ -69,7 +69,7 @@ export class LocalDiskStore implements ContentStore {
       await writeback.close();
       await options.beforeCommit?.();
       await fsp.rename(tempPath, finalPath);
-      return { size: counter.bytes, crc32: counter.crc32 };
+      return { size: counter.bytes, crc32: counter.crc32, firstBytes: counter.firstBytes.bytes() };
     } catch (error) {
       // pipeThrough rejects as soon as the content fails, maybe before the file stream has even
       // opened its file (the open waits in libuv's thread pool): removing first would let that

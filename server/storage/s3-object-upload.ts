@@ -15,6 +15,7 @@ import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { bodyCollectionPacer } from '../young-collection-pacer';
 import { ContentTooLargeError, StorageUnavailableError, type WriteOptions, type WrittenContent } from './content-store';
+import { FirstBytes } from './first-bytes';
 import { PART_BYTES, PartAssembler, type AssembledPart } from './part-assembler';
 
 /** PART_BYTES × (PARTS_ON_THEIR_WAY + 1) is what an upload holds in memory. */
@@ -44,11 +45,13 @@ export async function uploadObject(
   const parts = new MultipartUpload(target);
   let size = 0;
   let crc = 0;
+  const firstBytes = new FirstBytes();
   try {
     for await (const chunk of content as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > maxBytes) throw new ContentTooLargeError('File too large');
       crc = crc32(chunk, crc);
+      firstBytes.add(chunk);
       bodyCollectionPacer.bytesPassed(chunk.length);
       for (let part = assembler.add(chunk); part; part = assembler.takeFull()) await parts.send(part);
     }
@@ -73,7 +76,7 @@ export async function uploadObject(
         ),
       );
     }
-    return { size, crc32: crc };
+    return { size, crc32: crc, firstBytes: firstBytes.bytes() };
   } catch (error) {
     await parts.abort();
     throw error;

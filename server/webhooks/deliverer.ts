@@ -2,16 +2,20 @@
 // conditional UPDATE that only one instance's can win (a lease of LEASE_MS and a token of its
 // own), sends each, and writes the outcome only while it still holds the lease. A delivery
 // claimed by an instance that died is claimed again once its lease is over: at least once.
+//
+// Deliveries go out per endpoint (ADR 0057): at most PER_ENDPOINT in flight to one endpoint, and
+// whenever one ends the next due one, of any endpoint with a free slot, is claimed at once. An
+// endpoint that never answers holds its own slots for the timeout, never another's delivery.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { DirectSql } from '../db/direct-sql';
 import { dependencyOutageOf } from '../outages';
-import { isPrivateAddress, pinnedLookup } from './address-guard';
+import { bareHost, guardConnectedAddress, isPublicAddress, pinnedLookup, RefusedAddressError } from './address-guard';
 import { openSecret } from './secrets';
 import { signatureHeader } from './signing';
 
@@ -23,13 +27,16 @@ const LEASE_MS = 60_000;
 const RETRY_FOR_MS = 24 * 60 * 60 * 1000;
 /** The longest wait between two attempts. */
 const LONGEST_WAIT_MS = 60 * 60 * 1000;
-/** Deliveries claimed per round. */
-const BATCH = 20;
+/** Deliveries one instance sends to one endpoint at once. */
+const PER_ENDPOINT = 2;
+/** Deliveries one instance sends at once, to all endpoints. */
+const IN_FLIGHT = 64;
 /** How much of a response's error text is kept. */
 const ERROR_TEXT = 200;
 
 interface DueDelivery {
   id: string;
+  endpointId: string;
   type: string;
   data: string;
   createdAt: Date | number | string;
@@ -38,12 +45,20 @@ interface DueDelivery {
   secret: string;
 }
 
+/**
+ * The oldest due delivery of each endpoint that has one, oldest first: an endpoint with a backlog
+ * comes once, not ahead of everyone's. Each probe is one range of the index on
+ * (endpoint_id, status, next_attempt_at). Twice IN_FLIGHT rows leave room after those of the
+ * endpoints whose slots are full here.
+ */
 const DUE =
-  'select "d"."id" as "id", "d"."type" as "type", "d"."data" as "data", "d"."created_at" as "createdAt", ' +
-  '"d"."attempts" as "attempts", "e"."url" as "url", "e"."secret" as "secret" from "webhook_deliveries" "d" ' +
-  'join "webhook_endpoints" "e" on "e"."id" = "d"."endpoint_id" ' +
-  `where "d"."status" = 'pending' and "d"."next_attempt_at" <= ? and ("d"."lease_until" is null or "d"."lease_until" <= ?) ` +
-  `order by "d"."next_attempt_at" limit ${BATCH}`;
+  'select "d"."id" as "id", "d"."endpoint_id" as "endpointId", "d"."type" as "type", "d"."data" as "data", ' +
+  '"d"."created_at" as "createdAt", "d"."attempts" as "attempts", "e"."url" as "url", "e"."secret" as "secret" ' +
+  'from "webhook_endpoints" "e" join "webhook_deliveries" "d" on "d"."id" = (' +
+  'select "x"."id" from "webhook_deliveries" "x" where "x"."endpoint_id" = "e"."id" and "x"."status" = \'pending\' ' +
+  'and "x"."next_attempt_at" <= ? and ("x"."lease_until" is null or "x"."lease_until" <= ?) ' +
+  'order by "x"."next_attempt_at" limit 1) ' +
+  `order by "d"."next_attempt_at" limit ${2 * IN_FLIGHT}`;
 
 const CLAIM =
   'update "webhook_deliveries" set "lease_until" = ?, "lease_token" = ? where "id" = ? and "status" = \'pending\' ' +
@@ -83,12 +98,22 @@ function backoffMs(baseMs: number, attempts: number): number {
 
 type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
+/**
+ * Why a request failed, in words that name no address: a refused or unresolvable host reads the
+ * same (address-guard.ts), and a system error is told by its code alone.
+ */
+function failureText(error: Error & { code?: unknown }): string {
+  if (error instanceof RefusedAddressError) return error.message;
+  if (error.name === 'TimeoutError' || error.name === 'AbortError') return `no answer within ${TIMEOUT_MS / 1000} s`;
+  return typeof error.code === 'string' ? `the connection failed (${error.code})` : 'the connection failed';
+}
+
 /** One POST, to the checked address, redirects not followed. */
 function send(config: Config, target: URL, body: string, headers: Record<string, string>): Promise<Outcome> {
-  const allowPrivate = config.webhooks.allowPrivate;
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && net.isIP(host) && isPrivateAddress(host))
-    return Promise.resolve({ ok: false, status: null, error: `${host} is a private address` });
+  const guarded = !config.webhooks.allowPrivate;
+  const host = bareHost(target);
+  if (guarded && ipaddr.isValid(host) && !isPublicAddress(host))
+    return Promise.resolve({ ok: false, status: null, error: new RefusedAddressError().message });
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const request = client.request(
@@ -97,7 +122,7 @@ function send(config: Config, target: URL, body: string, headers: Record<string,
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         signal: AbortSignal.timeout(TIMEOUT_MS),
-        ...(allowPrivate ? {} : { lookup: pinnedLookup as never }),
+        ...(guarded ? { lookup: pinnedLookup as never } : {}),
         agent: false,
       },
       (response) => {
@@ -118,77 +143,121 @@ function send(config: Config, target: URL, body: string, headers: Record<string,
         response.on('close', () => resolve({ ok: false, status, error: `HTTP ${status}: the answer was cut` }));
       },
     );
-    request.on('error', (error: Error) =>
-      resolve({
-        ok: false,
-        status: null,
-        error:
-          error.name === 'TimeoutError' || error.name === 'AbortError'
-            ? `no answer within ${TIMEOUT_MS / 1000} s`
-            : error.message.slice(0, ERROR_TEXT),
-      }),
-    );
+    if (guarded) request.on('socket', guardConnectedAddress);
+    request.on('error', (error: Error) => resolve({ ok: false, status: null, error: failureText(error) }));
     request.end(body);
   });
 }
 
+type Claimed = DueDelivery & { token: string };
+
 export class WebhookDeliverer {
   private timer: NodeJS.Timeout | null = null;
-  private round: Promise<void> = Promise.resolve();
+  /** The look for due deliveries under way, if any: one at a time. */
+  private looking: Promise<void> | null = null;
+  /** Whether to look again as soon as the look under way ends (a slot was freed meanwhile). */
+  private lookAgain = false;
   private stopped = false;
+  /** The deliveries this instance is sending, and how many of them go to each endpoint. */
+  private readonly sending = new Set<Promise<void>>();
+  private readonly sendingTo = new Map<string, number>();
   private readonly everyMs: number;
 
   constructor(private readonly deps: DelivererDeps) {
-    // Checked every second, or at the retry base when tests make it shorter.
+    // Looked for every second, or at the retry base when tests make it shorter.
     this.everyMs = Math.max(20, Math.min(1000, deps.config.webhooks.retryBaseMs));
   }
 
   start(): void {
-    this.schedule(0);
+    this.wake();
   }
 
   /** Stops claiming; resolves once the deliveries under way are sent and written. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.round;
+    await this.looking;
+    await Promise.all(this.sending);
   }
 
-  private schedule(ms: number): void {
+  /** Looks for due deliveries now, or once the look under way ends. */
+  private wake(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.round = this.runRound().then(
-        (full) => this.schedule(full ? 0 : this.everyMs),
-        (error: unknown) => {
-          // The database or the storage being down is the outage's to report (once, by the
-          // doors): a round every second would repeat it.
-          const level = dependencyOutageOf(error) ? 'debug' : 'warn';
-          this.deps.log[level]({ err: error }, 'webhook deliveries not sent this round; the next one tries again');
-          this.schedule(this.everyMs);
-        },
-      );
-    }, ms);
+    if (this.looking) {
+      this.lookAgain = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.lookAgain = false;
+    this.looking = this.claimDue().then(
+      (claimed) => {
+        this.looking = null;
+        // What was claimed may leave more due for the same endpoints, and a slot freed meanwhile
+        // may take one now: look again at once; else at the next tick.
+        if (claimed || this.lookAgain) this.wake();
+        else this.later();
+      },
+      (error: unknown) => {
+        this.looking = null;
+        this.reportFailure(error);
+        this.later();
+      },
+    );
+  }
+
+  private later(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.wake(), this.everyMs);
     this.timer.unref();
   }
 
-  /** One round: claims what is due and sends it. True when there may be more due at once. */
-  async runRound(): Promise<boolean> {
-    const { sql, clock } = this.deps;
-    const now = new Date(clock.now());
-    const due = await sql.select<DueDelivery>(DUE, [now, now]);
-    const claimed: Array<DueDelivery & { token: string }> = [];
-    for (const row of due) {
-      if (this.stopped) break;
-      const token = randomBytes(12).toString('base64url');
-      const at = new Date(clock.now());
-      if ((await sql.change(CLAIM, [new Date(at.getTime() + LEASE_MS), token, row.id, at, at])) === 1)
-        claimed.push({ ...row, token });
-    }
-    await Promise.all(claimed.map((row) => this.deliver(row)));
-    return due.length === BATCH;
+  private reportFailure(error: unknown): void {
+    // The database or the storage being down is the outage's to report (once, by the doors):
+    // a look every second would repeat it.
+    const level = dependencyOutageOf(error) ? 'debug' : 'warn';
+    this.deps.log[level]({ err: error }, 'webhook deliveries not sent for now; the next look tries again');
   }
 
-  private async deliver(row: DueDelivery & { token: string }): Promise<void> {
+  /**
+   * Claims due deliveries for the endpoints with a free slot and starts sending them, without
+   * waiting for them (ADR 0057). True when it claimed any.
+   */
+  private async claimDue(): Promise<boolean> {
+    const { sql, clock } = this.deps;
+    if (this.sending.size >= IN_FLIGHT) return false;
+    const now = new Date(clock.now());
+    const due = await sql.select<DueDelivery>(DUE, [now, now]);
+    let claimed = false;
+    for (const row of due) {
+      if (this.stopped || this.sending.size >= IN_FLIGHT) break;
+      if ((this.sendingTo.get(row.endpointId) ?? 0) >= PER_ENDPOINT) continue;
+      const token = randomBytes(12).toString('base64url');
+      const at = new Date(clock.now());
+      if ((await sql.change(CLAIM, [new Date(at.getTime() + LEASE_MS), token, row.id, at, at])) !== 1) continue;
+      this.startSending({ ...row, token });
+      claimed = true;
+    }
+    return claimed;
+  }
+
+  private startSending(row: Claimed): void {
+    const endpoint = row.endpointId;
+    this.sendingTo.set(endpoint, (this.sendingTo.get(endpoint) ?? 0) + 1);
+    const sending: Promise<void> = this.deliver(row)
+      .catch((error: unknown) => this.reportFailure(error))
+      .finally(() => {
+        this.sending.delete(sending);
+        const left = (this.sendingTo.get(endpoint) ?? 1) - 1;
+        if (left > 0) this.sendingTo.set(endpoint, left);
+        else this.sendingTo.delete(endpoint);
+        // A slot is free: the endpoint's next due delivery, or another's, may go now.
+        this.wake();
+      });
+    this.sending.add(sending);
+  }
+
+  private async deliver(row: Claimed): Promise<void> {
     const { sql, config, log, clock } = this.deps;
     const body = deliveryBody(config, row);
     let outcome: Outcome;

@@ -83,6 +83,51 @@ describe('collections', () => {
     expect(collection.files.map((entry) => entry.path)).toEqual(['one.txt', 'two.txt']);
   });
 
+  test('when the files are a folder’s (every path inside one top folder) and no title is given, then the collection, and its archive, are named after the folder; from several folders or none, the title counts them', async ({
+    alice,
+  }) => {
+    const ids = [];
+    for (const name of ['app.ts', 'README.md', 'notes.txt'])
+      ids.push((await alice.upload(name, name, 'text/plain')).file.id);
+    // Files uploaded first (resumable uploads), then made one collection with their relative paths.
+    const folder = await makeCollection(alice, {
+      files: [
+        { id: ids[0], path: 'project/src/app.ts' },
+        { id: ids[1], path: 'project/README.md' },
+      ],
+    });
+    expect(folder.title).toBe('project');
+    const archive = await alice.fetch(`/c/${folder.id}/archive`);
+    expect(archive.status).toBe(200);
+    expect(archive.headers.get('content-disposition')).toContain('filename="project.zip"');
+    await archive.arrayBuffer();
+
+    // The same folder sent as one multipart body, each file part after its path.
+    const form = new FormData();
+    form.append('path', 'project/src/app.ts');
+    form.append('file', new Blob(['one']), 'app.ts');
+    form.append('path', 'project/README.md');
+    form.append('file', new Blob(['two']), 'README.md');
+    const res = await alice.fetch('/api/v1/collections', { method: 'POST', body: form });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as CollectionBody).collection.title).toBe('project');
+
+    const twoFolders = await makeCollection(alice, {
+      files: [
+        { id: ids[0], path: 'project/app.ts' },
+        { id: ids[2], path: 'other/notes.txt' },
+      ],
+    });
+    expect(twoFolders.title).toBe('2 files');
+    const oneAtTheTop = await makeCollection(alice, {
+      files: [
+        { id: ids[0], path: 'project/app.ts' },
+        { id: ids[2], path: 'notes.txt' },
+      ],
+    });
+    expect(oneAtTheTop.title).toBe('2 files');
+  });
+
   test('when a path would leave the folder it is extracted into, then 400 names it and nothing is made', async ({
     app,
     alice,

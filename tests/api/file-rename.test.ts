@@ -1,6 +1,7 @@
 // Renaming a file (ADR 0040): PATCH /api/v1/files/<id> with `originalName`, and the internal
 // tRPC files.rename. The name shown and downloaded changes; the content and the link do not.
 import contentDisposition from 'content-disposition';
+import { sampleOf } from '../helpers/file-samples';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 
 function patchFile(user: TestUser, id: string, body: unknown, headers: Record<string, string> = {}) {
@@ -121,7 +122,7 @@ describe('PATCH /api/v1/files/<id> with originalName', () => {
 
   test('when a script renames with an API token, then the file is renamed', async ({ app, alice }) => {
     const token = await alice.createToken('renamer');
-    const { file } = await alice.upload('scripted', 'IMG_0001.jpg', 'image/jpeg');
+    const { file } = await alice.upload(sampleOf('image/jpeg'), 'IMG_0001.jpg', 'image/jpeg');
     const res = await fetch(`${app.url}/api/v1/files/${file.id}`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests';
 import { fileForm } from '../helpers/app';
 import { BOUNDARY, MULTIPART_TYPE, partHead, poll } from '../helpers/multipart';
-import { describe, expect, test, type TestUser } from '../helpers/fixtures';
+import { describe, expect, registeredUser, test, type TestUser } from '../helpers/fixtures';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -380,6 +380,50 @@ describe('a guest sending files', () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     await app.rows('delete from login_attempts where "key" like ?', ['guest-upload:%']);
+  });
+});
+
+describe('a guest’s files in the owner’s list', () => {
+  test('when guests send files through a request, then the owner’s list, whole, paged and searched, names the request and what each guest left; her own files say null, and a deleted request keeps the guest’s words', async ({
+    app,
+  }) => {
+    const owner = await registeredUser(app, 'tess');
+    const request = await createRequest(owner, { title: 'Tax papers' });
+    const note = 'The <b>2025</b> ones';
+    expect(
+      (await guestSends(app.url, request.id, [{ content: 'receipts', name: 'receipts.pdf' }], { name: 'Carol', note }))
+        .status,
+    ).toBe(201);
+    expect((await guestSends(app.url, request.id, [{ content: 'no name', name: 'anonymous.txt' }])).status).toBe(201);
+    await owner.upload('mine', 'mine.txt', 'text/plain');
+
+    const listed = async () => {
+      const seen = [];
+      for (const query of ['', '?limit=10', '?q=t', '?q=t&limit=10']) {
+        const res = await owner.fetch(`/api/v1/files${query}`);
+        expect(res.status).toBe(200);
+        const { files } = (await res.json()) as {
+          files: Array<{ originalName: string; request: unknown; receivedFrom: unknown }>;
+        };
+        seen.push(Object.fromEntries(files.map((file) => [file.originalName, [file.request, file.receivedFrom]])));
+      }
+      // The same in every way the list is read.
+      for (const other of seen.slice(1)) expect(other).toEqual(seen[0]);
+      return seen[0];
+    };
+    const asRequest = { id: request.id, title: 'Tax papers' };
+    expect(await listed()).toEqual({
+      'receipts.pdf': [asRequest, { name: 'Carol', note }],
+      'anonymous.txt': [asRequest, null],
+      'mine.txt': [null, null],
+    });
+
+    expect((await owner.fetch(`/api/v1/requests/${request.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await listed()).toEqual({
+      'receipts.pdf': [null, { name: 'Carol', note }],
+      'anonymous.txt': [null, null],
+      'mine.txt': [null, null],
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 // Searching, narrowing by type and ordering the list: GET /api/v1/files?q=&type=&sort=, with
 // and without pages (keyset cursors for each order), only ever over the caller's own files.
+import { sampleOf } from '../helpers/file-samples';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 
 interface Listed {
@@ -48,7 +49,11 @@ async function allPages(user: TestUser, query: Record<string, string>, limit: nu
 describe('GET /api/v1/files with q, type and sort', () => {
   test.beforeAll(async ({ alice, bob }) => {
     for (const [name, type, size] of ALICE_FILES) {
-      await alice.upload('x'.repeat(size), name, type);
+      // Bytes of the type (the type is read from them); a spreadsheet's are a ZIP's.
+      const content = type.startsWith('text/')
+        ? 'x'.repeat(size)
+        : sampleOf(type.includes('sheet') ? 'application/zip' : type, size);
+      await alice.upload(content, name, type);
       // Distinct dates, so that newest and oldest are one order.
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -145,7 +150,7 @@ describe('GET /api/v1/files with q, type and sort', () => {
       expect(res.status, query).toBe(400);
       expect(await res.json()).toEqual({ error: message });
     };
-    await refused('type=pictures', 'type must be one of images, video, audio, documents, other');
+    await refused('type=pictures', 'type must be one of images, video, audio, documents, code, other');
     await refused('sort=random&limit=2', 'sort must be one of newest, oldest, name, size');
     await refused('q=a&q=b', 'q must be a string');
     const { nextCursor } = await list(alice, { sort: 'name', limit: '2' });

@@ -96,7 +96,7 @@ describe('the response check the whole suite runs', () => {
         '/api/v1/files',
         200,
         'application/json; charset=utf-8',
-        JSON.stringify({ files: [file] }),
+        JSON.stringify({ files: [{ ...file, request: null, receivedFrom: null }] }),
       ),
     ).toEqual([]);
     expect(

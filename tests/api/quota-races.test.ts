@@ -47,7 +47,7 @@ async function resumable(cookie: string, bytes: number): Promise<number> {
   });
   await created.arrayBuffer();
   if (created.status !== 201) return created.status;
-  const location = `${app.url}${new URL(created.headers.get('location')!).pathname}`;
+  const location = `${app.url}${created.headers.get('location')!}`;
   const sent = await fetch(location, {
     method: 'PATCH',
     headers: { ...TUS, cookie, 'Upload-Offset': '0', 'Content-Type': OFFSET_OCTET_STREAM },

@@ -67,7 +67,7 @@ describe('the storage quota', () => {
     const res = await upload(cookie, 30_001);
     expect(res.status).toBe(413);
     // 30,000 of 100,000 bytes left: the refused upload's own hold is not counted.
-    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: 29 KiB of your 98 KiB is free' });
+    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: 30 kB of your 100 kB is free' });
     expect(await app.storedFiles()).toEqual(stored);
     expect(await app.incompleteFiles()).toEqual([]);
     expect(await rowsOf(name)).toHaveLength(1);
@@ -97,7 +97,7 @@ describe('the storage quota', () => {
       req.end(`\r\n--${BOUNDARY}--\r\n`);
     });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ error: 'Storage quota exceeded: 98 KiB of your 98 KiB is free' });
+    expect(JSON.parse(answer.body)).toEqual({ error: 'Storage quota exceeded: 100 kB of your 100 kB is free' });
     expect(await app.storedFiles()).toEqual(before);
     expect(await app.incompleteFiles()).toEqual([]);
     expect(await rowsOf(name)).toEqual([]);
@@ -162,6 +162,20 @@ describe('the storage quota', () => {
     expect((await upload(cookie, QUOTA + 1)).status).toBe(201);
   });
 
+  it('when a user’s own quota is 1 MB (as `users quota … 1MB` stores it) or 512 KiB, then the 413 says it in the units it was set in', async () => {
+    const { name, cookie } = await newUser();
+    await app.rows('update users set has_own_quota = ?, quota_bytes = ? where username = ?', [true, 1_000_000, name]);
+    expect((await upload(cookie, 400_000)).status).toBe(201);
+    const decimal = await upload(cookie, 600_001);
+    expect(decimal.status).toBe(413);
+    expect(await decimal.json()).toEqual({ error: 'Storage quota exceeded: 600 kB of your 1 MB is free' });
+    await app.rows('update users set quota_bytes = ? where username = ?', [512 * 1024, name]);
+    const binary = await upload(cookie, 124_289);
+    expect(binary.status).toBe(413);
+    // 124,288 bytes are 121.4 KiB: the room is rounded down, never said to be more than it is.
+    expect(await binary.json()).toEqual({ error: 'Storage quota exceeded: 121 KiB of your 512 KiB is free' });
+  });
+
   it('when a user with their own quota uploads with an API token instead of the cookie, then the same quota applies', async () => {
     const { name, cookie } = await newUser();
     await app.rows('update users set has_own_quota = ?, quota_bytes = ? where username = ?', [true, 10, name]);
@@ -212,7 +226,7 @@ describe('what holds the room', () => {
     const tus = tusClient(app.url, cookie);
     const begun = await tus.create(length, { filename });
     expect(begun.status).toBe(201);
-    const location = `${app.url}${new URL(begun.headers.get('location')!).pathname}`;
+    const location = `${app.url}${begun.headers.get('location')!}`;
     if (received > 0) expect((await tus.patch(location, 0, new Uint8Array(received))).status).toBe(204);
     return { tus, location };
   }
@@ -224,7 +238,7 @@ describe('what holds the room', () => {
     expect((await upload(cookie, 30_000)).status).toBe(201);
     // 100,000 - 30,000 stored - 40,000 held = 30,000 free.
     const expected = {
-      error: 'Storage quota exceeded: 29 KiB of your 98 KiB is free; 2 unfinished uploads hold 39 KiB',
+      error: 'Storage quota exceeded: 30 kB of your 100 kB is free; 2 unfinished uploads hold 40 kB',
     };
     const multipart = await upload(cookie, 30_001);
     expect(multipart.status).toBe(413);
@@ -240,7 +254,7 @@ describe('what holds the room', () => {
     const res = await upload(cookie, 1);
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({
-      error: 'Storage quota exceeded: none of your 98 KiB is free; 1 unfinished upload holds 98 KiB',
+      error: 'Storage quota exceeded: none of your 100 kB is free; 1 unfinished upload holds 100 kB',
     });
   });
 
@@ -262,7 +276,7 @@ describe('what holds the room', () => {
     const { cookie } = await newUser();
     expect((await me(cookie)).usage).toEqual({ bytes: 0, files: 0, heldBytes: 0, unfinishedUploads: 0 });
     const res = await upload(cookie, QUOTA + 1);
-    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: 98 KiB of your 98 KiB is free' });
+    expect(await res.json()).toEqual({ error: 'Storage quota exceeded: 100 kB of your 100 kB is free' });
   });
 });
 

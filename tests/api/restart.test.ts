@@ -39,7 +39,7 @@ describe('a restart of the app over the same data', () => {
 
     const cookie = await second.login('keeper');
     const listed = await (await fetch(`${second.url}/api/v1/files`, { headers: { cookie } })).json();
-    expect(listed).toEqual({ files: [file] });
+    expect(listed).toEqual({ files: [{ ...file, request: null, receivedFrom: null }] });
     const raw = await fetch(`${second.url}/f/${file.id}/raw`);
     expect(raw.status).toBe(200);
     expect(Buffer.compare(Buffer.from(await raw.arrayBuffer()), Buffer.from(content))).toBe(0);

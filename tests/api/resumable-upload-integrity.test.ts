@@ -85,7 +85,7 @@ async function newClient(target: TestApp): Promise<{ cookie: string; tus: TusCli
 async function created(tus: TusClient, length: number): Promise<string> {
   const res = await tus.create(length, { filename: 'source.bin' });
   expect(res.status).toBe(201);
-  return res.headers.get('location')!;
+  return new URL(res.headers.get('location')!, res.url).href;
 }
 
 async function offsetOf(tus: TusClient, location: string): Promise<number> {

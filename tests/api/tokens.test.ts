@@ -302,7 +302,7 @@ describe('a request with an API token is not a cross-site request', () => {
       headers: { ...headers, 'Upload-Length': '5', 'Upload-Metadata': uploadMetadata({ filename: 'ext.txt' }) },
     });
     expect(created.status).toBe(201);
-    const written = await fetch(created.headers.get('location')!, {
+    const written = await fetch(new URL(created.headers.get('location')!, created.url), {
       method: 'PATCH',
       headers: { ...headers, 'Upload-Offset': '0', 'content-type': OFFSET_OCTET_STREAM },
       body: 'hello',

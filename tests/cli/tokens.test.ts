@@ -93,4 +93,16 @@ describe.each(['sqlite', 'postgresql'] as const)('the tokens CLI on %s', (dialec
       expect(result.stderr, args.join(' ')).toMatch(/^tokens: [^\n]+\n$/);
     }
   });
+
+  it('when a token’s name holds a right-to-left override, then it is refused as the API refuses it: one line on stderr, exit 1, and no token', async () => {
+    const result = await tokens(['create', 'admin-made', '--name', 'deploy \u202ebot']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'tokens: name must not contain control characters or bidirectional formatting characters\n',
+    );
+    const listed = await tokens(['list', 'admin-made', '--json']);
+    expect(JSON.parse(listed.stdout).tokens.map((token: { name: string }) => token.name)).not.toContain(
+      'deploy \u202ebot',
+    );
+  });
 });

@@ -241,8 +241,9 @@ describe.skipIf(!hasChromium)('several files and folders from the upload page', 
       expectEachFileShown(upload.seen, sizes);
       expect(uploadsSent(upload.sent)).toEqual({ creations: 20, forms: 0, collections: 1 });
 
-      // One collection page, its 20 files in their folders: holiday › photos › 2026, …
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('20 files');
+      // One collection page, named after the folder (the form had no title), its 20 files in
+      // their folders: holiday › photos › 2026, …
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('holiday');
       expect(await page.locator('.collection-summary').textContent()).toMatch(/^20 files, /);
       const holiday = page.locator('details', { has: page.locator('summary', { hasText: 'holiday' }) }).first();
       const photos = holiday.locator('details', { has: page.locator('summary', { hasText: 'photos' }) }).first();
@@ -304,6 +305,29 @@ describe.skipIf(!hasChromium)('several files and folders from the upload page', 
         expect(file.expiresAt).not.toBeNull();
         expect(Date.parse(file.expiresAt ?? '')).toBeLessThanOrEqual(ends);
       }
+    });
+  }, 60_000);
+
+  it('when a folder is chosen with "Choose a folder" and no title is typed, then the collection is named after the folder, and so is its archive', async () => {
+    makeFolder('project', [
+      ['src/server.ts', 20_000],
+      ['README.md', 10_000],
+    ]);
+    await onUploadPage('maya', async (upload) => {
+      const { page } = upload;
+      const choosing = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: 'Choose a folder' }).click();
+      await (await choosing).setFiles(path.join(filesDir, 'project'));
+      await expect.poll(() => page.locator('.chosen-files').textContent()).toMatch(/^2 files · /);
+      const id = await uploadToCollection(page);
+
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('project');
+      const collection = await collectionOf('maya', id);
+      expect(collection.title).toBe('project');
+      expect(collection.files.map((entry) => entry.path)).toEqual(['project/README.md', 'project/src/server.ts']);
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'Download all' }).click();
+      expect((await downloading).suggestedFilename()).toBe('project.zip');
     });
   }, 60_000);
 

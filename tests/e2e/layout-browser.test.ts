@@ -5,6 +5,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, fileForm, startApp, type TestApp } from '../helpers/app';
+import { sampleOf } from '../helpers/file-samples';
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
 import { snap, waitForHydration } from '../helpers/pages-browser';
 import { apiUpload, postForm } from '../helpers/pages-fixtures';
@@ -28,10 +29,11 @@ beforeAll(async () => {
   await app.createUser('layla');
   cookie = await app.login('layla');
   await apiUpload(app, cookie, { filename: 'a.txt', type: 'text/plain', content: 'x' });
-  await apiUpload(app, cookie, { filename: 'photo.png', type: 'image/png', content: 'x' });
-  // The widest facts a row can have: a long type, an expiry and a download limit.
+  await apiUpload(app, cookie, { filename: 'photo.png', type: 'image/png', content: sampleOf('image/png', 64) });
+  // The widest facts a row can have: a long type (a Word document, whose bytes are a ZIP's), an
+  // expiry and a download limit.
   const form = fileForm(
-    'x'.repeat(5000),
+    sampleOf('application/zip', 5000),
     'notes.docx',
     'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     'file',

@@ -51,7 +51,7 @@ describe('a resumable upload across a crash of its server', () => {
     let tus = tusClient(server.url, cookie);
     const created = await tus.create(content.length, { filename: 'big.bin' });
     expect(created.status).toBe(201);
-    const location = created.headers.get('location')!;
+    const location = new URL(created.headers.get('location')!, created.url).href;
 
     // 50 MiB of the 80 go out, and the request stays open: the server has recorded part of them.
     const socket = await openPatch(location, cookie, 0, content.length);

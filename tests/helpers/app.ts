@@ -81,6 +81,8 @@ export interface StartOptions {
    * of writing them out.
    */
   keepLogLines?: boolean;
+  /** Starts it as an operator who set no BASE_URL does (its default then names localhost and the port). */
+  withoutBaseUrl?: boolean;
 }
 
 export async function startApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
@@ -94,7 +96,8 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
   // A test that names its database or bucket gets exactly that; others get the run's backend.
   const backend = env.DATABASE_URL || env.S3_BUCKET ? {} : await backendEnv();
   const startEnv = { SESSION_SECRET: TEST_SECRET, LOG_LEVEL: 'silent', ...backend, ...env, DATA_DIR: dataDir };
-  const finalConfig = provision(loadConfig({ BASE_URL: url, ...startEnv }));
+  const address = options.withoutBaseUrl ? { PORT: String(port) } : { BASE_URL: url };
+  const finalConfig = provision(loadConfig({ ...address, ...startEnv }));
   const content = inspectContent(finalConfig);
   // Unless the test names a log level, its app logs only error and fatal lines, and each fails
   // the test it happens in unless the test expects it (tests/helpers/error-logs.ts).

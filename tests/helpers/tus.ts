@@ -25,6 +25,8 @@ export interface TusClient {
 /** A client authenticated by `auth` (a Cookie header value, or `Bearer …`). */
 export function tusClient(baseUrl: string, auth: string): TusClient {
   const authHeader: Record<string, string> = auth.startsWith('Bearer ') ? { authorization: auth } : { cookie: auth };
+  // The server's Location is relative (the upload goes on at the address it began at).
+  const at = (location: string) => new URL(location, baseUrl).href;
   return {
     create(length, metadata = { filename: 'data.bin' }, body) {
       return fetch(`${baseUrl}/api/v1/uploads`, {
@@ -40,20 +42,20 @@ export function tusClient(baseUrl: string, auth: string): TusClient {
       });
     },
     patch(location, offset, body) {
-      return fetch(location, {
+      return fetch(at(location), {
         method: 'PATCH',
         headers: { ...TUS, ...authHeader, 'Upload-Offset': String(offset), 'Content-Type': OFFSET_OCTET_STREAM },
         body: body as BodyInit,
       });
     },
     head(location) {
-      return fetch(location, { method: 'HEAD', headers: { ...TUS, ...authHeader } });
+      return fetch(at(location), { method: 'HEAD', headers: { ...TUS, ...authHeader } });
     },
     remove(location) {
-      return fetch(location, { method: 'DELETE', headers: { ...TUS, ...authHeader } });
+      return fetch(at(location), { method: 'DELETE', headers: { ...TUS, ...authHeader } });
     },
     async patchBrokenOff(location, offset, body, declared) {
-      const socket = await openPatch(location, auth, offset, declared);
+      const socket = await openPatch(at(location), auth, offset, declared);
       await new Promise<void>((resolve) => socket.write(body, () => resolve()));
       // The bytes reach the server before the connection goes (a FIN, not a reset).
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -149,7 +149,8 @@ describe('Dockerfile', () => {
   it('when npm start is read, then it runs node with the same SERVER_ENV and SERVER_NODE_FLAGS as the container', () => {
     const start = JSON.parse(read('package.json')).scripts.start as string;
     const env = Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value} `);
-    expect(start).toBe(`${env.join('')}node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
+    // exec: the shell npm runs the script in becomes the server, so npm's SIGTERM reaches it.
+    expect(start).toBe(`${env.join('')}exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
   });
 
   it('when ports and volumes are read, then EXPOSE 3000 matches compose, and VOLUME /data matches DATA_DIR and the compose volume', () => {

@@ -19,7 +19,12 @@ const SOURCES: Record<string, string> = {
   'package-lock.json': '{}\n',
   'package.json': `${JSON.stringify({ private: true, scripts: { build: `node -e "require('node:fs').writeFileSync('rebuilt', '')"` } })}\n`,
 };
-const OUTPUTS = ['build/index.js', 'dist/server/index.js', 'public/build/entry.client.js'];
+const OUTPUTS = [
+  'build/index.js',
+  'dist/server/index.js',
+  'dist/server/highlight-worker.js',
+  'public/build/entry.client.js',
+];
 
 /** A project built a minute after its sources were last changed. */
 function builtProject(): string {
@@ -57,6 +62,17 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(result.stdout).toContain('served');
     expect(result.stderr).not.toContain('Building');
     expect(fs.existsSync(path.join(dir, 'rebuilt'))).toBe(false);
+  });
+
+  it('when the build lacks the highlighter’s worker, then it builds before serving', async () => {
+    const dir = builtProject();
+    fs.rmSync(path.join(dir, 'dist/server/highlight-worker.js'));
+
+    const result = await start(dir);
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('Building (the build is missing or older than the sources)');
+    expect(fs.existsSync(path.join(dir, 'rebuilt'))).toBe(true);
   });
 
   it.each(Object.keys(SOURCES))('when %s changed after the build, then it builds before serving', async (file) => {

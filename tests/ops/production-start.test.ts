@@ -49,7 +49,7 @@ describe('production start without dev dependencies', () => {
     expect(fs.existsSync(path.join(ROOT, 'node_modules', 'vitest'))).toBe(true);
   }, 30_000);
 
-  it('when node dist/server/index.js starts from the pruned copy, then /healthz is ok, / is a page, and SIGTERM ends it with 0', async () => {
+  it('when node dist/server/index.js starts from the pruned copy, then /healthz is ok, / is a page, source is coloured, and SIGTERM ends it with 0', async () => {
     expect(pruned.code, pruned.stderr).toBe(0);
     const dataDir = tempDir('fs-prod-data-');
     try {
@@ -99,6 +99,15 @@ describe('production start without dev dependencies', () => {
       const { file } = (await uploaded.json()) as { file: { id: string } };
       const raw = await fetch(`${server.url}/f/${file.id}/raw`);
       expect(await raw.text()).toBe('shipped and working');
+      // Source is coloured by the highlighter's worker thread, a file of its own in dist/ (ADR 0054).
+      const source = await fetch(`${server.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie },
+        body: fileForm('export const shipped: boolean = true;\n', 'shipped.ts', 'video/mp2t'),
+      });
+      const { file: sourceFile } = (await source.json()) as { file: { id: string } };
+      const page = await (await fetch(`${server.url}/f/${sourceFile.id}`)).text();
+      expect(page).toContain('<span class="hljs-keyword">export</span>');
 
       server.child.kill('SIGTERM');
       expect(await exitWithin(server, 10_000)).toBe(0);

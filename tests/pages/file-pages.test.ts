@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
+import { sampleOf } from '../helpers/file-samples';
 import { describe, expect, test } from '../helpers/fixtures';
 import {
   apiUpload,
@@ -192,7 +193,8 @@ describe('GET /files', () => {
     const older = await apiUpload(carolApp, bob.cookie, {
       filename: 'report.pdf',
       type: 'application/pdf',
-      content: Buffer.alloc(1536, 1),
+      // A PDF's first bytes: the type is read from them (ADR 0064).
+      content: sampleOf('application/pdf', 1536),
     });
     await new Promise((r) => setTimeout(r, 10));
     const newer = await apiUpload(carolApp, bob.cookie, {

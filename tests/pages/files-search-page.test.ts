@@ -1,5 +1,6 @@
 // The search form of "My files" without JavaScript: a GET form (search, type, order) whose
 // answer is the narrowed, ordered list, and whose page links keep the search.
+import { sampleOf } from '../helpers/file-samples';
 import { describe, expect, test } from '../helpers/fixtures';
 import { getPage, visibleText } from '../helpers/pages-fixtures';
 
@@ -18,9 +19,11 @@ function linkTo(html: string, text: string): string | undefined {
 
 describe('the search form of My files', () => {
   test.beforeAll(async ({ alice, bob }) => {
-    for (let i = 0; i < 105; i++) await alice.upload(`${i}`, `trip-${String(i).padStart(3, '0')}.jpg`, 'image/jpeg');
+    // JPEG bytes: a file's type is read from them (ADR 0064).
+    const jpeg = sampleOf('image/jpeg', 32);
+    for (let i = 0; i < 105; i++) await alice.upload(jpeg, `trip-${String(i).padStart(3, '0')}.jpg`, 'image/jpeg');
     await alice.upload('notes', 'trip notes.txt', 'text/plain');
-    await bob.upload('bob', 'trip-bob.jpg', 'image/jpeg');
+    await bob.upload(jpeg, 'trip-bob.jpg', 'image/jpeg');
   }, 60_000);
 
   test('when the page is shown, then it has a GET form with a search box, a type select and a sort select', async ({
@@ -69,6 +72,18 @@ describe('the search form of My files', () => {
   test('when the address names an unknown type, then a 400 page names the reason', async ({ app, alice }) => {
     const res = await getPage(app, '/files?type=pictures', alice.cookie);
     expect(res.status).toBe(400);
-    expect(visibleText(await res.text())).toContain('type must be one of images, video, audio, documents, other');
+    expect(visibleText(await res.text())).toContain('type must be one of images, video, audio, documents, code, other');
+  });
+
+  test('when bob picks Code, then the page lists his source files, sent as a browser types them, and not his prose', async ({
+    app,
+    bob,
+  }) => {
+    await bob.upload('export const trip = 1;\n', 'trip.ts', 'video/mp2t');
+    await bob.upload('# Trip\n', 'trip.md', 'text/markdown');
+    const html = await (await getPage(app, '/files?type=code', bob.cookie)).text();
+    expect(html).toMatch(/<option value="code" selected="">Code<\/option>/);
+    expect(namesOf(html)).toEqual(['trip.ts']);
+    expect(namesOf(await (await getPage(app, '/files?type=documents', bob.cookie)).text())).toEqual(['trip.md']);
   });
 });

@@ -3,7 +3,7 @@
 // what this guest sent), its 410 and password pages, and the owner's /requests with what
 // arrived (guests' names and notes as text) and the link from My files.
 import type { FileRequestDto } from '../../server/services/file-requests';
-import { describe, expect, test, type TestUser } from '../helpers/fixtures';
+import { describe, expect, registeredUser, test, type TestUser } from '../helpers/fixtures';
 import { alertsOf, getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 
 async function createRequest(user: TestUser, body: Record<string, unknown>): Promise<FileRequestDto> {
@@ -45,6 +45,25 @@ describe('the guest’s page', () => {
     expect(text).toContain('Up to 5 more files, 2 GiB in all.');
     expect(text).not.toContain(alice.username);
     expect(html.toLowerCase()).toContain('enctype="multipart/form-data"');
+  });
+
+  test('when a request’s limit was set as 2 GB through the API, then the guest reads what is left in GB, and after a file, rounded down', async ({
+    app,
+    alice,
+  }) => {
+    const request = await createRequest(alice, { title: 'Raw footage', maxBytes: 2_000_000_000 });
+    expect(visibleText(await (await getPage(app, `/r/${request.id}`)).text())).toContain(
+      'Any number of files, 2 GB in all.',
+    );
+    const sent = await fetch(`${app.url}/r/${request.id}`, {
+      method: 'POST',
+      body: guestForm({}, [{ name: 'clip.txt', content: 'a few bytes' }]),
+    });
+    expect(sent.status).toBe(201);
+    await sent.text();
+    expect(visibleText(await (await getPage(app, `/r/${request.id}`)).text())).toContain(
+      'Any number of files, 1.9 GB in all.',
+    );
   });
 
   test('when a guest sends two files with the form, then the answer lists those two and not what others sent, and a hostile name stays text for the owner', async ({
@@ -179,6 +198,75 @@ describe('the owner’s page', () => {
     const deleted = await postForm(app, '/requests', { intent: 'delete', id: request.id }, { cookie: bob.cookie });
     expect(deleted.status).toBe(303);
     expect(visibleText(await (await getPage(app, '/requests', bob.cookie)).text())).toContain('No file requests yet.');
+  });
+
+  test('when guests sent files through a request, then My files shows under each who sent it and for which request, and the note, all as text', async ({
+    app,
+  }) => {
+    const owner = await registeredUser(app, 'olga');
+    const request = await createRequest(owner, { title: 'Tax <i>papers</i>' });
+    for (const [fields, name] of [
+      [{ name: 'Carol <script>alert(1)</script>', note: 'Scans of the <b>receipts</b>' }, 'receipts.pdf'],
+      [{}, 'anonymous.txt'],
+    ] as const) {
+      const sent = await fetch(`${app.url}/r/${request.id}`, {
+        method: 'POST',
+        body: guestForm(fields, [{ name, content: name }]),
+      });
+      expect(sent.status).toBe(201);
+      await sent.text();
+    }
+    await owner.upload('mine', 'mine.txt', 'text/plain');
+    for (const view of ['table', 'gallery']) {
+      const html = await (await getPage(app, `/files?view=${view}`, owner.cookie)).text();
+      const text = visibleText(html);
+      expect(text, view).toContain('from Carol <script>alert(1)</script>, for “Tax <i>papers</i>”');
+      expect(text, view).toContain('Scans of the <b>receipts</b>');
+      expect(text, view).toContain('for “Tax <i>papers</i>”');
+      expect(html, view).not.toContain('<script>alert(1)');
+      expect(html, view).not.toContain('<b>receipts');
+      expect(html, view).not.toContain('<i>papers');
+      // One line for each of the two received files, none for her own.
+      expect(text.match(/for “Tax <i>papers<\/i>”/g), view).toHaveLength(2);
+    }
+  });
+
+  test.for([
+    ['50 MB', 50_000_000],
+    ['1.5GiB', 1.5 * 1024 ** 3],
+    ['750 kB', 750_000],
+  ] as const)(
+    'when the owner types %s as the byte limit, then the row holds %d bytes and both pages show it back as typed',
+    async ([typed, bytes], { app, bob }) => {
+      const title = `Scans up to ${typed}`;
+      const made = await postForm(
+        app,
+        '/requests',
+        { intent: 'create', title, maxSize: typed },
+        { cookie: bob.cookie },
+      );
+      expect(made.status).toBe(303);
+      const [row] = await app.rows('select id, max_bytes from file_requests where title = ?', [title]);
+      expect(Number(row.max_bytes)).toBe(bytes);
+      const shown = typed.replace(/(\d)([A-Za-z])/, '$1 $2');
+      const owner = visibleText(await (await getPage(app, '/requests', bob.cookie)).text());
+      expect(owner).toContain(`${title} Open Link 0 files received (0 bytes) ; at most ${shown} in all`);
+      const guest = visibleText(await (await getPage(app, `/r/${row.id}`)).text());
+      expect(guest).toContain(`Any number of files, ${shown} in all.`);
+    },
+  );
+
+  test('when the byte limit typed is not a size, then the form says what it takes and no request is made', async ({
+    app,
+    bob,
+  }) => {
+    for (const typed of ['lots', '0', '5 XB', '-1MB']) {
+      const title = `Not a size: ${typed}`;
+      const res = await postForm(app, '/requests', { intent: 'create', title, maxSize: typed }, { cookie: bob.cookie });
+      expect(res.status, typed).toBe(400);
+      expect(alertsOf(await res.text())).toEqual(['Most data in all must be a size such as 500 MB or 2 GiB.']);
+      expect(await app.rows('select id from file_requests where title = ?', [title])).toEqual([]);
+    }
   });
 
   test('when the form has no title, then it comes back with the reason', async ({ app, bob }) => {

@@ -69,16 +69,34 @@ describe('the settings page’s two-factor section', () => {
     for (const code of recoveryCodes) expect(later).not.toContain(code);
   });
 
-  test('when a wrong first code is sent, then the section says so and the codes stay off', async ({
+  test('when a wrong first code is sent, then the section says so, the codes stay off, and the same secret and QR code are shown for the right code, which turns them on', async ({
     app,
     pages: { loggedIn },
   }) => {
     const { cookie } = await loggedIn();
-    await postForm(app, '/settings', { intent: 'begin-2fa' }, { cookie });
+    const begun = await (await postForm(app, '/settings', { intent: 'begin-2fa' }, { cookie })).text();
+    const secretOf = (html: string) => /<code>([A-Z2-7]{32})<\/code>/.exec(html)?.[1];
+    const qrCodeOf = (html: string) => /<img[^>]*src="(data:image\/svg\+xml;base64,[^"]+)"/.exec(html)?.[1];
+    const secret = secretOf(begun);
+    expect(secret).toBeDefined();
+
     const wrong = await postForm(app, '/settings', { intent: 'confirm-2fa', code: '12345x' }, { cookie });
     expect(wrong.status).toBe(400);
-    expect(alertsOf(await wrong.text()).join(' ')).toMatch(/code is wrong/);
-    expect(visibleText(await (await getPage(app, '/settings', cookie)).text())).toContain('Set up two-factor codes');
+    const html = await wrong.text();
+    expect(alertsOf(html)).toEqual(['The code is wrong; check that the clock of your device is right and try again.']);
+    expect(secretOf(html)).toBe(secret);
+    expect(qrCodeOf(html)).toBe(qrCodeOf(begun));
+    expect((await (await fetch(`${app.url}/api/v1/me/2fa`, { headers: { cookie } })).json()).enabled).toBe(false);
+
+    nextStepMiddle();
+    const right = await postForm(
+      app,
+      '/settings',
+      { intent: 'confirm-2fa', code: totpCode(secret!, clock.now()) },
+      { cookie },
+    );
+    expect(right.status).toBe(200);
+    expect(visibleText(await right.text())).toContain('Two-factor codes are on.');
   });
 
   test('when the user turns them off with a wrong code, then they stay on; with a current code, then they are off', async ({
@@ -114,7 +132,8 @@ describe('the login page with two-factor codes on', () => {
     // No session yet: a signed, short-lived step cookie says whose password was right.
     const stepCookies = step.headers.getSetCookie();
     expect(stepCookies).toHaveLength(1);
-    expect(stepCookies[0]).toMatch(/^login_code_step=[^;]+;.*Max-Age=300;.*Path=\/login;.*HttpOnly/);
+    // Path=/: with JavaScript the code is sent to /login.data (ADR 0063).
+    expect(stepCookies[0]).toMatch(/^login_code_step=[^;]+;.*Max-Age=300;.*Path=\/;.*HttpOnly/);
     const stepCookie = stepCookies[0].split(';')[0];
     expect(step.headers.get('cache-control')).toBe('no-store');
     const html = await step.text();
@@ -131,7 +150,7 @@ describe('the login page with two-factor codes on', () => {
 
     const wrong = await postForm(app, '/login', { step: 'code', code: '000000' }, { cookie: stepCookie });
     expect(wrong.status).toBe(401);
-    expect(alertsOf(await wrong.text())).toEqual(['The two-factor code is wrong or was already used']);
+    expect(alertsOf(await wrong.text())).toEqual(['The two-factor code is wrong or was already used.']);
 
     const right = await postForm(
       app,

@@ -77,7 +77,7 @@ describe('unfinished uploads on the files page', () => {
     expect(rows[1]).toMatch(
       new RegExp(`^<b>report</b>\\.pdf 30 KiB 10 KiB \\(33%\\) received ${started} \\d\\d:\\d\\d UTC Cancel$`),
     );
-    expect(visibleText(html)).toContain('0 bytes of 98 KiB used (0%) by 0 files · 32 KiB held by 2 unfinished uploads');
+    expect(visibleText(html)).toContain('0 bytes of 100 kB used (0%) by 0 files · 33 kB held by 2 unfinished uploads');
     expect(html).toContain('aria-label="Cancel the upload of &lt;b&gt;report&lt;/b&gt;.pdf"');
   });
 

@@ -33,7 +33,7 @@ async function uploadTo(app: TestApp, content: Buffer, name: string): Promise<st
 }
 
 describe('a collection across two instances', () => {
-  it('when it is made on one instance from files uploaded to both, then the other serves its archive, resumes it with If-Range, and counts each download once across both', async () => {
+  it('when it is made on one instance from files uploaded to both, then the other serves its archive, resumes it with If-Range and the claim of the counted download, and counts each download once across both', async () => {
     const contents = [Buffer.alloc(300_000, 7), Buffer.from('second file\n'), Buffer.alloc(1_000_000, 9)];
     const ids = [
       await uploadTo(a, contents[0], 'one.bin'),
@@ -51,8 +51,12 @@ describe('a collection across two instances', () => {
     const first = await fetch(`${b.url}/c/${collection.id}/archive`, { headers: { range: 'bytes=0-99999' } });
     expect(first.status).toBe(206);
     const etag = first.headers.get('etag') ?? '';
+    // The claim the counted answer left (ADR 0056) holds on the other instance too: one secret.
+    const claim = (first.headers.getSetCookie().find((c) => c.startsWith(`claim_${collection.id}=`)) ?? '').split(
+      ';',
+    )[0];
     const rest = await fetch(`${a.url}/c/${collection.id}/archive`, {
-      headers: { range: 'bytes=100000-', 'if-range': etag },
+      headers: { range: 'bytes=100000-', 'if-range': etag, cookie: claim },
     });
     expect(rest.status).toBe(206);
     const archive = Buffer.concat([Buffer.from(await first.arrayBuffer()), Buffer.from(await rest.arrayBuffer())]);

@@ -99,7 +99,13 @@ async function guestCreates(
     body: options.body as BodyInit | undefined,
   });
   const text = await res.text();
-  return { status: res.status, location: res.headers.get('location'), body: text ? JSON.parse(text) : null };
+  // The Location is relative: resolved against the address asked, as a client does.
+  const location = res.headers.get('location');
+  return {
+    status: res.status,
+    location: location && new URL(location, res.url).href,
+    body: text ? JSON.parse(text) : null,
+  };
 }
 
 /** A guest's PATCH of `body` at `offset`, sent to the upload's address on `app`. */

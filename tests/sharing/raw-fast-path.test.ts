@@ -6,7 +6,7 @@ import { TestClock } from '../helpers/app';
 import { request, startSharingApp, test, type RawResponse, type Uploaded } from './support';
 import { allowErrorLogs } from '../setup/expected-errors';
 
-/** Headers that differ between any two answers: the moment, the request's id, a page's nonce. */
+/** Headers that differ between any two answers: the moment, the request's id, a page's nonce, a download's claim. */
 const PER_REQUEST = new Set(['date', 'x-request-id']);
 
 /** What a client sees of an answer, with the per-request parts set aside. */
@@ -14,7 +14,12 @@ function seen(res: RawResponse) {
   const headers = Object.fromEntries(
     Object.entries(res.headers)
       .filter(([name]) => !PER_REQUEST.has(name))
-      .map(([name, value]) => [name, String(value).replace(/nonce-[A-Za-z0-9+/=]+/g, 'nonce-N')]),
+      .map(([name, value]) => [
+        name,
+        String(value)
+          .replace(/nonce-[A-Za-z0-9+/=]+/g, 'nonce-N')
+          .replace(/(claim_[A-Za-z0-9_-]+=)[^;]+/g, '$1C'),
+      ]),
   );
   const body = res.body.toString('latin1').replace(/nonce="[A-Za-z0-9+/=]+"/g, 'nonce="N"');
   return { status: res.status, headers, body };
@@ -94,6 +99,28 @@ describe('the raw link ahead of Express', () => {
     const opened = await request(locked.rawUrl, { headers: { 'x-share-password': 'open sesame' } });
     expect(opened.status).toBe(200);
     expect(opened.body.toString()).toBe('secret');
+  });
+
+  test('when a limited link is counted by a range and resumed with its claim, then both paths set the same claim, continue alike and count alike', async ({
+    app,
+  }) => {
+    const twice = await app.upload('0123456789', 'twice.txt', 'text/plain', { maxDownloads: '2' });
+    const counted = await bothWays(twice.rawUrl, { headers: { range: 'bytes=0-4' } });
+    expect([counted.fast.status, counted.express.status]).toEqual([206, 206]);
+    expect(seen(counted.fast)).toEqual(seen(counted.express));
+    const claimOf = (res: RawResponse) =>
+      String(res.headers['set-cookie']?.find((c) => c.startsWith(`claim_${twice.file.id}=`))).split(';')[0];
+    const fast = await request(twice.rawUrl, { headers: { range: 'bytes=5-', cookie: claimOf(counted.fast) } });
+    const express = await request(`${twice.rawUrl}/`, {
+      headers: { range: 'bytes=5-', cookie: claimOf(counted.express) },
+    });
+    expect([fast.status, fast.body.toString()]).toEqual([206, '56789']);
+    expect(seen(fast)).toEqual(seen(express));
+    expect(await app.rows('select downloads from files where id = ?', [twice.file.id])).toEqual([{ downloads: 2 }]);
+    // Without a claim, a range is a download of its own: none is left.
+    const refused = await bothWays(twice.rawUrl, { headers: { range: 'bytes=5-' } });
+    expect([refused.fast.status, refused.express.status]).toEqual([410, 410]);
+    expect(seen(refused.fast)).toEqual(seen(refused.express));
   });
 
   test('when the owner fetches a link limited to one download, then it is not used up, on either path', async ({

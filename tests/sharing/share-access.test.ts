@@ -103,16 +103,14 @@ describe('download limits', () => {
     expect(after.body.toString()).toContain('This link has reached its download limit.');
   });
 
-  test('when a link is fetched with HEAD, a Range past byte 0, a conditional 304 or by its owner, then no download is counted; a GET or a Range from byte 0 counts once', async ({
+  test('when a link is fetched with HEAD, a conditional 304 or by its owner, then no download is counted; a GET and a Range without a claim, from byte 0 or further in, count once each', async ({
     app,
   }) => {
     const { file, rawUrl } = await app.upload('0123456789', 'digits.txt', 'text/plain', { maxDownloads: '10' });
     expect((await request(rawUrl, { method: 'HEAD' })).status).toBe(200);
-    const continued = await request(rawUrl, { headers: { range: 'bytes=5-' } });
-    expect(continued.status).toBe(206);
-    expect(continued.body.toString()).toBe('56789');
-    const owners = await request(rawUrl, { headers: { cookie: app.cookie } });
-    expect(owners.body.toString()).toBe('0123456789');
+    const owners = await request(rawUrl, { headers: { cookie: app.cookie, range: 'bytes=5-' } });
+    expect(owners.body.toString()).toBe('56789');
+    expect((await request(rawUrl, { headers: { cookie: app.cookie } })).body.toString()).toBe('0123456789');
     expect((await fileRow(app, file.id)).downloads).toBe(0);
 
     const first = await request(rawUrl);
@@ -120,16 +118,30 @@ describe('download limits', () => {
     expect(first.headers['cache-control']).toBe('private, no-store');
     const fromZero = await request(rawUrl, { headers: { range: 'bytes=0-3' } });
     expect(fromZero.body.toString()).toBe('0123');
+    // Further in, without the claim of a counted download (ADR 0056): a download of its own.
+    const furtherIn = await request(rawUrl, { headers: { range: 'bytes=5-' } });
+    expect(furtherIn.status).toBe(206);
+    expect(furtherIn.body.toString()).toBe('56789');
     const notModified = await request(rawUrl, { headers: { 'if-none-match': String(first.headers.etag) } });
     expect(notModified.status).toBe(304);
-    expect((await fileRow(app, file.id)).downloads).toBe(2);
+    expect((await fileRow(app, file.id)).downloads).toBe(3);
   });
 
-  test('when a link reaches its limit, then the sweeper removes it like an expired one', async () => {
-    const swept = await startSharingApp({}, { expirySweepEveryMs: 100 });
+  test('when a link reaches its limit, then the sweeper keeps it until the claims on its downloads have run out, then removes it like an expired one', async () => {
+    const sweepClock = new TestClock();
+    const swept = await startSharingApp({}, { clock: sweepClock, expirySweepEveryMs: 100 });
     try {
       const { file, rawUrl } = await swept.upload('once', 'once.txt', 'text/plain', { maxDownloads: '1' });
-      expect((await request(rawUrl)).body.toString()).toBe('once');
+      const counted = await request(rawUrl);
+      expect(counted.body.toString()).toBe('once');
+      const claim = String(counted.headers['set-cookie']?.find((c) => c.startsWith('claim_'))).split(';')[0];
+      // Five hours on, the one who counted it may still finish it.
+      sweepClock.advance(5 * HOUR);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await swept.storedFiles()).toEqual([file.storedName]);
+      expect((await request(rawUrl, { headers: { range: 'bytes=1-', cookie: claim } })).body.toString()).toBe('nce');
+      // Six hours after the last download counted, its claim has run out: the link goes.
+      sweepClock.advance(HOUR + 60_000);
       expect(await poll(async () => (await swept.storedFiles()).length === 0)).toBe(true);
       expect(await swept.rows('select id from files where id = ?', [file.id])).toEqual([]);
       expect((await request(rawUrl)).status).toBe(404);
@@ -152,7 +164,7 @@ describe('download limits', () => {
 });
 
 describe('download counts of links without a limit', () => {
-  test('when a link without a limit is downloaded, then the downloads show in its row within seconds, and HEAD, a range past byte 0 and the owner count nothing', async ({
+  test('when a link without a limit is downloaded, then the downloads show in its row within seconds, a range without a claim among them, and HEAD and the owner count nothing', async ({
     app,
   }) => {
     const { file, rawUrl } = await app.upload('counted later', 'later.txt', 'text/plain');
@@ -160,10 +172,10 @@ describe('download counts of links without a limit', () => {
     expect((await request(rawUrl, { method: 'HEAD' })).status).toBe(200);
     expect((await request(rawUrl, { headers: { range: 'bytes=3-' } })).status).toBe(206);
     expect((await request(rawUrl, { headers: { cookie: app.cookie } })).status).toBe(200);
-    expect(await poll(async () => (await fileRow(app, file.id)).downloads === 3, 5_000)).toBe(true);
+    expect(await poll(async () => (await fileRow(app, file.id)).downloads === 4, 5_000)).toBe(true);
     // Written once: two more rounds of the tally add nothing.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
-    expect(await fileRow(app, file.id)).toEqual({ downloads: 3, max_downloads: null });
+    expect(await fileRow(app, file.id)).toEqual({ downloads: 4, max_downloads: null });
   });
 
   test('when a limit is set on a link right after downloads, then the downloads so far count (the limit must be above them)', async ({

@@ -2,6 +2,7 @@
 // Download button with its size, when the link stops working and how many downloads it has left,
 // source in colour with its markup shown as text, and link-preview cards that use the thumbnail
 // and never come from a protected or limited link. Plain HTTP, as a browser without JavaScript.
+import { sampleOf } from '../helpers/file-samples';
 import { describe, expect, test } from '../helpers/fixtures';
 import { getPage, makePng, postForm, visibleText } from '../helpers/pages-fixtures';
 import type { TestApp } from '../helpers/app';
@@ -38,23 +39,26 @@ describe('the type in words', () => {
     app,
     alice,
   }) => {
+    // A file's type is read from its bytes (ADR 0064): each is sent with bytes of its kind.
+    const text = 'some content';
+    const binary = Buffer.from([0, 1, 2, 3]);
     const cases = [
-      ['photo.png', 'image/png', 'PNG image'],
-      ['photo.jpg', 'image/jpeg', 'JPEG image'],
-      ['paper.pdf', 'application/pdf', 'PDF document'],
-      ['clip.mp4', 'video/mp4', 'MP4 video'],
-      ['notes.txt', 'text/plain', 'Plain text'],
-      ['bundle.zip', 'application/zip', 'ZIP archive'],
+      ['photo.png', 'image/png', 'PNG image', sampleOf('image/png', 64)],
+      ['photo.jpg', 'image/jpeg', 'JPEG image', sampleOf('image/jpeg', 64)],
+      ['paper.pdf', 'application/pdf', 'PDF document', sampleOf('application/pdf', 64)],
+      ['clip.mp4', 'video/mp4', 'MP4 video', sampleOf('video/mp4', 64)],
+      ['notes.txt', 'text/plain', 'Plain text', text],
+      ['bundle.zip', 'application/zip', 'ZIP archive', sampleOf('application/zip', 64)],
       // A browser sends a .ts file as an MPEG transport stream: its text says otherwise.
-      ['server.ts', 'video/mp2t', 'TypeScript source'],
-      ['main.go', 'application/octet-stream', 'Go source'],
-      ['Dockerfile', 'application/octet-stream', 'Dockerfile'],
-      ['backup.qzx', 'application/octet-stream', 'QZX file'],
-      ['README', 'application/octet-stream', 'File'],
+      ['server.ts', 'video/mp2t', 'TypeScript source', text],
+      ['main.go', 'application/octet-stream', 'Go source', text],
+      ['Dockerfile', 'application/octet-stream', 'Dockerfile', text],
+      ['backup.qzx', 'application/octet-stream', 'QZX file', binary],
+      ['README', 'application/octet-stream', 'File', binary],
     ] as const;
     const pages = await Promise.all(
-      cases.map(async ([name, type]) => {
-        const { file } = await alice.upload('some content', name, type);
+      cases.map(async ([name, type, _words, content]) => {
+        const { file } = await alice.upload(content, name, type);
         return sharePage(app, file.id);
       }),
     );

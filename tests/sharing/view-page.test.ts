@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { sampleOf } from '../helpers/file-samples';
 import { request, startSharingApp, test, type Uploaded } from './support';
 
 async function page(url: string) {
@@ -102,19 +103,19 @@ describe('the facts and the download button', () => {
 
 describe('the preview', () => {
   test('when the file is an image, then the page shows an <img> of the raw link', async ({ app }) => {
-    const uploaded = await app.upload('png bytes', 'cat.png', 'image/png');
+    const uploaded = await app.upload(sampleOf('image/png', 64), 'cat.png', 'image/png');
     const preview = previewOf((await page(uploaded.url)).html);
     expect(preview).toContain(`<img src="${rawPath(uploaded)}" alt="cat.png"/>`);
   });
 
   test('when the file is a video, then the page shows <video controls> on the raw link', async ({ app }) => {
-    const uploaded = await app.upload('webm bytes', 'clip.webm', 'video/webm');
+    const uploaded = await app.upload(sampleOf('video/webm', 64), 'clip.webm', 'video/webm');
     const preview = previewOf((await page(uploaded.url)).html);
     expect(preview).toMatch(new RegExp(`<video src="${rawPath(uploaded)}" controls=""`));
   });
 
   test('when the file is audio, then the page shows <audio controls> on the raw link', async ({ app }) => {
-    const uploaded = await app.upload('ogg bytes', 'song.ogg', 'audio/ogg');
+    const uploaded = await app.upload(sampleOf('audio/ogg', 64), 'song.ogg', 'audio/ogg');
     const preview = previewOf((await page(uploaded.url)).html);
     expect(preview).toMatch(new RegExp(`<audio src="${rawPath(uploaded)}" controls=""`));
   });
@@ -224,7 +225,11 @@ describe('the preview', () => {
   test('when the file is an archive, then the page shows no preview of it, only a note and the download button', async ({
     app,
   }) => {
-    const uploaded = await app.upload('<script>alert(1)</script>', 'archive.zip', 'application/zip');
+    const uploaded = await app.upload(
+      Buffer.concat([sampleOf('application/zip'), Buffer.from('<script>alert(1)</script>')]),
+      'archive.zip',
+      'application/zip',
+    );
     const { html } = await page(uploaded.url);
     const preview = previewOf(html);
     expect(preview).not.toMatch(/<(img|video|audio|iframe|object|embed|pre)\b/);
@@ -238,7 +243,7 @@ describe('OpenGraph and Twitter tags', () => {
   test('when an image is shared, then og:title, og:type, og:url and og:image (the absolute thumbnail URL) are set, with a large Twitter card', async ({
     app,
   }) => {
-    const uploaded = await app.upload('png', 'sunset.png', 'image/png');
+    const uploaded = await app.upload(sampleOf('image/png', 64), 'sunset.png', 'image/png');
     const { html } = await page(uploaded.url);
     expect(meta(html, 'og:title')).toBe('sunset.png');
     expect(meta(html, 'og:type')).toBe('website');
@@ -250,7 +255,7 @@ describe('OpenGraph and Twitter tags', () => {
   });
 
   test('when a video is shared, then og:video is the absolute raw URL and og:type is video', async ({ app }) => {
-    const uploaded = await app.upload('webm', 'clip.webm', 'video/webm');
+    const uploaded = await app.upload(sampleOf('video/webm', 64), 'clip.webm', 'video/webm');
     const { html } = await page(uploaded.url);
     expect(meta(html, 'og:title')).toBe('clip.webm');
     expect(meta(html, 'og:type')).toBe('video.other');
@@ -273,7 +278,7 @@ describe('OpenGraph and Twitter tags', () => {
   test('when BASE_URL is a public https address with a trailing slash, then the tags use it and the page still loads media by path', async () => {
     const other = await startSharingApp({ BASE_URL: 'https://files.example.com/' });
     try {
-      const uploaded = await other.upload('png', 'public.png', 'image/png');
+      const uploaded = await other.upload(sampleOf('image/png', 64), 'public.png', 'image/png');
       expect(uploaded.url).toBe(`https://files.example.com/f/${uploaded.file.id}`);
       const { status, html } = await page(`${other.url}/f/${uploaded.file.id}`);
       expect(status).toBe(200);

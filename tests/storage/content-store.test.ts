@@ -41,6 +41,11 @@ function patterned(size: number, chunk = 1024 * 1024): Readable {
   });
 }
 
+/** The first 4 KiB of `patterned(size)`: what a write reports of its start (a file's type is read from it). */
+function firstBytesOfPattern(size: number): Buffer {
+  return Buffer.from(Array.from({ length: Math.min(size, 4096) }, (_, i) => i % 251));
+}
+
 /** The CRC-32 of a stream's bytes, with zlib's own function. */
 async function crcOf(stream: Readable): Promise<number> {
   let crc = 0;
@@ -72,22 +77,23 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
       await store.write('AAAAAAAAAAAAAAAAAAAAAA.txt', Readable.from([Buffer.from('hello, '), Buffer.from('world')]), {
         maxBytes: 100,
       }),
-    ).toEqual({ size: 12, crc32: crc32(Buffer.from('hello, world')) });
+    ).toEqual({ size: 12, crc32: crc32(Buffer.from('hello, world')), firstBytes: Buffer.from('hello, world') });
     expect(await text(store, 'AAAAAAAAAAAAAAAAAAAAAA.txt')).toBe('hello, world');
     expect(await text(store, 'AAAAAAAAAAAAAAAAAAAAAA.txt', { start: 7, end: 11 })).toBe('world');
     expect(await store.stat('AAAAAAAAAAAAAAAAAAAAAA.txt')).toEqual({ size: 12, modifiedAt: expect.any(Date) });
   });
 
-  it('when content is written, then the write reports its CRC-32 (the standard check value for "123456789", 0 for nothing)', async () => {
+  it('when content is written, then the write reports its CRC-32 (the standard check value for "123456789", 0 for nothing) and its first bytes', async () => {
     const store = await storeOn(kind);
     expect(
       await store.write('CCCCCCCCCCCCCCCCCCCCCC', Readable.from([Buffer.from('1234'), Buffer.from('56789')]), {
         maxBytes: 9,
       }),
-    ).toEqual({ size: 9, crc32: 0xcbf43926 });
+    ).toEqual({ size: 9, crc32: 0xcbf43926, firstBytes: Buffer.from('123456789') });
     expect(await store.write('CCCCCCCCCCCCCCCCCCCCC0', Readable.from([]), { maxBytes: 9 })).toEqual({
       size: 0,
       crc32: 0,
+      firstBytes: Buffer.alloc(0),
     });
   });
 
@@ -97,6 +103,7 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
     expect(await store.write('BBBBBBBBBBBBBBBBBBBBBB', patterned(size), { maxBytes: size })).toEqual({
       size,
       crc32: await crcOf(patterned(size)),
+      firstBytes: firstBytesOfPattern(size),
     });
     const expected = await digest(patterned(size));
     expect(await digest((await store.open('BBBBBBBBBBBBBBBBBBBBBB')).stream)).toEqual(expected);
@@ -114,6 +121,7 @@ describe.each(['disk', 's3'] as const)('the %s content store', (kind) => {
       expect(await store.write(key, patterned(size, 100_000), { maxBytes: size })).toEqual({
         size,
         crc32: await crcOf(patterned(size)),
+        firstBytes: firstBytesOfPattern(size),
       });
       expect(await store.stat(key)).toEqual({ size, modifiedAt: expect.any(Date) });
       expect(await digest((await store.open(key)).stream)).toEqual(await digest(patterned(size)));

@@ -229,6 +229,27 @@ describe('MAX_EXPIRY and DEFAULT_EXPIRY', () => {
   );
 });
 
+describe('MAX_UPLOAD_BYTES and DEFAULT_QUOTA_BYTES', () => {
+  it.each([
+    ['10MB', 10_000_000],
+    ['2 GB', 2_000_000_000],
+    ['500MiB', 500 * 1024 ** 2],
+    ['1G', 1024 ** 3],
+    ['1.5kb', 1500],
+  ])('when one is %s, then it is %d bytes: a number of bytes or a size in either unit system', (text, bytes) => {
+    const config = load({ MAX_UPLOAD_BYTES: text, DEFAULT_QUOTA_BYTES: text });
+
+    expect(config.maxUploadBytes).toBe(bytes);
+    expect(config.defaultQuotaBytes).toBe(bytes);
+  });
+
+  it('when MAX_UPLOAD_BYTES is not a size, then loading stops with one line saying what it takes', () => {
+    expect(configErrorOf({ MAX_UPLOAD_BYTES: '10XB' }).message).toBe(
+      'MAX_UPLOAD_BYTES must be a number of bytes or a size such as 500MB or 1GiB, got "10XB"',
+    );
+  });
+});
+
 describe('malformed values', () => {
   it.each([
     ['PORT', { PORT: 'abc' }],
@@ -237,7 +258,9 @@ describe('malformed values', () => {
     ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '-5' }],
     ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '0' }],
     ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '1e9' }],
-    ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '10MB' }],
+    ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '10XB' }],
+    ['DEFAULT_QUOTA_BYTES', { DEFAULT_QUOTA_BYTES: 'lots' }],
+    ['DEFAULT_QUOTA_BYTES', { DEFAULT_QUOTA_BYTES: '99999999999TB' }],
     ['SESSION_SECRET', { SESSION_SECRET: 'short' }],
     ['BASE_URL', { BASE_URL: 'ftp://x' }],
     ['BASE_URL', { BASE_URL: 'not a url' }],

@@ -47,11 +47,11 @@ describe('the start-up provision', () => {
     expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
     expect(Buffer.from(config.sessionSecret).toString('utf8')).toBe(fs.readFileSync(secretFile, 'utf8').trim());
     expect(config.startupWarnings).toEqual([
-      `SESSION_SECRET is not set: using the generated secret stored in ${secretFile}`,
+      `SESSION_SECRET is not set: generated a secret and stored it in ${secretFile} (later starts reuse it)`,
     ]);
   });
 
-  it('when it runs again on the same DATA_DIR, then the secret file is created only once and reused', () => {
+  it('when it runs again on the same DATA_DIR, then the secret file is created only once and reused, without a second warning', () => {
     const dataDir = absentDataDir();
     const first = provision(loadConfig({ DATA_DIR: dataDir }));
     const secretFile = path.join(dataDir, 'session-secret');
@@ -63,6 +63,7 @@ describe('the start-up provision', () => {
     expect(fs.statSync(secretFile).ino).toBe(created.ino);
     expect(fs.statSync(secretFile).mtimeMs).toBe(created.mtimeMs);
     expect(fs.readdirSync(dataDir).sort()).toEqual(['session-secret', 'uploads']);
+    expect(second.startupWarnings).toEqual([]);
   });
 
   it('when SESSION_SECRET is set, then the folders are made and no secret file is written', () => {

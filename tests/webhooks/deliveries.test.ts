@@ -96,6 +96,7 @@ describe('webhook deliveries', () => {
   });
 
   test('when a link with one download is used up, then file.expired comes once, though both the request and the sweep find it', async ({
+    app,
     alice,
   }) => {
     receiver = await startReceiver();
@@ -105,7 +106,12 @@ describe('webhook deliveries', () => {
     expect((await fetch(`${url}/raw`)).status).toBe(410);
     const [expired] = await receiver.waitFor(1, 'file.expired');
     expect(expired.json.data).toMatchObject({ fileId: file.id, name: 'once.txt' });
-    // The sweep removes it (then the link is a 404), and tells nobody again.
+    // The sweep removes it once its download's claim has run out (ADR 0056; moved back six hours
+    // here), then the link is a 404, and tells nobody again.
+    await app.rows('update files set last_download_at = ? where id = ?', [
+      new Date(Date.now() - 7 * 3600_000),
+      file.id,
+    ]);
     await expect.poll(async () => (await fetch(`${url}/raw`)).status).toBe(404);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received).toHaveLength(1);

@@ -15,8 +15,16 @@ export interface StoredFile {
   expiresAt: Date | null;
   /** Downloads allowed in all; null: no limit. */
   maxDownloads: number | null;
-  /** Downloads started so far (GETs of the raw link from byte 0 by anyone but the owner). */
+  /**
+   * Downloads so far: answers that sent content, by anyone but the owner, other than ranges
+   * continuing a download counted before (ADR 0056).
+   */
   downloads: number;
+  /**
+   * When a download of the link was last counted in its row (links with a limit; null: none
+   * yet). A used-up link stays until the claims on its downloads have run out (ADR 0056).
+   */
+  lastDownloadAt?: Date | null;
   /** bcrypt hash of the share password; null: no password. */
   passwordHash: string | null;
   /** CRC-32 of the content (what a ZIP entry records, ADR 0036); null until computed. */
@@ -60,6 +68,7 @@ export const FileSchema = new EntitySchema<StoredFile>({
     // ...and for links that used up their downloads (only limited ones have a limit).
     maxDownloads: { type: 'integer', nullable: true, index: 'files_max_downloads_index' },
     downloads: { type: 'integer', default: 0 },
+    lastDownloadAt: { type: 'Date', nullable: true },
     passwordHash: { type: 'string', nullable: true },
     // Null until known: files received before it was kept, or not yet computed.
     crc32: { type: WholeNumberType, nullable: true },

@@ -29,6 +29,10 @@ export interface User {
   oidcSubject?: string | null;
   /** How My files shows the user's files: 'table' or 'gallery' (ADR 0046). */
   fileListView?: string;
+  /** Wrong two-factor codes that locked the code step and that the owner has not been told of yet (ADR 0058). */
+  unreportedWrongCodes?: number;
+  /** When the last of those lock-outs began, in milliseconds since the epoch; null when none is untold. */
+  wrongCodesLockedAt?: number | null;
 }
 
 export const UserSchema = new EntitySchema<User>({
@@ -50,5 +54,7 @@ export const UserSchema = new EntitySchema<User>({
     recoveryCodeHashes: { type: 'text', nullable: true },
     oidcSubject: { type: 'string', nullable: true, unique: true },
     fileListView: { type: 'string', default: 'table' },
+    unreportedWrongCodes: { type: 'integer', default: 0 },
+    wrongCodesLockedAt: { type: WholeNumberType, nullable: true },
   },
 });

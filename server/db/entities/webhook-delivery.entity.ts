@@ -31,8 +31,11 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDelivery>({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
   indexes: [
-    // The deliverer's claim reads what is due, in order.
-    { name: 'webhook_deliveries_status_next_attempt_at_index', properties: ['status', 'nextAttemptAt'] },
+    // The deliverer reads each endpoint's oldest due delivery (ADR 0057).
+    {
+      name: 'webhook_deliveries_endpoint_id_status_next_attempt_at_index',
+      properties: ['endpointId', 'status', 'nextAttemptAt'],
+    },
     // An endpoint's recent deliveries, newest first.
     { name: 'webhook_deliveries_endpoint_id_created_at_index', properties: ['endpointId', 'createdAt'] },
   ],

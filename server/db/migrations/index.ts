@@ -19,6 +19,9 @@ import { Migration20261203000000Webhooks as PostgresWebhooks } from './postgresq
 import { Migration20261204000000RequestReceivedEvents as PostgresRequestReceivedEvents } from './postgresql/Migration20261204000000RequestReceivedEvents';
 import { Migration20261205000000FileNameIndex as PostgresFileNameIndex } from './postgresql/Migration20261205000000FileNameIndex';
 import { Migration20261206000000GuestResumableUploads as PostgresGuestResumableUploads } from './postgresql/Migration20261206000000GuestResumableUploads';
+import { Migration20261207000000WebhookDueIndex as PostgresWebhookDueIndex } from './postgresql/Migration20261207000000WebhookDueIndex';
+import { Migration20261207005800WrongCodeLockOuts as PostgresWrongCodeLockOuts } from './postgresql/Migration20261207005800WrongCodeLockOuts';
+import { Migration20261207000000DownloadClaims as PostgresDownloadClaims } from './postgresql/Migration20261207000000DownloadClaims';
 import { Migration20261207120000CollectionFilesVersion as PostgresCollectionFilesVersion } from './postgresql/Migration20261207120000CollectionFilesVersion';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
@@ -39,6 +42,9 @@ import { Migration20261203000000Webhooks } from './sqlite/Migration2026120300000
 import { Migration20261204000000RequestReceivedEvents } from './sqlite/Migration20261204000000RequestReceivedEvents';
 import { Migration20261205000000FileNameIndex } from './sqlite/Migration20261205000000FileNameIndex';
 import { Migration20261206000000GuestResumableUploads } from './sqlite/Migration20261206000000GuestResumableUploads';
+import { Migration20261207000000WebhookDueIndex } from './sqlite/Migration20261207000000WebhookDueIndex';
+import { Migration20261207005800WrongCodeLockOuts } from './sqlite/Migration20261207005800WrongCodeLockOuts';
+import { Migration20261207000000DownloadClaims } from './sqlite/Migration20261207000000DownloadClaims';
 import { Migration20261207120000CollectionFilesVersion } from './sqlite/Migration20261207120000CollectionFilesVersion';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
@@ -62,6 +68,9 @@ const sqliteMigrations = [
   { name: 'Migration20261204000000RequestReceivedEvents', class: Migration20261204000000RequestReceivedEvents },
   { name: 'Migration20261205000000FileNameIndex', class: Migration20261205000000FileNameIndex },
   { name: 'Migration20261206000000GuestResumableUploads', class: Migration20261206000000GuestResumableUploads },
+  { name: 'Migration20261207000000WebhookDueIndex', class: Migration20261207000000WebhookDueIndex },
+  { name: 'Migration20261207005800WrongCodeLockOuts', class: Migration20261207005800WrongCodeLockOuts },
+  { name: 'Migration20261207000000DownloadClaims', class: Migration20261207000000DownloadClaims },
   { name: 'Migration20261207120000CollectionFilesVersion', class: Migration20261207120000CollectionFilesVersion },
 ];
 
@@ -83,6 +92,9 @@ const postgresqlMigrations = [
   { name: 'Migration20261204000000RequestReceivedEvents', class: PostgresRequestReceivedEvents },
   { name: 'Migration20261205000000FileNameIndex', class: PostgresFileNameIndex },
   { name: 'Migration20261206000000GuestResumableUploads', class: PostgresGuestResumableUploads },
+  { name: 'Migration20261207000000WebhookDueIndex', class: PostgresWebhookDueIndex },
+  { name: 'Migration20261207005800WrongCodeLockOuts', class: PostgresWrongCodeLockOuts },
+  { name: 'Migration20261207000000DownloadClaims', class: PostgresDownloadClaims },
   { name: 'Migration20261207120000CollectionFilesVersion', class: PostgresCollectionFilesVersion },
 ];
 

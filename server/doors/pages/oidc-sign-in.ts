@@ -12,7 +12,7 @@ import {
   OidcCallbackError,
   type OidcProvider,
 } from '../../auth/oidc-client';
-import { clearedFlowCookie, codeStepCookie, openFlow, sealFlow } from '../../auth/oidc-flow';
+import { clearedFlowCookie, codeStepCookie, openFlow, sealFlow, signInNoticeCookie } from '../../auth/oidc-flow';
 import { isAppError } from '../../errors';
 import { NoAccountForIdentityError, signInWithIdentity } from '../../services/oidc-sign-in';
 
@@ -95,6 +95,11 @@ export function oidcCallback(provider: OidcProvider) {
       }
       const { session } = outcome;
       res.append('Set-Cookie', sessionCookie(ctx.config, session.token, session.maxAgeSeconds));
+      // Wrong two-factor codes tried since the last sign-in: the next page tells of them (ADR 0058).
+      if (session.wrongCodes) {
+        const { count: wrongCodes, lastAt } = session.wrongCodes;
+        res.append('Set-Cookie', await signInNoticeCookie(ctx.config, { userId: session.user.id, wrongCodes, lastAt }));
+      }
       res.redirect(303, flow.redirectTo);
     } catch (error) {
       next(error);

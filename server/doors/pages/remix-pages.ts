@@ -12,6 +12,7 @@ import {
   type ServerBuild,
 } from '@remix-run/node';
 import type { NextFunction, Request, Response } from 'express';
+import { linkAtVisitorAddress, visitorOrigin } from '../../http/link-base';
 import { keptPageBody, type SharePageCache } from './share-page-cache';
 
 export function remixPages(
@@ -23,6 +24,7 @@ export function remixPages(
   const handle = createRequestHandler(build, 'production');
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
+      linkAtVisitorAddress(res.locals.ctx, req);
       const answer = await handle(remixRequest(req, res), loadContextFor(res));
       await sendAnswer(res, answer, await keptPageBody(sharePages, res, answer));
     } catch (error) {
@@ -32,9 +34,8 @@ export function remixPages(
 }
 
 function remixRequest(req: Request, res: Response): globalThis.Request {
-  // req.hostname follows the `trust proxy` setting; the port comes from the host it names.
-  const port = /:(\d+)$/.exec(req.get('X-Forwarded-Host') ?? '')?.[1] ?? /:(\d+)$/.exec(req.get('Host') ?? '')?.[1];
-  const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ''}${req.originalUrl}`);
+  // Joined as text: an originalUrl that starts with "//" stays a path, never another host.
+  const url = new URL(`${visitorOrigin(req) ?? res.locals.ctx.config.baseUrl}${req.originalUrl}`);
   const done = new AbortController();
   // 'close' follows 'finish' when the answer went out whole, and comes alone when it was cut short.
   res.on('close', () => done.abort());

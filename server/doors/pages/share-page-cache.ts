@@ -5,6 +5,7 @@
 // drawing is saved. The page's one per-response part, the CSP nonce of its inline scripts, is
 // put in afresh each time.
 import type { NextFunction, Request, Response } from 'express';
+import { visitorOrigin } from '../../http/link-base';
 import { sharePageVersion } from '../../services/share-access';
 
 /** A page larger than this (a long text preview) is drawn each time. */
@@ -109,8 +110,8 @@ export function sharePagesFromCache(cache: SharePageCache) {
     sharePageVersion(res.locals.ctx, id).then(
       (version) => {
         if (version === null) return next();
-        // By host too: the page is drawn for the address it was asked at.
-        const key = `${req.hostname}\n${id}`;
+        // By the address it was asked at too: its links start there (http/link-base.ts).
+        const key = `${visitorOrigin(req) ?? ''}\n${id}`;
         const page = cache.find(key, version);
         if (!page) {
           res.locals.sharePageToKeep = { key, version, nonce: res.locals.cspNonce };

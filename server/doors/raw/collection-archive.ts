@@ -1,12 +1,13 @@
 // "Download all" of a collection, `/c/<id>/archive`: one ZIP of its files, streamed as it is
-// read, with a Content-Length and byte ranges (ADR 0036), under the collection's share controls.
+// read, with a Content-Length and byte ranges (ADR 0036), under the collection's share controls;
+// every archive sent counts, unless it is a range continuing a counted one (ADR 0056).
 import type { NextFunction, Request, Response } from 'express';
-import { readShareGrant } from '../../auth/cookie';
+import { collectionClaimCookie, readDownloadClaim, readShareGrant } from '../../auth/cookie';
 import { evaluatePreconditions, ifRangeHolds, parseRange } from '../../http/conditional-requests';
 import { sendStatusPage } from '../../http/status-page';
 import {
-  claimCollectionDownload,
   COLLECTION_PASSWORD_REQUIRED,
+  countCollectionDownload,
   openCollectionArchive,
 } from '../../services/collection-access';
 import { GONE_MESSAGES } from '../../services/share-settings';
@@ -21,9 +22,12 @@ export function collectionArchive() {
     const ctx = res.locals.ctx;
     const collectionId = req.params.id;
     try {
+      const { cookie, range: rangeHeader } = req.headers;
       const access = await openCollectionArchive(ctx, collectionId, {
         password: headerText(req.get('x-share-password')),
-        grant: readShareGrant(req.headers.cookie, collectionId),
+        grant: readShareGrant(cookie, collectionId),
+        // Only a range can continue a download (ADR 0056).
+        claim: rangeHeader === undefined ? null : readDownloadClaim(cookie, collectionId),
       });
       // Unknown id: the not-found page.
       if (access.kind === 'missing') return next();
@@ -36,7 +40,7 @@ export function collectionArchive() {
       const precondition = evaluatePreconditions(req, archive.etag, NO_DATE);
       const range =
         precondition === 'none' && ifRangeHolds(req, archive.etag, NO_DATE)
-          ? parseRange(req.headers.range, archive.size)
+          ? parseRange(rangeHeader, archive.size)
           : null;
 
       res.setHeader('ETag', archive.etag);
@@ -53,16 +57,21 @@ export function collectionArchive() {
         return sendStatusPage(res, 416, 'Range not satisfiable', 'The archive has no such byte range.');
       }
 
-      // An archive started from its first byte is one download; a resumed range is the same one.
-      const startsDownload = req.method === 'GET' && (range === null || range.start === 0);
-      const gone = startsDownload && !access.isOwner ? await claimCollectionDownload(ctx, collection) : null;
-      if (gone) return sendStatusPage(res, 410, 'Link gone', GONE_MESSAGES[gone]);
+      // Every archive sent is a download, wherever its range starts; HEAD sends none (ADR 0056).
+      const count = req.method === 'GET' ? await countCollectionDownload(ctx, access, archive, range !== null) : null;
+      if (count?.kind === 'gone') return sendStatusPage(res, 410, 'Link gone', GONE_MESSAGES[count.reason]);
+      const claim = count?.kind === 'counted' ? count.claim : null;
+      if (claim) {
+        res.append('Set-Cookie', collectionClaimCookie(ctx.config, collection.id, claim.token, claim.maxAgeSeconds));
+        // A visitor's own claim: no shared cache may keep it for others.
+        res.setHeader('Cache-Control', 'private, no-store');
+      }
 
       const sent: ByteRange | null = range ?? (archive.size > 0 ? { start: 0, end: archive.size - 1 } : null);
       res.status(range ? 206 : 200);
       if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${archive.size}`);
       res.setHeader('Content-Type', 'application/zip');
-      res.setHeader('Content-Disposition', dispositionHeader('attachment', `${collection.title}.zip`));
+      res.setHeader('Content-Disposition', dispositionHeader('attachment', archive.name));
       res.setHeader('Content-Length', String(sent ? sent.end - sent.start + 1 : 0));
       if (req.method === 'HEAD' || !sent) return void res.end();
       await archive.send(sent, res);

@@ -1,16 +1,17 @@
 // GET/HEAD /f/:id/raw — the shared content, served like a good static server: streamed,
 // single byte ranges, conditional requests, and never active content inline.
 // Share controls (ADR 0014): an expired or used-up link is 410, a protected one 401 without
-// its password (X-Share-Password, or the cookie the share page sets), and a GET from byte 0
-// by anyone but the owner uses up one download.
+// its password (X-Share-Password, or the cookie the share page sets), and every GET that sends
+// content, by anyone but the owner, uses up one download, unless it is a range continuing a
+// download counted before for the same visitor: the counted answer leaves a claim (ADR 0056).
 import contentDisposition from 'content-disposition';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { readShareGrant } from '../../auth/cookie';
+import { fileClaimCookie, readDownloadClaim, readShareGrant } from '../../auth/cookie';
 import type { ServiceContext } from '../../context';
 import { isAppError } from '../../errors';
 import { isInlineSafe } from '../../services/content-policy';
-import { claimDownload, openShare, PASSWORD_REQUIRED } from '../../services/share-access';
+import { countFileDownload, openShare, PASSWORD_REQUIRED } from '../../services/share-access';
 import { GONE_MESSAGES } from '../../services/share-settings';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../../storage/content-store';
 import { evaluatePreconditions, ifRangeHolds, parseRange } from '../../http/conditional-requests';
@@ -59,23 +60,26 @@ export async function serveRawFile(
   let content: OpenedContent | undefined;
   try {
     // The content is not looked up first: opening it tells (one request to the store less).
-    const proof = { password: request.password, grant: readShareGrant(req.headers.cookie, request.fileId) };
+    const { cookie, range: rangeHeader } = req.headers;
+    const proof = {
+      password: request.password,
+      grant: readShareGrant(cookie, request.fileId),
+      // Only a range can continue a download: a plain GET reads no claim (ADR 0056).
+      claim: rangeHeader === undefined ? null : readDownloadClaim(cookie, request.fileId),
+    };
     const shared = await openShare(ctx, request.fileId, proof, { checkContent: false });
     if (shared.kind === 'missing') return shared;
     if (shared.kind === 'gone') return { kind: 'gone', message: shared.message };
     if (shared.kind === 'locked') return shared;
-    const { file, size } = shared;
-    // Whoever may count downloads or know the password: no shared cache may keep a copy.
-    const privateCopy = file.maxDownloads !== null || file.hasPassword;
+    const { file, size, etag } = shared;
 
     const inline = isInlineSafe(file.mimeType) && !request.asDownload;
-    const etag = `"${file.id}-${size.toString(36)}"`;
     // HTTP dates have whole seconds: compare at that precision.
     const lastModifiedMs = Math.floor(new Date(file.createdAt).getTime() / 1000) * 1000;
 
     const precondition = evaluatePreconditions(req, etag, lastModifiedMs);
     const range =
-      precondition === 'none' && ifRangeHolds(req, etag, lastModifiedMs) ? parseRange(req.headers.range, size) : null;
+      precondition === 'none' && ifRangeHolds(req, etag, lastModifiedMs) ? parseRange(rangeHeader, size) : null;
 
     let status: number;
     let contentRange: string | undefined;
@@ -109,15 +113,19 @@ export async function serveRawFile(
       return { kind: 'missing' };
     }
 
-    // A download starts at byte 0; a range further on continues one and is not counted again.
-    const startsDownload =
-      req.method === 'GET' && (status === 200 || (status === 206 && (range as ByteRange).start === 0));
-    const gone = startsDownload && !shared.isOwner ? await claimDownload(ctx, file) : null;
-    if (gone) {
+    // Every answer that sends content is a download, wherever its range starts (ADR 0056);
+    // HEAD, 304, 412 and 416 send none.
+    const sendsContent = req.method === 'GET' && (status === 200 || status === 206);
+    const count = sendsContent ? await countFileDownload(ctx, shared, status === 206) : null;
+    if (count?.kind === 'gone') {
       content?.stream.destroy();
       content = undefined;
-      return { kind: 'gone', message: GONE_MESSAGES[gone] };
+      return { kind: 'gone', message: GONE_MESSAGES[count.reason] };
     }
+    const claim = count?.kind === 'counted' ? count.claim : null;
+    if (claim) res.appendHeader('Set-Cookie', fileClaimCookie(ctx.config, file.id, claim.token, claim.maxAgeSeconds));
+    // Whoever may count downloads, know the password or hold a claim: no shared cache may keep a copy.
+    const privateCopy = file.maxDownloads !== null || file.hasPassword || claim !== null;
 
     res.statusCode = status;
     res.setHeader('Content-Type', inline ? contentTypeOf(file.mimeType) : 'application/octet-stream');

@@ -53,6 +53,30 @@ const File = z
   .strict()
   .openapi('File');
 
+// Written out with the File's fields (not `extend`, which the document would give as an allOf
+// that no object can match while each part forbids the other's fields).
+const ListedFile = z
+  .object({
+    ...File.shape,
+    request: z.object({ id: z.string(), title: z.string() }).strict().nullable().openapi({
+      description:
+        'The file request a guest sent it through; null for your own uploads, or once the request is deleted.',
+    }),
+    receivedFrom: z
+      .object({
+        name: z.string().nullable().openapi({ description: 'The name the guest left, as text; null: none.' }),
+        note: z.string().nullable().openapi({ description: 'The note the guest left, as text; null: none.' }),
+      })
+      .strict()
+      .nullable()
+      .openapi({
+        description:
+          'What the guest who sent it left; null when they left neither a name nor a note, or for your own uploads.',
+      }),
+  })
+  .strict()
+  .openapi('ListedFile');
+
 const FileCreated = z
   .object({ file: File, url: z.string().url().openapi({ description: 'The public share link' }) })
   .openapi('FileCreated');
@@ -388,7 +412,25 @@ function describeApi(registry: OpenAPIRegistry): void {
       },
     },
     responses: {
-      200: { description: 'Logged in; Set-Cookie carries the session', content: json(z.object({ user: User })) },
+      200: {
+        description:
+          "Logged in; Set-Cookie carries the session. `wrongCodes` is there when wrong two-factor codes locked the account's code step since its last sign-in (told once, ADR 0058)",
+        content: json(
+          z.object({
+            user: User,
+            wrongCodes: z
+              .object({
+                count: z
+                  .number()
+                  .int()
+                  .positive()
+                  .openapi({ description: 'Wrong codes that locked the code step, all lock-outs added up' }),
+                lastAt: isoDate.openapi({ description: 'When the last lock-out began' }),
+              })
+              .optional(),
+          }),
+        ),
+      },
       ...errors(400, 429),
       403: {
         description:
@@ -419,13 +461,14 @@ function describeApi(registry: OpenAPIRegistry): void {
     description:
       'Without `limit` and `cursor`: every file. With them: one page and the cursor of the next (null at the end). ' +
       '`q`, `type` and `sort` apply to both; pass the same ones with each cursor (a cursor of another `sort` is a 400). ' +
-      'Types: images, video, audio (by MIME type), documents (text, PDF, office formats), other (the rest).',
+      'Types: images, video, audio (by MIME type), documents (text, PDF, office formats), code (source, scripts, markup, ' +
+      'JSON, YAML), other (the rest). Each file also names the file request a guest sent it through, and what the guest left.',
     security: SESSION_OR_TOKEN,
     request: { query: fileListPageSchema.partial() },
     responses: {
       200: {
         description: 'Your files',
-        content: json(z.object({ files: z.array(File), nextCursor: z.string().nullable().optional() })),
+        content: json(z.object({ files: z.array(ListedFile), nextCursor: z.string().nullable().optional() })),
       },
       ...errors(400, 401),
     },

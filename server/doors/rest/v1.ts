@@ -122,7 +122,10 @@ export function apiV1Router(): Router {
       });
       if (!session) return;
       res.append('Set-Cookie', sessionCookie(ctx.config, session.token, session.maxAgeSeconds));
-      res.status(200).json({ user: session.user });
+      // Wrong two-factor codes tried since the last sign-in, told this once (ADR 0058, docs/api.md).
+      res
+        .status(200)
+        .json(session.wrongCodes ? { user: session.user, wrongCodes: session.wrongCodes } : { user: session.user });
     }),
   );
 

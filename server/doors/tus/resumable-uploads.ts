@@ -106,7 +106,10 @@ function handleTus(req: ExpressRequest, res: ExpressResponse, next: NextFunction
     locker: (request: Request) => (request.method === 'HEAD' ? readOnlyLocker : store.claims),
     maxSize: ctx.config.maxUploadBytes,
     namingFunction: () => newUploadId(),
-    generateUrl: (_request, { id }) => `${ctx.config.baseUrl}${door.path}/${id}`,
+    // Relative (tus 1.0 allows it): the client goes on at the address it started at, whatever
+    // BASE_URL says. A page opened at 127.0.0.1 may only talk to 127.0.0.1 (its CSP).
+    generateUrl: (_request, { id }) => `${door.path}/${id}`,
+    // CORS only (the pages are same-origin, whatever address they were opened at).
     allowedOrigins: [new URL(ctx.config.baseUrl).origin],
     disableTerminationForFinishedUploads: true,
     onUploadFinish: async (request, upload) =>

@@ -1,0 +1,22 @@
+// The colours of a share page's text preview (ADR 0045): highlight.js's HTML, made in the
+// highlighter's thread within its time budget (ADR 0054). A text it cannot colour in time is
+// shown uncoloured; that is the file's doing (anyone may upload one), so it is told at warn level
+// and never with the text.
+import type { ServiceContext } from '../context';
+import type { Colouring } from '../highlight/highlighter';
+
+export async function colourText(ctx: ServiceContext, input: { text: string; language: string }): Promise<Colouring> {
+  const colouring = await ctx.highlighter.colour(input.text, input.language);
+  if (colouring.kind === 'uncoloured' && colouring.reason === 'over-budget') {
+    ctx.log.warn(
+      { language: input.language, characters: input.text.length, budgetMs: ctx.highlighter.budgetMs },
+      'text preview shown uncoloured: colouring it took longer than its budget',
+    );
+  } else if (colouring.kind === 'uncoloured' && colouring.reason === 'failed') {
+    ctx.log.warn(
+      { language: input.language, characters: input.text.length, error: colouring.error },
+      'text preview shown uncoloured: the colouring thread failed',
+    );
+  }
+  return colouring;
+}
