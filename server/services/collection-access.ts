@@ -132,11 +132,7 @@ export async function openCollectionArchive(
 }
 
 /** The collection, when its link is live and the visitor may open it (the owner always may). */
-async function admitVisitor(
-  ctx: ServiceContext,
-  collectionId: string,
-  proof: ShareProof,
-): Promise<Refusal | Admitted> {
+async function admitVisitor(ctx: ServiceContext, collectionId: string, proof: ShareProof): Promise<Refusal | Admitted> {
   const collection = await findSharedCollection(ctx, collectionId);
   if (!collection) return { kind: 'missing' };
   const gone = goneReason(collection, ctx.clock.now());
