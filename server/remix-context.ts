@@ -4,7 +4,9 @@
 import type { Response } from 'express';
 import {
   clearedSessionCookie,
-  collectionGrantCookie,
+  collectionGrantCookies,
+  readCollectionGrant,
+  readCollectionGrants,
   readShareGrant,
   sessionCookie,
   shareGrantCookie,
@@ -98,8 +100,10 @@ export function loadContextFor(res: Response) {
       sessionCookie,
       clearedSessionCookie,
       shareGrantCookie,
-      collectionGrantCookie,
+      collectionGrantCookies,
       readShareGrant,
+      readCollectionGrant,
+      readCollectionGrants,
       receiveUploadForm,
       receiveGuestFiles,
       readGuestGrant,

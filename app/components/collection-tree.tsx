@@ -7,7 +7,7 @@ export interface CollectionTreeFile {
   id: string;
   size: number;
   mimeType: string;
-  /** Whether its thumbnail may be shown: an inline-safe image whose own link counts nothing and asks nothing. */
+  /** Whether its thumbnail may be shown: an inline-safe image whose own link counts nothing and asks this visitor nothing. */
   thumbnail: boolean;
 }
 

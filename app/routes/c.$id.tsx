@@ -25,7 +25,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { ctx, services, http } = context;
   const id = params.id ?? '';
   const access = await services.collections.openCollectionShare(ctx, id, {
-    grant: http.readShareGrant(request.headers.get('cookie') ?? undefined, id),
+    grant: http.readCollectionGrant(request.headers.get('cookie') ?? undefined, id),
   });
   if (access.kind === 'missing') throw data({ message: COLLECTION_NOT_FOUND }, { status: 404 });
   if (access.kind === 'gone') throw data({ message: access.message }, { status: 410 });
@@ -50,8 +50,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         size: file.size,
         mimeType: file.mimeType,
         // Looking never uses up a download nor shows what a password keeps: a thumbnail only of an
-        // image the file's own link shows inline to anyone, as many times as asked.
-        thumbnail: services.previewKind(file.mimeType) === 'image' && file.maxDownloads === null && !file.hasPassword,
+        // image the file's own link shows inline, as many times as asked, to anyone or to this
+        // visitor (the collection's password opens its files: ADR 0067).
+        thumbnail:
+          services.previewKind(file.mimeType) === 'image' &&
+          file.maxDownloads === null &&
+          (!file.hasPassword || access.filesUnlocked),
       })),
     },
     { headers: collection.hasPassword ? { 'Cache-Control': 'private, no-store' } : undefined },
@@ -60,7 +64,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export const headers: HeadersFunction = sharePageHeaders;
 
-/** The visitor's password: on the right one, a proof in a cookie for `/c/<id>` (the page and its archive). */
+/**
+ * The visitor's password: on the right one, a proof in a cookie that opens the page, its archive
+ * and its files' own links (ADR 0067).
+ */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { ctx, services, http } = context;
   const id = params.id ?? '';
@@ -68,11 +75,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (form.get('intent') !== 'unlock') throw data({ message: 'Unknown form.' }, { status: 400 });
   try {
     const { grant, maxAgeSeconds } = await services.collections.unlockCollection(ctx, id, form.get('password'));
-    // A document load: the cookie's Path is /c/<id>, which a browser does not send to /c/<id>.data (ADR 0031).
-    return redirectDocument(`/c/${id}`, {
-      status: 303,
-      headers: { 'Set-Cookie': http.collectionGrantCookie(ctx.config, id, grant, maxAgeSeconds) },
-    });
+    const headers = new Headers();
+    const cookie = request.headers.get('cookie') ?? undefined;
+    for (const setCookie of http.collectionGrantCookies(ctx.config, id, grant, maxAgeSeconds, cookie))
+      headers.append('Set-Cookie', setCookie);
+    // A document load, as a file's page does after its password: the same with JavaScript or without.
+    return redirectDocument(`/c/${id}`, { status: 303, headers });
   } catch (error) {
     const { status, message, headers } = unlockRefusal(context, error, COLLECTION_NOT_FOUND);
     return data({ unlockError: message }, { status, headers });

@@ -41,8 +41,11 @@ const THUMBNAIL_PREVIEW_TYPES = new Set(['image/svg+xml', 'image/tiff', 'image/h
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { ctx, services, http } = context;
   const id = params.id ?? '';
+  const cookie = request.headers.get('cookie') ?? undefined;
   const share = await services.shares.openShare(ctx, id, {
-    grant: http.readShareGrant(request.headers.get('cookie') ?? undefined, id),
+    grant: http.readShareGrant(cookie, id),
+    // A file of a collection this browser unlocked opens with the collection's grant (ADR 0067).
+    collectionGrants: http.readCollectionGrants(cookie),
   });
   // Like the raw link: a record whose content is gone is as missing as an unknown id.
   if (share.kind === 'missing') throw data({ message: FILE_NOT_FOUND }, { status: 404 });

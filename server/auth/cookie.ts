@@ -1,8 +1,9 @@
-// The ONE place that issues and clears the session cookie (and the share-password and download-claim
-// cookies) (ADR 0002).
+// The ONE place that issues and clears the session cookie (and the share-password, collection-grant
+// and download-claim cookies) (ADR 0002).
 // The page login and the API login both call it.
 import { parse, serialize } from 'cookie';
 import type { Config } from '../config';
+import { grantIssuedAt } from './share-grant';
 import { SESSION_COOKIE_NAME } from './session-constants';
 
 type CookieConfig = Pick<Config, 'secureCookies'>;
@@ -33,22 +34,83 @@ export function shareGrantCookie(config: CookieConfig, fileId: string, token: st
 }
 
 /**
- * A collection's share-password proof: sent back only to its page and its archive (`/c/<id>` and
- * below). The same name as a file's: ids are drawn from one space, and the path keeps them apart.
+ * How many collections' grants a browser keeps at once (ADR 0067): each goes with every request
+ * to the site, so unlocking one more drops the grant given longest ago.
  */
-export function collectionGrantCookie(
+const MAX_COLLECTION_GRANTS = 10;
+
+/** A collection's share-password proof as a request carries it (the cookie `collection_<id>`). */
+export interface CollectionGrant {
+  collectionId: string;
+  token: string;
+}
+
+/**
+ * A collection's share-password proof, sent back to the whole site (`Path=/`): it opens the
+ * collection's page and archive, and the pages, thumbnails and raw links of its files, which are
+ * under `/f/` (ADR 0067). With it come the cookies that clear the grants given longest ago, so
+ * that the browser keeps at most MAX_COLLECTION_GRANTS; `cookieHeader` is the unlocking request's.
+ */
+export function collectionGrantCookies(
   config: CookieConfig,
   collectionId: string,
   token: string,
   maxAgeSeconds: number,
-): string {
-  return serialize(shareGrantCookieName(collectionId), token, {
+  cookieHeader: string | undefined,
+): string[] {
+  const newestFirst = collectionGrantsIn(cookieHeader)
+    .filter((grant) => grant.collectionId !== collectionId)
+    .map((grant) => ({ ...grant, issuedAt: grantIssuedAt(grant.token) ?? 0 }))
+    .sort((a, b) => b.issuedAt - a.issuedAt);
+  const dropped = newestFirst.slice(MAX_COLLECTION_GRANTS - 1);
+  return [
+    collectionGrantCookie(config, collectionId, token, maxAgeSeconds),
+    ...dropped.map((grant) => collectionGrantCookie(config, grant.collectionId, '', 0)),
+  ];
+}
+
+function collectionGrantCookie(config: CookieConfig, collectionId: string, token: string, maxAgeSeconds: number) {
+  return serialize(`${COLLECTION_GRANT_PREFIX}${collectionId}`, token, {
     httpOnly: true,
-    path: `/c/${collectionId}`,
+    path: '/',
     sameSite: 'lax',
     secure: config.secureCookies,
     maxAge: maxAgeSeconds,
   });
+}
+
+const COLLECTION_GRANT_PREFIX = 'collection_';
+/** A link id as fileIdSchema has it: a cookie of another shape is not a grant of ours. */
+const LINK_ID = /^[A-Za-z0-9_-]{22}$/;
+
+/** The grant of one collection that a request carries, if any. */
+export function readCollectionGrant(cookieHeader: string | undefined, collectionId: string): string | null {
+  return readCookie(cookieHeader, `${COLLECTION_GRANT_PREFIX}${collectionId}`);
+}
+
+/**
+ * The collection grants a request carries, at most MAX_COLLECTION_GRANTS of them: a request
+ * stuffed with made-up ones costs no more than a browser's own (each is looked up).
+ */
+export function readCollectionGrants(cookieHeader: string | undefined): CollectionGrant[] {
+  return collectionGrantsIn(cookieHeader).slice(0, MAX_COLLECTION_GRANTS);
+}
+
+function collectionGrantsIn(cookieHeader: string | undefined): CollectionGrant[] {
+  if (!cookieHeader) return [];
+  let cookies: Record<string, string | undefined>;
+  try {
+    cookies = parse(cookieHeader);
+  } catch {
+    return [];
+  }
+  const grants: CollectionGrant[] = [];
+  for (const [name, token] of Object.entries(cookies)) {
+    if (!name.startsWith(COLLECTION_GRANT_PREFIX) || !token) continue;
+    const collectionId = name.slice(COLLECTION_GRANT_PREFIX.length);
+    if (LINK_ID.test(collectionId)) grants.push({ collectionId, token });
+  }
+  return grants;
 }
 
 /** File ids are URL-safe letters, digits, `_` and `-`: valid in a cookie name as they are. */

@@ -2,7 +2,7 @@
 // kept in a cookie scoped to the file's address. It names a fingerprint of the password hash,
 // so a new password (or none, then a new one) makes every earlier proof worthless.
 import { createHash } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { decodeJwt, SignJWT, jwtVerify } from 'jose';
 
 /** How long a right password opens the file in that browser. */
 export const SHARE_GRANT_TTL_SECONDS = 12 * 3600;
@@ -47,5 +47,18 @@ export async function verifyShareGrant(
     return payload.pwv === passwordVersion(passwordHash);
   } catch {
     return false;
+  }
+}
+
+/**
+ * When a grant says it was given, read without checking it: only to choose which of a browser's
+ * own collection grants to drop (server/auth/cookie.ts), never to let anyone in. Null when unreadable.
+ */
+export function grantIssuedAt(token: string): number | null {
+  try {
+    const { iat } = decodeJwt(token);
+    return typeof iat === 'number' ? iat : null;
+  } catch {
+    return null;
   }
 }

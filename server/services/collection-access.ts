@@ -1,8 +1,8 @@
 // Who may open a collection's link, and its "Download all" archive (ADR 0036): the rules of a
 // file's link (ADR 0014) applied to the collection as a whole. One password opens the whole
-// collection; every archive sent counts against its download limit, unless it is a range
-// continuing one counted before for the same visitor (ADR 0056). The archive is laid out once
-// per change of the collection (ADR 0055).
+// collection, its files' own links included (ADR 0067: collection-grants.ts); every archive sent
+// counts against its download limit, unless it is a range continuing one counted before for the
+// same visitor (ADR 0056). The archive is laid out once per change of the collection (ADR 0055).
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
 import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
@@ -37,6 +37,11 @@ interface OpenCollection {
   collection: CollectionDto;
   /** The logged-in owner: never asked for the password, their downloads never count. */
   isOwner: boolean;
+  /**
+   * Whether the visitor may open its files' own links even where they ask a password: the owner,
+   * or a visitor let in by the collection's password, whose grant opens its files (ADR 0067).
+   */
+  filesUnlocked: boolean;
 }
 
 type CollectionArchiveAccess = Refusal | OpenArchive;
@@ -89,7 +94,12 @@ export async function openCollectionShare(
   // A file whose own link has expired or run out is on its way out (the sweep removes it).
   const now = ctx.clock.now();
   const entries = (await entriesOf(ctx, collection.id)).filter(({ file }) => goneReason(file, now) === null);
-  return { kind: 'open', collection: toCollectionDto(ctx, collection, entries), isOwner };
+  return {
+    kind: 'open',
+    collection: toCollectionDto(ctx, collection, entries),
+    isOwner,
+    filesUnlocked: isOwner || collection.passwordHash !== null,
+  };
 }
 
 /**
@@ -161,8 +171,9 @@ async function findSharedCollection(ctx: ServiceContext, collectionId: string): 
 
 /**
  * Checks a collection's password typed on its page; resolves with the proof to keep in a cookie
- * (scoped to `/c/<id>`, so it opens the page and its archive). Throws UNAUTHORIZED for a wrong
- * one, TOO_MANY_REQUESTS (the file password's throttle, counted per collection), GONE or NOT_FOUND.
+ * (sent to the whole site: it opens the page, its archive and its files, ADR 0067). Throws
+ * UNAUTHORIZED for a wrong one, TOO_MANY_REQUESTS (the file password's throttle, counted per
+ * collection), GONE or NOT_FOUND.
  */
 export async function unlockCollection(
   ctx: ServiceContext,

@@ -1,8 +1,10 @@
 // Who may open a share link, and when (ADR 0014): a link that has expired or used up its
 // downloads is gone (410) until the sweeper removes it (then 404); a password-protected one
-// opens with the password or the proof a right password left in a cookie; the owner, logged
-// in, is never asked and never uses up a download. Every answer that sends content counts a
-// download, unless it is a range continuing one counted before for the same visitor (ADR 0056).
+// opens with the password or the proof a right password left in a cookie (for a file of a
+// protected collection, the collection's proof too: ADR 0067); the owner, logged in, is never
+// asked and never uses up a download. Every answer that sends content counts a download, unless
+// it is a range continuing one counted before for the same visitor (ADR 0056).
+import type { CollectionGrant } from '../auth/cookie';
 import { claimedEtag, DOWNLOAD_CLAIM_TTL_SECONDS, signDownloadClaim } from '../auth/download-claim';
 import { signShareGrant, SHARE_GRANT_TTL_SECONDS, verifyShareGrant } from '../auth/share-grant';
 import { verifyPassword } from '../auth/passwords';
@@ -10,6 +12,7 @@ import type { ServiceContext } from '../context';
 import type { StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
+import { opensAsCollectionFile } from './collection-grants';
 import { FILE_COLUMNS, findFile, selectFileById, toFileDto, type FileDto } from './files';
 import { admitSharePasswordAttempt, checkedUnderThrottle } from './login-throttle';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
@@ -64,6 +67,8 @@ export interface ShareProof {
   password?: string | null;
   /** The share-grant cookie a right password left. */
   grant?: string | null;
+  /** The grants of collections unlocked in this browser: each opens the files of its collection (ADR 0067). */
+  collectionGrants?: readonly CollectionGrant[];
   /**
    * The claim cookie of a download counted before (ADR 0056). Doors pass it only with a Range
    * header, the one request it changes: a plain download reads no claim and verifies no token.
@@ -96,7 +101,7 @@ export async function openShare(
   if (
     file.passwordHash &&
     !isOwner &&
-    !(await passesSharePassword(ctx, { id: file.id, passwordHash: file.passwordHash }, proof))
+    !(await opensProtectedFile(ctx, { id: file.id, passwordHash: file.passwordHash }, proof))
   )
     return { kind: 'locked', fileId: file.id };
   const contentMissing = () =>
@@ -173,6 +178,16 @@ export async function unlockShare(
 interface ProtectedShare {
   id: string;
   passwordHash: string;
+}
+
+/**
+ * Whether a visitor passes a protected file's password: with its own grant, with the grant of a
+ * collection it is in (ADR 0067), or with the password sent (a wrong one is a 401, too many a 429).
+ */
+async function opensProtectedFile(ctx: ServiceContext, file: ProtectedShare, proof: ShareProof): Promise<boolean> {
+  if (await passesSharePassword(ctx, file, { grant: proof.grant })) return true;
+  if (await opensAsCollectionFile(ctx, file.id, proof.collectionGrants ?? [])) return true;
+  return passesSharePassword(ctx, file, { password: proof.password });
 }
 
 /**

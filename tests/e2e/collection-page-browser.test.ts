@@ -1,7 +1,7 @@
 // A collection's page (ADR 0038) in a real browser (Debian's Chromium through playwright-core),
 // with JavaScript on and off: the tree of folders, a thumbnail that loads, a password-protected
-// collection opened with its password, and "Download all" saving a ZIP. Every visitor is a fresh
-// context with no cookies at all.
+// collection opened with its password (which opens its files too, ADR 0067), and "Download all"
+// saving a ZIP. Every visitor is a fresh context with no cookies at all.
 import fs from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,68 @@ describe('the collection page in a browser', () => {
           expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
           expect(zip.includes(Buffer.from('photos/2026/beach.png'))).toBe(true);
           expect(zip.includes(Buffer.from('remember the hats'))).toBe(true);
+        });
+      },
+      60_000,
+    );
+  }
+
+  for (const js of [false, true]) {
+    const mode = js ? 'with JavaScript' : 'without JavaScript';
+    it.skipIf(!hasChromium)(
+      `when a visitor unlocks a protected collection whose files have passwords of their own (${mode}), then the image's thumbnail shows, and each file's page opens with its preview without asking again`,
+      async () => {
+        const own = { password: 'each file its own' };
+        const beach = await app.upload(makePng(120, 80), 'beach.png', 'image/png', own);
+        const notes = await app.upload('remember the hats', 'notes.txt', 'text/plain', own);
+        const collection = await makeCollection({
+          title: 'Locked holiday',
+          password: 'open sesame',
+          files: [{ id: beach.file.id }, { id: notes.file.id }],
+        });
+        // The thumbnail is made after the upload has answered: wait for it, as the owner.
+        await expect
+          .poll(async () => (await fetch(`${beach.url}/thumbnail`, { headers: { cookie: app.cookie } })).status, {
+            timeout: 15_000,
+          })
+          .toBe(200);
+        await withVisitor(js, async (context) => {
+          const page = await context.newPage();
+          expect((await page.goto(collection.url))?.status()).toBe(401);
+          if (js) await waitForHydration(page, 'main form');
+          await page.getByLabel('Password').fill('open sesame');
+          await Promise.all([
+            page.getByRole('heading', { level: 1, name: 'Locked holiday' }).waitFor(),
+            page.getByRole('button', { name: 'Open' }).click(),
+          ]);
+
+          const thumbnail = page.locator('img.thumbnail');
+          expect(await thumbnail.count()).toBe(1);
+          expect(await thumbnail.getAttribute('src')).toBe(`/f/${beach.file.id}/thumbnail`);
+          await thumbnail.scrollIntoViewIfNeeded();
+          await expect
+            .poll(() => thumbnail.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+            .toBeGreaterThan(0);
+
+          await Promise.all([
+            page.waitForURL(`${app.url}/f/${beach.file.id}`),
+            page.getByRole('link', { name: 'beach.png' }).click(),
+          ]);
+          expect(await page.locator('h1.file-name').textContent()).toBe('beach.png');
+          expect(await page.getByLabel('Password').count()).toBe(0);
+          const preview = page.locator('section.preview img');
+          await expect
+            .poll(() => preview.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+            .toBe(120);
+
+          await page.goBack();
+          await Promise.all([
+            page.waitForURL(`${app.url}/f/${notes.file.id}`),
+            page.getByRole('link', { name: 'notes.txt' }).click(),
+          ]);
+          expect(await page.locator('h1.file-name').textContent()).toBe('notes.txt');
+          expect(await page.getByLabel('Password').count()).toBe(0);
+          expect(await page.locator('section.preview pre.text-preview').textContent()).toContain('remember the hats');
         });
       },
       60_000,

@@ -178,7 +178,7 @@ describe('a password-protected collection', () => {
     expect(metaContent(html, 'og:title')).toBe('Password-protected collection');
   });
 
-  test('when the visitor sends the right password, then a grant cookie for /c/<id> opens the page and its archive', async ({
+  test('when the visitor sends the right password, then a grant cookie for the whole site opens the page and its archive', async ({
     app,
     alice,
   }) => {
@@ -192,8 +192,9 @@ describe('a password-protected collection', () => {
     expect(unlocked.status).toBe(303);
     expect(unlocked.headers.get('location')).toBe(`/c/${collection.id}`);
     const setCookie = unlocked.headers.get('set-cookie') ?? '';
-    expect(setCookie).toMatch(new RegExp(`^share_${collection.id}=`));
-    expect(setCookie).toContain(`Path=/c/${collection.id}`);
+    expect(setCookie).toMatch(new RegExp(`^collection_${collection.id}=`));
+    // Its files' own pages are under /f/: the grant opens them too (ADR 0067).
+    expect(setCookie).toMatch(/; Path=\/(;|$)/);
     expect(setCookie).toContain('HttpOnly');
     expect(setCookie).toContain('SameSite=Lax');
 
@@ -269,7 +270,7 @@ describe('a password-protected collection', () => {
     });
     const unlocked = await postForm(app, `/c/${first.id}`, { intent: 'unlock', password: 'one pass' });
     const grant = cookiePair(unlocked.headers.get('set-cookie') ?? '').split('=')[1];
-    const res = await getPage(app, `/c/${second.id}`, `share_${second.id}=${grant}`);
+    const res = await getPage(app, `/c/${second.id}`, `collection_${second.id}=${grant}`);
     expect(res.status).toBe(401);
   });
 });

@@ -2,7 +2,7 @@
 // read, with a Content-Length and byte ranges (ADR 0036), under the collection's share controls;
 // every archive sent counts, unless it is a range continuing a counted one (ADR 0056).
 import type { NextFunction, Request, Response } from 'express';
-import { collectionClaimCookie, readDownloadClaim, readShareGrant } from '../../auth/cookie';
+import { collectionClaimCookie, readCollectionGrant, readDownloadClaim } from '../../auth/cookie';
 import { evaluatePreconditions, ifRangeHolds, parseRange } from '../../http/conditional-requests';
 import { sendStatusPage } from '../../http/status-page';
 import {
@@ -25,7 +25,7 @@ export function collectionArchive() {
       const { cookie, range: rangeHeader } = req.headers;
       const access = await openCollectionArchive(ctx, collectionId, {
         password: headerText(req.get('x-share-password')),
-        grant: readShareGrant(cookie, collectionId),
+        grant: readCollectionGrant(cookie, collectionId),
         // Only a range can continue a download (ADR 0056).
         claim: rangeHeader === undefined ? null : readDownloadClaim(cookie, collectionId),
       });

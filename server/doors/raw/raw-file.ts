@@ -7,7 +7,7 @@
 import contentDisposition from 'content-disposition';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { fileClaimCookie, readDownloadClaim, readShareGrant } from '../../auth/cookie';
+import { fileClaimCookie, readCollectionGrants, readDownloadClaim, readShareGrant } from '../../auth/cookie';
 import type { ServiceContext } from '../../context';
 import { isAppError } from '../../errors';
 import { isInlineSafe } from '../../services/content-policy';
@@ -64,6 +64,7 @@ export async function serveRawFile(
     const proof = {
       password: request.password,
       grant: readShareGrant(cookie, request.fileId),
+      collectionGrants: readCollectionGrants(cookie),
       // Only a range can continue a download: a plain GET reads no claim (ADR 0056).
       claim: rangeHeader === undefined ? null : readDownloadClaim(cookie, request.fileId),
     };

@@ -6,7 +6,7 @@
 // not-found page.
 import type { NextFunction, Request, Response } from 'express';
 import etag from 'etag';
-import { readShareGrant } from '../../auth/cookie';
+import { readCollectionGrants, readShareGrant } from '../../auth/cookie';
 import { evaluatePreconditions } from '../../http/conditional-requests';
 import { sendStatusPage } from '../../http/status-page';
 import { openShare, PASSWORD_REQUIRED } from '../../services/share-access';
@@ -24,6 +24,7 @@ export function fileThumbnail() {
       const proof = {
         password: headerText(req.get('x-share-password')),
         grant: readShareGrant(req.headers.cookie, fileId),
+        collectionGrants: readCollectionGrants(req.headers.cookie),
       };
       const shared = await openShare(ctx, fileId, proof, { checkContent: false });
       if (shared.kind === 'missing') return next();
