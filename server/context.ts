@@ -29,7 +29,7 @@ export interface ServiceContext {
   store: ContentStore;
   log: Logger;
   clock: Clock;
-  /** Counts downloads of links without a limit, written once a second. */
+  /** Counts downloads of links without a limit, and views of share pages (ADR 0066), written once a second. */
   downloads: DownloadTally;
   /** Recognises database and storage outages and logs each once (ADR 0030): every door asks it. */
   outages: OutageTracker;

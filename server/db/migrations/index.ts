@@ -22,6 +22,7 @@ import { Migration20261206000000GuestResumableUploads as PostgresGuestResumableU
 import { Migration20261207000000WebhookDueIndex as PostgresWebhookDueIndex } from './postgresql/Migration20261207000000WebhookDueIndex';
 import { Migration20261207005800WrongCodeLockOuts as PostgresWrongCodeLockOuts } from './postgresql/Migration20261207005800WrongCodeLockOuts';
 import { Migration20261207000000DownloadClaims as PostgresDownloadClaims } from './postgresql/Migration20261207000000DownloadClaims';
+import { Migration20261208000000FileViews as PostgresFileViews } from './postgresql/Migration20261208000000FileViews';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -44,6 +45,7 @@ import { Migration20261206000000GuestResumableUploads } from './sqlite/Migration
 import { Migration20261207000000WebhookDueIndex } from './sqlite/Migration20261207000000WebhookDueIndex';
 import { Migration20261207005800WrongCodeLockOuts } from './sqlite/Migration20261207005800WrongCodeLockOuts';
 import { Migration20261207000000DownloadClaims } from './sqlite/Migration20261207000000DownloadClaims';
+import { Migration20261208000000FileViews } from './sqlite/Migration20261208000000FileViews';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -69,6 +71,7 @@ const sqliteMigrations = [
   { name: 'Migration20261207000000WebhookDueIndex', class: Migration20261207000000WebhookDueIndex },
   { name: 'Migration20261207005800WrongCodeLockOuts', class: Migration20261207005800WrongCodeLockOuts },
   { name: 'Migration20261207000000DownloadClaims', class: Migration20261207000000DownloadClaims },
+  { name: 'Migration20261208000000FileViews', class: Migration20261208000000FileViews },
 ];
 
 const postgresqlMigrations = [
@@ -92,6 +95,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261207000000WebhookDueIndex', class: PostgresWebhookDueIndex },
   { name: 'Migration20261207005800WrongCodeLockOuts', class: PostgresWrongCodeLockOuts },
   { name: 'Migration20261207000000DownloadClaims', class: PostgresDownloadClaims },
+  { name: 'Migration20261208000000FileViews', class: PostgresFileViews },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {
