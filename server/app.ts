@@ -82,6 +82,9 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.use('/trpc', trpcMiddleware());
   app.get('/f/:id/raw', rawFile());
   app.all('/f/:id/raw', onlyGetAndHead);
+  // The share page's own image, player or PDF: no download (ADR 0066).
+  app.get('/f/:id/preview', rawFile('preview'));
+  app.all('/f/:id/preview', onlyGetAndHead);
   app.get('/f/:id/thumbnail', fileThumbnail());
   app.all('/f/:id/thumbnail', onlyGetAndHead);
   app.get('/c/:id/archive', collectionArchive());

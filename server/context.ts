@@ -30,7 +30,7 @@ export interface ServiceContext {
   store: ContentStore;
   log: Logger;
   clock: Clock;
-  /** Counts downloads of links without a limit, written once a second. */
+  /** Counts downloads of links without a limit, and views of share pages (ADR 0066), written once a second. */
   downloads: DownloadTally;
   /** The collection archives laid out lately, kept while their collections say the same (ADR 0055). */
   archivePlans: ArchivePlanCache;

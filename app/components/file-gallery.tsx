@@ -5,7 +5,7 @@ import { Link } from '@remix-run/react';
 import { FileTypeIcon, fileKind } from '~/components/file-type-icon';
 import { LocalTime } from '~/components/local-time';
 import { ReceivedFrom } from '~/components/received-from';
-import { formatBytes } from '~/utils/format';
+import { formatBytes, formatViewsAndDownloads } from '~/utils/format';
 
 /** What a card (or a row's picture) needs of a file. */
 export interface ListedFile {
@@ -15,6 +15,10 @@ export interface ListedFile {
   size: number;
   createdAt: string;
   hasPassword: boolean;
+  /** Looks at its share page and downloads by others (ADR 0066), and the link's limit. */
+  views: number;
+  downloads: number;
+  maxDownloads: number | null;
   /** Whether `/f/<id>/thumbnail` has a picture to show the owner (an image whose link is not gone). */
   thumbnail: boolean;
   /** A guest's file: the request it came through and what the guest left (ADR 0048). */
@@ -68,6 +72,9 @@ export function FileGallery({ files }: { files: readonly ListedFile[] }) {
                 🔒
               </span>
             ) : null}
+          </span>
+          <span className="file-card-facts file-card-counts muted">
+            {formatViewsAndDownloads(file.views, file.downloads, file.maxDownloads)}
           </span>
           <ReceivedFrom file={file} />
         </li>

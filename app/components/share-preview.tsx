@@ -15,12 +15,13 @@ interface TextPreview {
 interface SharePreviewProps {
   kind: SharePreviewKind;
   name: string;
-  rawPath: string;
+  /** `/f/<id>/preview`: the content for the page's own elements, never counted as a download (ADR 0066). */
+  previewPath: string;
   thumbnailPath: string;
   text: TextPreview | null;
   /** The preview's cap, for the note under a cut text. */
   textLimit: number;
-  /** A limited link shows visitors no preview: every look would use up a download. */
+  /** A limited link shows visitors no preview: the file leaves it only as a download (ADR 0066). */
   previewOff: boolean;
   downloadsLeft: number | null;
 }
@@ -29,7 +30,7 @@ interface SharePreviewProps {
 export function SharePreview({
   kind,
   name,
-  rawPath,
+  previewPath,
   thumbnailPath,
   text,
   textLimit,
@@ -38,25 +39,25 @@ export function SharePreview({
 }: SharePreviewProps) {
   return (
     <section className="preview" aria-label="Preview">
-      {kind === 'image' ? <img src={rawPath} alt={name} /> : null}
+      {kind === 'image' ? <img src={previewPath} alt={name} /> : null}
       {/* Never the SVG itself (active content): its thumbnail, drawn to pixels on the server. */}
       {kind === 'thumbnail' ? <img src={thumbnailPath} alt={name} className="share-thumbnail" /> : null}
       {kind === 'video' ? (
         // biome-ignore lint/a11y/useMediaCaption: an uploaded clip comes with no captions to offer
-        <video src={rawPath} controls preload="metadata">
-          <a href={rawPath}>Open the video</a>
+        <video src={previewPath} controls preload="metadata">
+          <a href={previewPath}>Open the video</a>
         </video>
       ) : null}
       {kind === 'audio' ? (
         // biome-ignore lint/a11y/useMediaCaption: an uploaded recording comes with no captions to offer
-        <audio src={rawPath} controls preload="metadata" />
+        <audio src={previewPath} controls preload="metadata" />
       ) : null}
       {kind === 'pdf' ? (
         <>
           {/* An iframe, not <object>: the pages' CSP has object-src 'none'. */}
-          <iframe src={rawPath} title={name} className="share-pdf" />
+          <iframe src={previewPath} title={name} className="share-pdf" />
           <p>
-            <a href={rawPath} target="_blank" rel="noopener noreferrer">
+            <a href={previewPath} target="_blank" rel="noopener noreferrer">
               Open the PDF in a new tab
             </a>
           </p>
@@ -74,7 +75,7 @@ export function SharePreview({
       ) : null}
       {kind === 'none' && previewOff ? (
         <p className="muted">
-          {`No preview: this link allows ${counted(downloadsLeft ?? 0, 'more download', 'more downloads')}, and a preview would use one up.`}
+          {`No preview: this link allows ${counted(downloadsLeft ?? 0, 'more download', 'more downloads')}, and gives the file only as a download.`}
         </p>
       ) : null}
       {kind === 'none' && !previewOff ? (

@@ -53,6 +53,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // Nothing about a protected file before its password: no name, size or preview.
   if (share.kind === 'locked') return data({ locked: true as const, fileId: share.fileId }, { status: 401 });
   const { file } = share;
+  // A look at the page is a view, never a download (ADR 0066): its preview counts nothing.
+  if (request.method === 'GET') services.shares.countPageView(ctx, { fileId: file.id, isOwner: share.isOwner });
   const mimeType = file.mimeType.toLowerCase();
   const language = sourceLanguageOf(file.originalName, mimeType);
   let preview: SharePreviewKind = 'none';
@@ -96,7 +98,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         typeInWords: fileTypeInWords(file.originalName, mimeType, binary),
       },
       preview,
-      // A limited link shows no preview to visitors: every look would use up a download.
+      // A limited link shows visitors no preview: the file leaves it only as a download (ADR 0066).
       previewOff: !share.previewable,
       textPreview,
       shareUrl,
@@ -104,6 +106,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       // so media still load (CSP 'self') when the site is reached by another name than BASE_URL.
       rawUrl: `${shareUrl}/raw`,
       rawPath: `/f/${encodeURIComponent(file.id)}/raw`,
+      // What the page's own image, player and PDF load: not counted as a download (ADR 0066).
+      previewPath: `/f/${encodeURIComponent(file.id)}/preview`,
       thumbnailPath: `/f/${encodeURIComponent(file.id)}/thumbnail`,
       // A link preview's picture is the thumbnail, which anyone may fetch only where the link
       // neither asks for a password nor counts downloads (server/doors/raw/thumbnail.ts).
@@ -122,6 +126,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
               downloads: file.downloads,
               hasPassword: file.hasPassword,
             },
+            views: file.views,
             expiry: services.shareSettings.expiryChoices(ctx.config),
           }
         : null,
@@ -315,6 +320,7 @@ export default function FileView() {
     textPreview,
     shareUrl,
     rawPath,
+    previewPath,
     thumbnailPath,
     settings,
     downloadsLeft,
@@ -347,6 +353,10 @@ export default function FileView() {
                 <dd className="expiry">{formatExpiry(settings.current.expiresAt, now)}</dd>
               </div>
               <div>
+                <dt>Views</dt>
+                <dd className="views">{settings.views}</dd>
+              </div>
+              <div>
                 <dt>Downloads</dt>
                 <dd className="downloads">
                   {formatDownloads(settings.current.downloads, settings.current.maxDownloads)}
@@ -375,7 +385,7 @@ export default function FileView() {
         <SharePreview
           kind={preview}
           name={file.originalName}
-          rawPath={rawPath}
+          previewPath={previewPath}
           thumbnailPath={thumbnailPath}
           text={textPreview}
           textLimit={TEXT_PREVIEW_BYTES}

@@ -346,7 +346,11 @@ export default function Files() {
                 <th scope="col">Type</th>
                 <th scope="col">Uploaded</th>
                 <th scope="col">Expires</th>
-                <th scope="col">Downloads</th>
+                <th scope="col">
+                  {/* On two lines: the column is no wider than its counts. */}
+                  Views ·<br />
+                  downloads
+                </th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -375,8 +379,12 @@ export default function Files() {
                   </td>
                   <td className="expires">{formatExpiry(file.expiresAt, now)}</td>
                   <td className="downloads">
+                    {/* Views of its page apart from downloads (ADR 0066). The nouns are shown only in
+                        the narrow layout, where no column header says what the numbers count. */}
+                    {file.views}
+                    <span className="count-noun">{file.views === 1 ? ' view' : ' views'}</span>
+                    {' · '}
                     {formatDownloads(file.downloads, file.maxDownloads)}
-                    {/* Shown only in the narrow layout, where no column header says what the number counts. */}
                     <span className="count-noun">{` ${downloadsNoun(file.downloads, file.maxDownloads)}`}</span>
                   </td>
                   <td>

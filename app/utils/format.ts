@@ -67,3 +67,11 @@ export function downloadsNoun(downloads: number, maxDownloads: number | null): s
 export function formatDownloads(downloads: number, maxDownloads: number | null): string {
   return maxDownloads === null ? String(downloads) : `${downloads} / ${maxDownloads}`;
 }
+
+/**
+ * "3 views · 1 / 5 downloads", "1 view · 0 downloads": the owner's counts of a link, views of its
+ * page apart from downloads (ADR 0066), each noun in the right number.
+ */
+export function formatViewsAndDownloads(views: number, downloads: number, maxDownloads: number | null): string {
+  return `${counted(views, 'view')} · ${formatDownloads(downloads, maxDownloads)} ${downloadsNoun(downloads, maxDownloads)}`;
+}

@@ -30,6 +30,8 @@ export interface FileDto {
   maxDownloads: number | null;
   /** Downloads started so far by others than the owner. */
   downloads: number;
+  /** Looks at the share page by others than the owner; its own preview is no download (ADR 0066). */
+  views: number;
   /** Whether the link asks for a password (the password and its hash never leave the service). */
   hasPassword: boolean;
 }
@@ -80,6 +82,7 @@ export function toFileDto(file: StoredFile): FileDto {
     expiresAt: file.expiresAt === null ? null : new Date(file.expiresAt).toISOString(),
     maxDownloads: file.maxDownloads === null ? null : Number(file.maxDownloads),
     downloads: Number(file.downloads),
+    views: Number(file.views),
     hasPassword: file.passwordHash !== null,
   };
 }
@@ -88,7 +91,8 @@ export function toFileDto(file: StoredFile): FileDto {
 export const FILE_COLUMNS =
   '"f"."id" as "id", "f"."user_id" as "userId", "f"."original_name" as "originalName", "f"."mime_type" as "mimeType", ' +
   '"f"."size" as "size", "f"."stored_name" as "storedName", "f"."created_at" as "createdAt", "f"."expires_at" as "expiresAt", ' +
-  '"f"."max_downloads" as "maxDownloads", "f"."downloads" as "downloads", "f"."password_hash" as "passwordHash"';
+  '"f"."max_downloads" as "maxDownloads", "f"."downloads" as "downloads", "f"."views" as "views", ' +
+  '"f"."password_hash" as "passwordHash"';
 
 /** A row selected with FILE_COLUMNS as the entity types it (dates and numbers as each dialect returns them). */
 function fileFromRow(row: Record<keyof StoredFile, unknown>): StoredFile {
@@ -103,6 +107,7 @@ function fileFromRow(row: Record<keyof StoredFile, unknown>): StoredFile {
     expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt as Date | number),
     maxDownloads: row.maxDownloads === null ? null : Number(row.maxDownloads),
     downloads: Number(row.downloads),
+    views: Number(row.views),
     passwordHash: row.passwordHash as string | null,
   };
 }
@@ -194,6 +199,7 @@ async function storeAndRecord(
     storedName,
     createdAt: new Date(createdAt),
     downloads: 0,
+    views: 0,
     ...columns,
     // A relative expiry counts from now, when the file is made: a slow upload must not arrive
     // with its link expired already (as a resumable upload's counts from its last byte).
@@ -272,7 +278,7 @@ const filesJsonSqlite = (where: string, order: string) =>
   `'id', "f"."id", 'userId', "f"."user_id", 'originalName', "f"."original_name", 'mimeType', "f"."mime_type", 'size', "f"."size", ` +
   `'storedName', "f"."stored_name", 'createdAt', ${SQLITE_ISO('created_at')}, ` +
   `'expiresAt', case when "f"."expires_at" is null then null else ${SQLITE_ISO('expires_at')} end, ` +
-  `'maxDownloads', "f"."max_downloads", 'downloads', "f"."downloads", ` +
+  `'maxDownloads', "f"."max_downloads", 'downloads', "f"."downloads", 'views', "f"."views", ` +
   `'hasPassword', json(case when "f"."password_hash" is null then 'false' else 'true' end), ` +
   `'request', json(case when "r"."id" is null then null else json_object('id', "r"."id", 'title', "r"."title") end), ` +
   `'receivedFrom', json(case when "f"."guest_name" is null and "f"."guest_note" is null then null ` +
@@ -286,7 +292,7 @@ const filesJsonPostgres = (where: string, order: string) =>
   `'id', "f"."id", 'userId', "f"."user_id", 'originalName', "f"."original_name", 'mimeType', "f"."mime_type", 'size', "f"."size", ` +
   `'storedName', "f"."stored_name", 'createdAt', ${POSTGRES_ISO('created_at')}, ` +
   `'expiresAt', ${POSTGRES_ISO('expires_at')}, 'maxDownloads', "f"."max_downloads", 'downloads', "f"."downloads", ` +
-  `'hasPassword', "f"."password_hash" is not null, ` +
+  `'views', "f"."views", 'hasPassword', "f"."password_hash" is not null, ` +
   `'request', case when "r"."id" is null then null else json_build_object('id', "r"."id", 'title', "r"."title") end, ` +
   `'receivedFrom', case when "f"."guest_name" is null and "f"."guest_note" is null then null ` +
   `else json_build_object('name', "f"."guest_name", 'note', "f"."guest_note") end` +
@@ -508,10 +514,7 @@ function decodeCursor(cursor: string, sort: FileSort): { key: SortKey; id: strin
   return { key: key as SortKey, id };
 }
 
-/**
- * The caller's own file, as the delete confirmation shows it: 404 unknown, 403 someone else's.
- * @public The pages call it through the load context (server/remix-context.ts), which knip does not follow.
- */
+/** The caller's own file (`GET /files/<id>`, the delete confirmation): 404 unknown, 403 someone else's. */
 export async function getOwnFile(ctx: ServiceContext, fileId: string): Promise<FileDto> {
   return toFileDto(await requireOwnFile(ctx, fileId));
 }

@@ -251,6 +251,7 @@ async function finish(
     storedName: upload.storedName,
     createdAt: new Date(now),
     downloads: 0,
+    views: 0,
     expiresAt:
       share?.expiresAfterMs != null
         ? new Date(now + share.expiresAfterMs)

@@ -2,8 +2,9 @@
 // downloads is gone (410) until the sweeper removes it (then 404); a password-protected one
 // opens with the password or the proof a right password left in a cookie (for a file of a
 // protected collection, the collection's proof too: ADR 0067); the owner, logged in, is never
-// asked and never uses up a download. Every answer that sends content counts a download, unless
-// it is a range continuing one counted before for the same visitor (ADR 0056).
+// asked and never uses up a download. Every answer of the raw link that sends content counts a
+// download, unless it is a range continuing one counted before for the same visitor (ADR 0056).
+// The share page counts a view, and its own preview nothing (ADR 0066).
 import type { CollectionGrant } from '../auth/cookie';
 import { claimedEtag, DOWNLOAD_CLAIM_TTL_SECONDS, signDownloadClaim } from '../auth/download-claim';
 import { signShareGrant, SHARE_GRANT_TTL_SECONDS, verifyShareGrant } from '../auth/share-grant';
@@ -13,6 +14,7 @@ import type { StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../errors';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
 import { opensAsCollectionFile } from './collection-grants';
+import { previewKind } from './content-policy';
 import { FILE_COLUMNS, findFile, selectFileById, toFileDto, type FileDto } from './files';
 import { admitSharePasswordAttempt, checkedUnderThrottle } from './login-throttle';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
@@ -44,8 +46,9 @@ interface OpenShare {
    */
   resumable: boolean;
   /**
-   * Whether the share page may show it inline: not when the link counts downloads for a
-   * visitor (every look would use one up, or a text preview would be a download not counted).
+   * Whether the share page may show it inline: not to a visitor of a link with a download limit.
+   * A preview hands over the content without counting a download (ADR 0066): there, the file
+   * leaves only as a download.
    */
   previewable: boolean;
   /** Opens the content, or one byte range of it; rejects with ContentNotFoundError once it is gone. */
@@ -315,6 +318,28 @@ export async function countFileDownload(
   const gone = await countDownload(ctx, 'files', file);
   if (gone) return { kind: 'gone', reason: gone };
   return { kind: 'counted', claim: await downloadClaim(ctx, file.id, share.etag) };
+}
+
+/** The kinds the share page shows from `/f/<id>/preview`: the browser draws them from the content itself. */
+const CONTENT_PREVIEW_KINDS = new Set(['image', 'video', 'audio', 'pdf']);
+
+/**
+ * Whether `/f/<id>/preview` gives this open share's content (ADR 0066): only where the share page
+ * shows it, and only what the page's own elements draw (an image, a player, a PDF), all of them
+ * types a browser may show inline (content-policy.ts). Never counted, so never to a visitor of a
+ * link with a download limit; text is drawn on the server, an SVG by its thumbnail.
+ */
+export function previewsContent(share: Pick<OpenShare, 'file' | 'previewable'>): boolean {
+  return share.previewable && CONTENT_PREVIEW_KINDS.has(previewKind(share.file.mimeType));
+}
+
+/**
+ * Counts one look at a file's share page (ADR 0066), by anyone but its owner, in the tally that
+ * writes once a second: a view is not a download, so it tells no webhook and uses up nothing.
+ * @public The pages call it through the load context (server/remix-context.ts), which knip does not follow.
+ */
+export function countPageView(ctx: ServiceContext, share: { fileId: string; isOwner: boolean }): void {
+  if (!share.isOwner) ctx.downloads.add(share.fileId, 'views');
 }
 
 /** A new claim on the download just counted of a link's content (`etag`). */

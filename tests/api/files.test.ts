@@ -68,8 +68,15 @@ describe('POST /api/v1/files', () => {
       'size',
       'storedName',
       'userId',
+      'views',
     ]);
-    expect(body.file).toMatchObject({ expiresAt: null, maxDownloads: null, downloads: 0, hasPassword: false });
+    expect(body.file).toMatchObject({
+      expiresAt: null,
+      maxDownloads: null,
+      downloads: 0,
+      views: 0,
+      hasPassword: false,
+    });
     expect(body.file.userId).toBe(alice.id);
     expect(typeof body.file.size).toBe('number');
     const created = Date.parse(body.file.createdAt);

@@ -82,6 +82,7 @@ describe('the response check the whole suite runs', () => {
     expiresAt: null,
     maxDownloads: null,
     downloads: 0,
+    views: 0,
     hasPassword: false,
   };
 

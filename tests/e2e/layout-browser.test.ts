@@ -46,7 +46,7 @@ beforeAll(async () => {
   expect(uploaded.status).toBe(201);
   await app.createUser('pablo');
   countsCookie = await app.login('pablo');
-  const counted = async (filename: string, fields: Record<string, string>, downloads: number) => {
+  const counted = async (filename: string, fields: Record<string, string>, downloads: number, views = 0) => {
     const res = await fetch(`${app.url}/api/v1/files`, {
       method: 'POST',
       headers: { cookie: countsCookie },
@@ -54,10 +54,11 @@ beforeAll(async () => {
     });
     const { file } = (await res.json()) as { file: { id: string } };
     for (let i = 0; i < downloads; i++) await (await fetch(`${app.url}/f/${file.id}/raw`)).arrayBuffer();
+    for (let i = 0; i < views; i++) await (await fetch(`${app.url}/f/${file.id}`)).arrayBuffer();
   };
   await counted('none.txt', {}, 0);
-  await counted('once.txt', {}, 1);
-  await counted('twice.txt', {}, 2);
+  await counted('once.txt', {}, 1, 1);
+  await counted('twice.txt', {}, 2, 2);
   await counted('limit-one.txt', { maxDownloads: '1' }, 0);
   await counted('limit-five.txt', { maxDownloads: '5' }, 1);
   // A token, so that /settings shows its tokens table too.
@@ -197,7 +198,7 @@ describe.skipIf(!hasChromium)(`the pages' layout in Chromium${SKIP_REASON}`, () 
     );
 
     it(
-      `when /files is opened ${mode} on a 375 px phone, then each downloads count reads with its noun in the right number ("1 download", "0 downloads"), and at desktop widths the number stands alone under its header`,
+      `when /files is opened ${mode} on a 375 px phone, then each views and downloads count reads with its noun in the right number ("1 view · 1 download", "0 views · 0 downloads"), and at desktop widths the numbers stand alone under their header`,
       async () => {
         const countsOf = async (page: Page) =>
           Object.fromEntries(
@@ -211,16 +212,23 @@ describe.skipIf(!hasChromium)(`the pages' layout in Chromium${SKIP_REASON}`, () 
               }),
             ),
           );
+        // Views and the downloads of links without a limit are written within a second (ADR 0020, 0066).
+        await expect
+          .poll(async () => {
+            const list = await (await fetch(`${app.url}/api/v1/files`, { headers: { cookie: countsCookie } })).json();
+            return list.files.map((file: { views: number; downloads: number }) => file.views + file.downloads);
+          })
+          .toEqual([1, 0, 4, 2, 0]);
         const phone = await loggedIn(js, 375, countsCookie);
         try {
           const page = await phone.newPage();
           await open(page, '/files', js);
           expect(await countsOf(page)).toEqual({
-            'none.txt': '0 downloads',
-            'once.txt': '1 download',
-            'twice.txt': '2 downloads',
-            'limit-one.txt': '0 / 1 download',
-            'limit-five.txt': '1 / 5 downloads',
+            'none.txt': '0 views · 0 downloads',
+            'once.txt': '1 view · 1 download',
+            'twice.txt': '2 views · 2 downloads',
+            'limit-one.txt': '0 views · 0 / 1 download',
+            'limit-five.txt': '0 views · 1 / 5 downloads',
           });
         } finally {
           await phone.close();
@@ -229,7 +237,7 @@ describe.skipIf(!hasChromium)(`the pages' layout in Chromium${SKIP_REASON}`, () 
         try {
           const page = await desktop.newPage();
           await open(page, '/files', js);
-          expect(await countsOf(page)).toMatchObject({ 'once.txt': '1', 'limit-five.txt': '1 / 5' });
+          expect(await countsOf(page)).toMatchObject({ 'once.txt': '1 · 1', 'limit-five.txt': '0 · 1 / 5' });
         } finally {
           await desktop.close();
         }

@@ -194,7 +194,8 @@ for (const js of [true, false]) {
             );
             // A little less than a full day is left by the time the list is shown: it reads as chosen.
             expect(await listed.locator('td.expires').textContent()).toBe('expires in 1 day');
-            expect(await listed.locator('td.downloads').innerText()).toBe('0 / 3');
+            // Views (none: the owner's looks never count) and downloads (ADR 0066).
+            expect(await listed.locator('td.downloads').innerText()).toBe('0 · 0 / 3');
             expect(await listed.locator('span[aria-label="Password-protected"]').isVisible()).toBe(true);
             expect((await app.storedFiles()).some((stored) => stored.startsWith(id))).toBe(true);
           });
@@ -242,7 +243,7 @@ for (const js of [true, false]) {
             // With JavaScript the form was sent by script; without, the browser loaded the answer.
             expect(await windowMark(page)).toBe(js ? 'same page' : undefined);
 
-            // The right one: the file's page, its name, and the picture loaded through the raw link.
+            // The right one: the file's page, its name, and the picture loaded through its preview address.
             await ready(page, js);
             await page.getByLabel('Password').fill('open sesame');
             await page.getByRole('button', { name: 'Open' }).click();
@@ -260,7 +261,7 @@ for (const js of [true, false]) {
             expect(await img.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight])).toEqual([
               120, 80,
             ]);
-            expect(await img.getAttribute('src')).toBe(`/f/${id}/raw`);
+            expect(await img.getAttribute('src')).toBe(`/f/${id}/preview`);
             // Loaded as a document, with JavaScript too: the page's data fetch (/f/<id>.data) is
             // outside the proof cookie's Path /f/<id>, so only a document load can carry it.
             expect(await windowMark(page)).toBeUndefined();
@@ -364,7 +365,7 @@ for (const js of [true, false]) {
 
             const listed = await openFilesRow(page, app, id);
             expect(await listed.locator('span[aria-label="Password-protected"]').count()).toBe(0);
-            expect(await listed.locator('td.downloads').innerText()).toBe('0 / 4');
+            expect(await listed.locator('td.downloads').innerText()).toBe('0 · 0 / 4');
             expect(await listed.locator('td.expires').textContent()).toBe('expires in 1 hour');
           });
 
@@ -392,9 +393,9 @@ for (const js of [true, false]) {
               expect(res?.status()).toBe(200);
               await ready(page, js, 'main');
               expect(await page.locator('h1.file-name').textContent()).toBe(name);
-              // No preview: looking at it would use up a download.
+              // No preview: the file leaves a limited link only as a download (ADR 0066).
               expect(await page.locator('section.preview').innerText()).toBe(
-                `No preview: this link allows ${left} more ${left === 1 ? 'download' : 'downloads'}, and a preview would use one up.`,
+                `No preview: this link allows ${left} more ${left === 1 ? 'download' : 'downloads'}, and gives the file only as a download.`,
               );
               expect(await page.locator('pre.text-preview').count()).toBe(0);
               const downloading = page.waitForEvent('download');
@@ -417,10 +418,12 @@ for (const js of [true, false]) {
             expect(await fileRow(app, id)).toMatchObject({ downloads: 2 });
           });
 
-          // The owner's list counts them.
+          // The owner's list counts them, and the two looks at the page apart (written within a second).
           await withContext(js, app, async (context) => {
-            const listed = await openFilesRow(await context.newPage(), app, id);
-            expect(await listed.locator('td.downloads').innerText()).toBe('2 / 2');
+            const page = await context.newPage();
+            await expect
+              .poll(async () => (await openFilesRow(page, app, id)).locator('td.downloads').innerText())
+              .toBe('2 · 2 / 2');
           });
         },
         STEP_TIMEOUT,

@@ -171,18 +171,31 @@ function makePdf(text: string): Buffer {
   return Buffer.from(pdf, 'latin1');
 }
 
-/** Opens a share page; returns the page and every answer the browser got for the raw link. */
+/**
+ * Opens a share page; returns the page and every answer the browser got for the page's preview
+ * address (what its image, player and PDF load: ADR 0066) and for the raw link.
+ */
 async function openSharePage(uploaded: Uploaded) {
   const page = await context.newPage();
-  const rawAnswers: Array<{ status: number; range: string | undefined }> = [];
+  const previewAnswers: Array<{ status: number; range: string | undefined }> = [];
+  const rawAnswers: number[] = [];
   page.on('response', (response) => {
-    if (new URL(response.url()).pathname === `/f/${uploaded.file.id}/raw`) {
-      rawAnswers.push({ status: response.status(), range: response.request().headers().range });
+    const { pathname } = new URL(response.url());
+    if (pathname === `/f/${uploaded.file.id}/preview`) {
+      previewAnswers.push({ status: response.status(), range: response.request().headers().range });
     }
+    if (pathname === `/f/${uploaded.file.id}/raw`) rawAnswers.push(response.status());
   });
   const response = await page.goto(uploaded.url, { waitUntil: 'load' });
   expect(response?.status()).toBe(200);
-  return { page, rawAnswers };
+  return { page, previewAnswers, rawAnswers };
+}
+
+/** The file as its owner's API shows it: views of its page and downloads apart. */
+async function ownerCounts(uploaded: Uploaded): Promise<{ views: number; downloads: number }> {
+  const res = await fetch(`${app.url}/api/v1/files/${uploaded.file.id}`, { headers: { cookie: app.cookie } });
+  const { file } = (await res.json()) as { file: { views: number; downloads: number } };
+  return { views: file.views, downloads: file.downloads };
 }
 
 let scratch: Page;
@@ -198,7 +211,7 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
       const recorded = await recordWebm(await scratchPage(), 4);
       expect(recorded.webm.length).toBeGreaterThan(10_000);
       const uploaded = await app.upload(recorded.webm, 'canvas clip.webm', 'video/webm');
-      const { page, rawAnswers } = await openSharePage(uploaded);
+      const { page, previewAnswers } = await openSharePage(uploaded);
 
       const video = page.locator('section.preview video');
       await expect
@@ -243,10 +256,10 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
       expect(seekedAt).toBeCloseTo(target, 0);
       expect(await video.evaluate((v: HTMLVideoElement) => v.error)).toBeNull();
 
-      // Chromium's media stack asked for byte ranges, and got them.
-      expect(rawAnswers.some((answer) => answer.range !== undefined)).toBe(true);
-      expect(rawAnswers.some((answer) => answer.status === 206)).toBe(true);
-      expect(rawAnswers.every((answer) => answer.status === 200 || answer.status === 206)).toBe(true);
+      // Chromium's media stack asked the preview address for byte ranges, and got them.
+      expect(previewAnswers.some((answer) => answer.range !== undefined)).toBe(true);
+      expect(previewAnswers.some((answer) => answer.status === 206)).toBe(true);
+      expect(previewAnswers.every((answer) => answer.status === 200 || answer.status === 206)).toBe(true);
 
       await page.screenshot({ path: screenshotPath('share-video'), fullPage: true });
       await page.close();
@@ -363,14 +376,16 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
       const pdf = makePdf('Hello from a shared PDF');
       const uploaded = await app.upload(pdf, 'résumé 📄.pdf', 'application/pdf');
       expect(uploaded.file.originalName).toBe('résumé 📄.pdf');
-      const { page, rawAnswers } = await openSharePage(uploaded);
+      const { page, previewAnswers } = await openSharePage(uploaded);
       expect(await page.locator('h1').innerText()).toBe('résumé 📄.pdf');
       expect(await page.title()).toBe('résumé 📄.pdf · File sharing');
       const frame = page.locator('section.preview iframe');
-      expect(await frame.getAttribute('src')).toBe(`/f/${uploaded.file.id}/raw`);
-      // The embedded viewer loaded the PDF from the raw link.
+      expect(await frame.getAttribute('src')).toBe(`/f/${uploaded.file.id}/preview`);
+      // The embedded viewer loaded the PDF from the preview address.
       await expect
-        .poll(() => rawAnswers.some((answer) => answer.status === 200 || answer.status === 206), { timeout: 10_000 })
+        .poll(() => previewAnswers.some((answer) => answer.status === 200 || answer.status === 206), {
+          timeout: 10_000,
+        })
         .toBe(true);
       await page.waitForTimeout(1500); // let the viewer paint before the screenshot
       await page.screenshot({ path: screenshotPath('share-pdf'), fullPage: true });
@@ -399,6 +414,49 @@ describe(`sharing in Chromium${SKIP_REASON}`, () => {
       expect(saved.length).toBe(content.length);
       expect(sha256(saved)).toBe(sha256(content));
       await page.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    'when a visitor opens the share pages of a video and an image with JavaScript on and the media load, then the owner sees 1 view and 0 downloads of each; clicking Download then counts 1',
+    async () => {
+      const recorded = await recordWebm(await scratchPage(), 2);
+      const video = await app.upload(recorded.webm, 'watched.webm', 'video/webm');
+      const image = await app.upload(await drawPng(await scratchPage()), 'looked at.png', 'image/png');
+
+      const watching = await openSharePage(video);
+      const player = watching.page.locator('section.preview video');
+      await expect
+        .poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
+        .toBeGreaterThanOrEqual(1);
+      // Played and sought, as a viewer would: every range the player asks is a look, not a download.
+      await player.evaluate(async (v: HTMLVideoElement) => {
+        v.muted = true;
+        await v.play();
+        v.pause();
+        await new Promise<void>((resolve) => {
+          v.addEventListener('seeked', () => resolve(), { once: true });
+          v.currentTime = v.duration * 0.8;
+        });
+      });
+      const looking = await openSharePage(image);
+      const picture = looking.page.locator('section.preview img');
+      await expect.poll(() => picture.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(480);
+
+      expect(watching.previewAnswers.length).toBeGreaterThan(0);
+      expect(looking.previewAnswers.map((answer) => answer.status)).toEqual([200]);
+      expect([...watching.rawAnswers, ...looking.rawAnswers]).toEqual([]);
+      await expect.poll(() => ownerCounts(video)).toEqual({ views: 1, downloads: 0 });
+      await expect.poll(() => ownerCounts(image)).toEqual({ views: 1, downloads: 0 });
+
+      const downloading = looking.page.waitForEvent('download');
+      await looking.page.getByRole('link', { name: 'Download' }).click();
+      expect((await downloading).suggestedFilename()).toBe('looked at.png');
+      await expect.poll(() => ownerCounts(image)).toEqual({ views: 1, downloads: 1 });
+      expect(await ownerCounts(video)).toEqual({ views: 1, downloads: 0 });
+      await watching.page.close();
+      await looking.page.close();
     },
     60_000,
   );

@@ -37,6 +37,8 @@ function previewText(preview: string): string {
 }
 
 const rawPath = (uploaded: Uploaded) => `/f/${uploaded.file.id}/raw`;
+/** What the page's own preview loads: never counted as a download (ADR 0066). */
+const previewPath = (uploaded: Uploaded) => `/f/${uploaded.file.id}/preview`;
 
 describe('the facts and the download button', () => {
   test('when a share page is opened, then it shows the name, the human size, the type in words, the upload date and a download button with the size', async ({
@@ -102,29 +104,29 @@ describe('the facts and the download button', () => {
 });
 
 describe('the preview', () => {
-  test('when the file is an image, then the page shows an <img> of the raw link', async ({ app }) => {
+  test('when the file is an image, then the page shows an <img> of its preview address', async ({ app }) => {
     const uploaded = await app.upload(sampleOf('image/png', 64), 'cat.png', 'image/png');
     const preview = previewOf((await page(uploaded.url)).html);
-    expect(preview).toContain(`<img src="${rawPath(uploaded)}" alt="cat.png"/>`);
+    expect(preview).toContain(`<img src="${previewPath(uploaded)}" alt="cat.png"/>`);
   });
 
-  test('when the file is a video, then the page shows <video controls> on the raw link', async ({ app }) => {
+  test('when the file is a video, then the page shows <video controls> on its preview address', async ({ app }) => {
     const uploaded = await app.upload(sampleOf('video/webm', 64), 'clip.webm', 'video/webm');
     const preview = previewOf((await page(uploaded.url)).html);
-    expect(preview).toMatch(new RegExp(`<video src="${rawPath(uploaded)}" controls=""`));
+    expect(preview).toMatch(new RegExp(`<video src="${previewPath(uploaded)}" controls=""`));
   });
 
-  test('when the file is audio, then the page shows <audio controls> on the raw link', async ({ app }) => {
+  test('when the file is audio, then the page shows <audio controls> on its preview address', async ({ app }) => {
     const uploaded = await app.upload(sampleOf('audio/ogg', 64), 'song.ogg', 'audio/ogg');
     const preview = previewOf((await page(uploaded.url)).html);
-    expect(preview).toMatch(new RegExp(`<audio src="${rawPath(uploaded)}" controls=""`));
+    expect(preview).toMatch(new RegExp(`<audio src="${previewPath(uploaded)}" controls=""`));
   });
 
   test('when the file is a PDF, then the page embeds it and links to it', async ({ app }) => {
     const uploaded = await app.upload('%PDF-1.4', 'paper.pdf', 'application/pdf');
     const preview = previewOf((await page(uploaded.url)).html);
-    expect(preview).toMatch(new RegExp(`<iframe src="${rawPath(uploaded)}"`));
-    expect(preview).toMatch(new RegExp(`<a href="${rawPath(uploaded)}"[^>]*>Open the PDF`));
+    expect(preview).toMatch(new RegExp(`<iframe src="${previewPath(uploaded)}"`));
+    expect(preview).toMatch(new RegExp(`<a href="${previewPath(uploaded)}"[^>]*>Open the PDF`));
   });
 
   test('when the file is short text, then the page shows all of it and does not say it is truncated', async ({
@@ -284,7 +286,7 @@ describe('OpenGraph and Twitter tags', () => {
       expect(status).toBe(200);
       expect(meta(html, 'og:url')).toBe(`https://files.example.com/f/${uploaded.file.id}`);
       expect(meta(html, 'og:image')).toBe(`https://files.example.com/f/${uploaded.file.id}/thumbnail`);
-      expect(previewOf(html)).toContain(`<img src="/f/${uploaded.file.id}/raw"`);
+      expect(previewOf(html)).toContain(`<img src="/f/${uploaded.file.id}/preview"`);
     } finally {
       await other.close();
     }

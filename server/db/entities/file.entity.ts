@@ -21,6 +21,11 @@ export interface StoredFile {
    */
   downloads: number;
   /**
+   * Looks at the share page by anyone but the owner, counted apart from downloads: the page's own
+   * preview is no download (ADR 0066).
+   */
+  views: number;
+  /**
    * When a download of the link was last counted in its row (links with a limit; null: none
    * yet). A used-up link stays until the claims on its downloads have run out (ADR 0056).
    */
@@ -68,6 +73,7 @@ export const FileSchema = new EntitySchema<StoredFile>({
     // ...and for links that used up their downloads (only limited ones have a limit).
     maxDownloads: { type: 'integer', nullable: true, index: 'files_max_downloads_index' },
     downloads: { type: 'integer', default: 0 },
+    views: { type: 'integer', default: 0 },
     lastDownloadAt: { type: 'Date', nullable: true },
     passwordHash: { type: 'string', nullable: true },
     // Null until known: files received before it was kept, or not yet computed.

@@ -23,6 +23,7 @@ import { Migration20261207000000WebhookDueIndex as PostgresWebhookDueIndex } fro
 import { Migration20261207005800WrongCodeLockOuts as PostgresWrongCodeLockOuts } from './postgresql/Migration20261207005800WrongCodeLockOuts';
 import { Migration20261207000000DownloadClaims as PostgresDownloadClaims } from './postgresql/Migration20261207000000DownloadClaims';
 import { Migration20261207120000CollectionFilesVersion as PostgresCollectionFilesVersion } from './postgresql/Migration20261207120000CollectionFilesVersion';
+import { Migration20261208000000FileViews as PostgresFileViews } from './postgresql/Migration20261208000000FileViews';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -46,6 +47,7 @@ import { Migration20261207000000WebhookDueIndex } from './sqlite/Migration202612
 import { Migration20261207005800WrongCodeLockOuts } from './sqlite/Migration20261207005800WrongCodeLockOuts';
 import { Migration20261207000000DownloadClaims } from './sqlite/Migration20261207000000DownloadClaims';
 import { Migration20261207120000CollectionFilesVersion } from './sqlite/Migration20261207120000CollectionFilesVersion';
+import { Migration20261208000000FileViews } from './sqlite/Migration20261208000000FileViews';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -72,6 +74,7 @@ const sqliteMigrations = [
   { name: 'Migration20261207005800WrongCodeLockOuts', class: Migration20261207005800WrongCodeLockOuts },
   { name: 'Migration20261207000000DownloadClaims', class: Migration20261207000000DownloadClaims },
   { name: 'Migration20261207120000CollectionFilesVersion', class: Migration20261207120000CollectionFilesVersion },
+  { name: 'Migration20261208000000FileViews', class: Migration20261208000000FileViews },
 ];
 
 const postgresqlMigrations = [
@@ -96,6 +99,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261207005800WrongCodeLockOuts', class: PostgresWrongCodeLockOuts },
   { name: 'Migration20261207000000DownloadClaims', class: PostgresDownloadClaims },
   { name: 'Migration20261207120000CollectionFilesVersion', class: PostgresCollectionFilesVersion },
+  { name: 'Migration20261208000000FileViews', class: PostgresFileViews },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

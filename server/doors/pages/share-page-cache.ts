@@ -6,7 +6,7 @@
 // put in afresh each time.
 import type { NextFunction, Request, Response } from 'express';
 import { visitorOrigin } from '../../http/link-base';
-import { sharePageVersion } from '../../services/share-access';
+import { countPageView, sharePageVersion } from '../../services/share-access';
 
 /** A page larger than this (a long text preview) is drawn each time. */
 const MAX_PAGE_BYTES = 256 * 1024;
@@ -117,6 +117,8 @@ export function sharePagesFromCache(cache: SharePageCache) {
           res.locals.sharePageToKeep = { key, version, nonce: res.locals.cspNonce };
           return next();
         }
+        // A look like any other (the page's loader counts those it draws); a request without a cookie is never the owner's.
+        countPageView(res.locals.ctx, { fileId: id, isOwner: false });
         for (const [name, value] of page.headers) res.setHeader(name, value);
         res.status(200).end(Buffer.concat(joinedWith(page.parts, Buffer.from(res.locals.cspNonce))));
       },

@@ -37,7 +37,7 @@ export async function serveRawFileFast(
   setSecurityHeaders(res, deps.config);
   const ctx = beginRequest(deps, req, res, clientAddress);
   await recogniseRequestSession(ctx, req, res, req.url as string);
-  const outcome = await serveRawFile(ctx, req, res, { fileId, asDownload: false });
+  const outcome = await serveRawFile(ctx, req, res, { fileId, use: 'download', asDownload: false });
   if (outcome.kind === 'served') return true;
   passOnRefusal(req, outcome);
   return false;

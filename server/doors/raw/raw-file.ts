@@ -4,6 +4,9 @@
 // its password (X-Share-Password, or the cookie the share page sets), and every GET that sends
 // content, by anyone but the owner, uses up one download, unless it is a range continuing a
 // download counted before for the same visitor: the counted answer leaves a claim (ADR 0056).
+// GET/HEAD /f/:id/preview — the same content under the same controls for the share page's own
+// image, player or PDF, which counts nothing (ADR 0066): always inline, only of the kinds the
+// page shows that way, and never to a visitor of a link with a download limit.
 import contentDisposition from 'content-disposition';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
@@ -11,7 +14,7 @@ import { fileClaimCookie, readCollectionGrants, readDownloadClaim, readShareGran
 import type { ServiceContext } from '../../context';
 import { isAppError } from '../../errors';
 import { isInlineSafe } from '../../services/content-policy';
-import { countFileDownload, openShare, PASSWORD_REQUIRED } from '../../services/share-access';
+import { countFileDownload, openShare, PASSWORD_REQUIRED, previewsContent } from '../../services/share-access';
 import { GONE_MESSAGES } from '../../services/share-settings';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../../storage/content-store';
 import { evaluatePreconditions, ifRangeHolds, parseRange } from '../../http/conditional-requests';
@@ -25,7 +28,12 @@ const INLINE_CSP =
 /** What a request for the raw content asks: the file, how to send it, and the password it carries. */
 export interface RawFileRequest {
   fileId: string;
-  /** `?download`: always as an attachment, even content that may show inline. */
+  /**
+   * `download`: the raw link, whose answers count downloads (ADR 0056); `preview`: the share
+   * page's own preview, inline, counting nothing (ADR 0066).
+   */
+  use: 'download' | 'preview';
+  /** `?download` of the raw link: always as an attachment, even content that may show inline. */
   asDownload: boolean;
   /** The X-Share-Password header. */
   password?: string;
@@ -65,16 +73,20 @@ export async function serveRawFile(
       password: request.password,
       grant: readShareGrant(cookie, request.fileId),
       collectionGrants: readCollectionGrants(cookie),
-      // Only a range can continue a download: a plain GET reads no claim (ADR 0056).
-      claim: rangeHeader === undefined ? null : readDownloadClaim(cookie, request.fileId),
+      // Only a range can continue a download: a plain GET reads no claim (ADR 0056). A preview
+      // continues none: a used-up link previews nothing.
+      claim: rangeHeader === undefined || request.use === 'preview' ? null : readDownloadClaim(cookie, request.fileId),
     };
     const shared = await openShare(ctx, request.fileId, proof, { checkContent: false });
     if (shared.kind === 'missing') return shared;
     if (shared.kind === 'gone') return { kind: 'gone', message: shared.message };
     if (shared.kind === 'locked') return shared;
+    // No preview of this file for this visitor: as if there were none (the thumbnail does the same).
+    if (request.use === 'preview' && !previewsContent(shared)) return { kind: 'missing' };
     const { file, size, etag } = shared;
 
-    const inline = isInlineSafe(file.mimeType) && !request.asDownload;
+    // A preview's kinds are all inline-safe (previewsContent).
+    const inline = request.use === 'preview' || (isInlineSafe(file.mimeType) && !request.asDownload);
     // HTTP dates have whole seconds: compare at that precision.
     const lastModifiedMs = Math.floor(new Date(file.createdAt).getTime() / 1000) * 1000;
 
@@ -114,9 +126,9 @@ export async function serveRawFile(
       return { kind: 'missing' };
     }
 
-    // Every answer that sends content is a download, wherever its range starts (ADR 0056);
-    // HEAD, 304, 412 and 416 send none.
-    const sendsContent = req.method === 'GET' && (status === 200 || status === 206);
+    // Every answer of the raw link that sends content is a download, wherever its range starts
+    // (ADR 0056); HEAD, 304, 412 and 416 send none, and the page's own preview counts none (ADR 0066).
+    const sendsContent = request.use === 'download' && req.method === 'GET' && (status === 200 || status === 206);
     const count = sendsContent ? await countFileDownload(ctx, shared, status === 206) : null;
     if (count?.kind === 'gone') {
       content?.stream.destroy();
@@ -178,15 +190,20 @@ export function headerText(value: string | undefined): string | undefined {
   }
 }
 
-/** The route in Express: refusals answered with a status page, or the not-found page after it. */
-export function rawFile() {
+/**
+ * The route in Express, of the raw link or (`preview`) of the share page's preview: refusals
+ * answered with a status page, or the not-found page after it.
+ */
+export function rawFile(use: RawFileRequest['use'] = 'download') {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const outcome =
         refusalsPassedOn.get(req) ??
         (await serveRawFile(res.locals.ctx, req, res, {
           fileId: req.params.id,
-          asDownload: req.query.download !== undefined,
+          use,
+          // A preview is never an attachment: it is not a way to download.
+          asDownload: use === 'download' && req.query.download !== undefined,
           password: headerText(req.get('x-share-password')),
         }));
       // Unknown id or missing content: fall through to the not-found page.

@@ -48,6 +48,10 @@ const File = z
       .nullable()
       .openapi({ description: 'null: no limit.' }),
     downloads: z.number().int().nonnegative().openapi({ description: 'Downloads started by others than the owner.' }),
+    views: z.number().int().nonnegative().openapi({
+      description:
+        'Views of the share page by others than the owner, apart from downloads: the page’s own preview is not a download.',
+    }),
     hasPassword: z.boolean(),
   })
   .strict()
@@ -486,6 +490,18 @@ function describeApi(registry: OpenAPIRegistry): void {
     },
   });
   describeResumableUploads(registry);
+  registry.registerPath({
+    method: 'get',
+    path: '/files/{id}',
+    tags: ['Files'],
+    summary: 'One of your files, with its views and downloads so far',
+    security: SESSION_OR_TOKEN,
+    request: { params: idParam('file') },
+    responses: {
+      200: { description: 'The file as it is now', content: json(z.object({ file: File })) },
+      ...errors(401, 403, 404),
+    },
+  });
   registry.registerPath({
     method: 'patch',
     path: '/files/{id}',

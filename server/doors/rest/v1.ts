@@ -15,7 +15,7 @@ import {
   removeFromCollection,
   updateCollection,
 } from '../../services/collections';
-import { deleteFile, listFilesJson, listFilesPage, updateFile } from '../../services/files';
+import { deleteFile, getOwnFile, listFilesJson, listFilesPage, updateFile } from '../../services/files';
 import {
   createFileRequest,
   deleteFileRequest,
@@ -162,6 +162,14 @@ export function apiV1Router(): Router {
   router.head('/uploads/:id', requireSession, tus);
   router.patch('/uploads/:id', requireSession, tus);
   router.delete('/uploads/:id', requireSession, tus);
+
+  router.get(
+    '/files/:id',
+    requireSession,
+    handler(async (req, res) => {
+      res.status(200).json({ file: await getOwnFile(res.locals.ctx, req.params.id) });
+    }),
+  );
 
   router.patch(
     '/files/:id',
