@@ -63,7 +63,7 @@ describe('the type of an uploaded file', () => {
   }) => {
     for (const file of await bothWays(app, alice, WEBM, 'clip.webm', 'application/octet-stream')) {
       expect(file.mimeType).toBe('video/webm');
-      expect(await sharePage(app, file.id)).toMatch(new RegExp(`<video src="/f/${file.id}/raw" controls=""`));
+      expect(await sharePage(app, file.id)).toMatch(new RegExp(`<video src="/f/${file.id}/preview" controls=""`));
     }
   });
 

@@ -158,6 +158,7 @@ describe('link-preview cards', () => {
     expect(meta(html, 'og:image')).toBe(`${app.url}/f/${file.id}/thumbnail`);
     expect(html).toContain(`<img src="/f/${file.id}/thumbnail"`);
     expect(html).not.toContain(`<img src="/f/${file.id}/raw"`);
+    expect(html).not.toContain(`<img src="/f/${file.id}/preview"`);
   });
 
   test('when a password-protected image is opened with its password, then the page has no og:image, no twitter:image and names nothing in its tags', async ({
