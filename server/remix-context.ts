@@ -33,10 +33,9 @@ import {
   getOwnFileRequest,
   listFileRequests,
   markFileRequestsSeen,
-  openFileRequest,
   setFileRequestClosed,
-  unlockFileRequest,
-} from './services/file-requests';
+} from './services/file-requests/owner';
+import { openFileRequest, unlockFileRequest } from './services/file-requests/guest-access';
 import { readGuestGrant, receiveGuestFiles, requestGrantCookie } from './http/receive-request-upload';
 import * as shares from './services/share-access';
 import { colourText } from './services/text-previews';

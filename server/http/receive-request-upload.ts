@@ -8,7 +8,7 @@ import { serialize } from 'cookie';
 import { readShareGrant } from '../auth/cookie';
 import type { Config } from '../config';
 import type { ServiceContext } from '../context';
-import { guestUploads, type SentFileDto } from '../services/file-requests';
+import { guestUploads, type SentFileDto } from '../services/file-requests/guest-uploads';
 import { withEachUploadedFile } from './multipart';
 
 /** The form's fields a guest sends before the files. */

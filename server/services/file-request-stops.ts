@@ -4,7 +4,7 @@
 // way, a form's file still streaming or a resumable upload, becomes a file only while its request
 // takes files and it still holds its place there. Closing takes every place of the request at
 // once, so an upload it stopped stays stopped when the request is reopened. The form's files
-// (file-requests.ts) and resumable uploads (resumable-uploads.ts) both ask here before their
+// (file-requests/guest-uploads.ts) and resumable uploads (resumable-uploads.ts) both ask here before their
 // content becomes a file.
 import type { EntityManager } from '@mikro-orm/knex';
 import { FileRequestSchema, FileRequestUploadSchema, type StoredFileRequest } from '../db/entities/file-request.entity';

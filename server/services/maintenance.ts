@@ -20,7 +20,7 @@ import type { Clock } from '../clock';
 import type { Metrics } from '../metrics';
 import type { ContentStore } from '../storage/content-store';
 import { DOWNLOAD_TALLY_EVERY_MS, type DownloadTally } from './download-tally';
-import { removeStaleRequestPlaces } from './file-requests';
+import { removeStaleRequestPlaces } from './request-metering';
 import { isStoredName } from './files';
 import { liveUploadKeys, removeAllReservations, removeStaleReservations, STALE_RESERVATION_MS } from './quotas';
 import { removeExpiredResumableUploads, removeStoppedRequestUploads, unfinishedUploadKeys } from './resumable-uploads';

@@ -3,11 +3,8 @@
 // throttle as for a form's files; the place in the request is held for the upload's whole life.
 // Both backends.
 import { FileRequestUploadSchema } from '../../server/db/entities/file-request.entity';
-import {
-  removeStaleRequestPlaces,
-  type FileRequestDto,
-  type ReceivedFileDto,
-} from '../../server/services/file-requests';
+import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests/owner';
+import { removeStaleRequestPlaces } from '../../server/services/request-metering';
 import { fileForm } from '../helpers/app';
 import { sampleOf } from '../helpers/file-samples';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';

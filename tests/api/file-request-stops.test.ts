@@ -3,7 +3,7 @@
 // refused (410) at its next step and its bytes, row and place go, reopened or not; a form's file
 // still streaming is refused before it is committed. Both backends.
 import http from 'node:http';
-import type { FileRequestDto } from '../../server/services/file-requests';
+import type { FileRequestDto } from '../../server/services/file-requests/owner';
 import { TestClock, type TestApp } from '../helpers/app';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 import { BOUNDARY, MULTIPART_TYPE, partHead, poll } from '../helpers/multipart';

@@ -2,7 +2,7 @@
 // into the user's space. The owner's API (/api/v1/requests), and the guest's side as a script
 // sends it (`curl -F file=@x -H 'Accept: application/json' <BASE_URL>/r/<id>`). Both backends.
 import http from 'node:http';
-import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests';
+import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests/owner';
 import { fileForm } from '../helpers/app';
 import { BOUNDARY, MULTIPART_TYPE, partHead, poll } from '../helpers/multipart';
 import { describe, expect, registeredUser, test, type TestUser } from '../helpers/fixtures';

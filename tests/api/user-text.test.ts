@@ -4,7 +4,7 @@
 // a multipart body, tRPC and the pages' forms. A guest's name and note are cleaned instead, as a
 // file's name is. Never a 500. Both backends.
 import type { CollectionDto } from '../../server/services/collections';
-import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests';
+import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests/owner';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 import { alertsOf, postForm } from '../helpers/pages-fixtures';
 import { TUS, uploadMetadata } from '../helpers/tus';

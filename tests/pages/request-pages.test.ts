@@ -2,7 +2,7 @@
 // /r/<id> (what is asked, what it still takes, the form of several files, the answer listing
 // what this guest sent), its 410 and password pages, and the owner's /requests with what
 // arrived (guests' names and notes as text) and the link from My files.
-import type { FileRequestDto } from '../../server/services/file-requests';
+import type { FileRequestDto } from '../../server/services/file-requests/owner';
 import { describe, expect, registeredUser, test, type TestUser } from '../helpers/fixtures';
 import { alertsOf, getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 

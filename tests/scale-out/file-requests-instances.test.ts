@@ -5,7 +5,7 @@
 // both and takes its place once.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests';
+import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests/owner';
 import { startApp, tempDir, type TestApp } from '../helpers/app';
 import { getPage, postForm, visibleText } from '../helpers/pages-fixtures';
 import { postgresS3Env } from '../helpers/test-backend';

@@ -22,7 +22,7 @@ import {
   getOwnFileRequest,
   listFileRequests,
   setFileRequestClosed,
-} from '../../services/file-requests';
+} from '../../services/file-requests/owner';
 import { myStorageReport } from '../../services/storage-usage';
 import { listSessions, login, logout, revokeAllSessions, revokeSession } from '../../services/sessions';
 import { changeOwnPassword, myFileListView, setMyPreferences } from '../../services/users';

@@ -4,7 +4,7 @@ import {
   deleteFileRequest,
   listFileRequests,
   setFileRequestClosed,
-} from '../../services/file-requests';
+} from '../../services/file-requests/owner';
 import { deleteFile, renameFile, shareUrl, updateShareSettings } from '../../services/files';
 import { publicProcedure, router } from './trpc';
 

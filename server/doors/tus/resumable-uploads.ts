@@ -12,7 +12,7 @@ import { sendNodeResponse } from 'srvx/node';
 import type { ServiceContext } from '../../context';
 import type { ResumableUpload } from '../../db/entities/resumable-upload.entity';
 import { isAppError } from '../../errors';
-import { createGuestResumableUpload, findGuestResumableUpload } from '../../services/file-requests';
+import { createGuestResumableUpload, findGuestResumableUpload } from '../../services/file-requests/guest-uploads';
 import { shareUrl, type FileDto } from '../../services/files';
 import {
   appendToResumableUpload,
