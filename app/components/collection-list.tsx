@@ -1,4 +1,5 @@
 import { Link } from '@remix-run/react';
+import { PasswordLock } from '~/components/icons';
 import { counted, formatBytes } from '~/utils/format';
 
 interface ListedCollection {
@@ -19,11 +20,7 @@ export function CollectionList({ collections }: { collections: ListedCollection[
         {collections.map((collection) => (
           <li key={collection.id}>
             <Link to={`/c/${collection.id}`}>{collection.title}</Link>
-            {collection.hasPassword ? (
-              <span className="lock" role="img" aria-label="Password-protected" title="Password-protected">
-                🔒
-              </span>
-            ) : null}
+            {collection.hasPassword ? <PasswordLock /> : null}
             <span className="muted">{`${counted(collection.fileCount, 'file')}, ${formatBytes(collection.totalSize)}`}</span>
             <Link to={`/collections/${collection.id}/delete`} aria-label={`Delete “${collection.title}”`}>
               Delete

@@ -1,3 +1,7 @@
+import { FileName } from '~/components/file-name';
+import { FileTypeIcon, fileKind } from '~/components/file-type-icon';
+import { FolderIcon } from '~/components/icons';
+import { MediaType } from '~/components/media-type';
 import { formatBytes } from '~/utils/format';
 
 /** One file of a collection as its page lists it. */
@@ -57,7 +61,7 @@ function TreeList({ folder }: { folder: Folder }) {
           <li key={`d:${child.name}`} className="tree-folder">
             <details open>
               <summary>
-                <span aria-hidden="true">📁 </span>
+                <FolderIcon />
                 {child.name}
               </summary>
               <TreeList folder={child} />
@@ -81,14 +85,16 @@ function FileRow({ name, file }: { name: string; file: CollectionTreeFile }) {
         <img className="thumbnail" src={`${page}/thumbnail`} alt="" loading="lazy" width={48} height={48} />
       ) : (
         <span className="thumbnail none" aria-hidden="true">
-          📄
+          <FileTypeIcon kind={fileKind(file.mimeType)} size={28} />
         </span>
       )}
       <a className="tree-name" href={page}>
-        {name}
+        <FileName name={name} />
       </a>
       <span className="muted tree-size">{formatBytes(file.size)}</span>
-      <span className="muted tree-type">{file.mimeType}</span>
+      <span className="muted tree-type">
+        <MediaType type={file.mimeType} />
+      </span>
     </>
   );
 }

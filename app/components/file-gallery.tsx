@@ -2,7 +2,9 @@
 // its kind), its name, size and upload date, linking to the file's page. Plain links and
 // lazy images: it works without JavaScript, and the browser fetches only the thumbnails in view.
 import { Link } from '@remix-run/react';
+import { FileName } from '~/components/file-name';
 import { FileTypeIcon, fileKind } from '~/components/file-type-icon';
+import { PasswordLock } from '~/components/icons';
 import { LocalTime } from '~/components/local-time';
 import { ReceivedFrom } from '~/components/received-from';
 import { formatBytes, formatViewsAndDownloads } from '~/utils/format';
@@ -54,24 +56,21 @@ export function FileGallery({ files }: { files: readonly ListedFile[] }) {
     <ul className="file-gallery" aria-label="Your files">
       {files.map((file) => (
         <li key={file.id} className="file-card" data-file-id={file.id}>
-          <Link to={`/f/${file.id}`} className="file-card-link">
+          {/* Named in words: the name below is drawn in two boxes (its middle cut, its extension kept),
+              which a screen reader would read with a space between them. */}
+          <Link to={`/f/${file.id}`} className="file-card-link" aria-label={file.originalName}>
             <span className="file-card-picture">
               <FilePicture file={file} pixels={THUMBNAIL_PIXELS} />
             </span>
             <span className="file-card-name" title={file.originalName}>
-              {file.originalName}
+              <FileName name={file.originalName} />
             </span>
           </Link>
           <span className="file-card-facts muted">
             {formatBytes(file.size)}
             {' · '}
             <LocalTime iso={file.createdAt} />
-            {file.hasPassword ? (
-              <span className="lock" role="img" aria-label="Password-protected" title="Password-protected">
-                {' '}
-                🔒
-              </span>
-            ) : null}
+            {file.hasPassword ? <PasswordLock /> : null}
           </span>
           <span className="file-card-facts file-card-counts muted">
             {formatViewsAndDownloads(file.views, file.downloads, file.maxDownloads)}

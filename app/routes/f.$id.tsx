@@ -3,6 +3,7 @@ import { data, redirectDocument } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
+import { LockIcon } from '~/components/icons';
 import { ShareLink } from '~/components/share-link';
 import { LocalTime } from '~/components/local-time';
 import { ShareSettingsFields } from '~/components/share-settings-fields';
@@ -364,7 +365,15 @@ export default function FileView() {
               </div>
               <div>
                 <dt>Password</dt>
-                <dd>{settings.current.hasPassword ? '🔒 Yes' : 'No'}</dd>
+                <dd>
+                  {settings.current.hasPassword ? (
+                    <>
+                      <LockIcon /> Yes
+                    </>
+                  ) : (
+                    'No'
+                  )}
+                </dd>
               </div>
             </>
           ) : null}

@@ -13,7 +13,10 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CollectionList } from '~/components/collection-list';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { FileGallery, FilePicture } from '~/components/file-gallery';
+import { FileName } from '~/components/file-name';
+import { PasswordLock } from '~/components/icons';
 import { LocalTime } from '~/components/local-time';
+import { MediaType } from '~/components/media-type';
 import { ReceivedFrom } from '~/components/received-from';
 import { ShareLink } from '~/components/share-link';
 import { StorageUsage } from '~/components/storage-usage';
@@ -363,17 +366,17 @@ export default function Files() {
                     <FilePicture file={file} pixels={40} />
                   </td>
                   <td className="name">
-                    <Link to={`/f/${file.id}`}>{file.originalName}</Link>
-                    {file.hasPassword ? (
-                      <span className="lock" role="img" aria-label="Password-protected" title="Password-protected">
-                        🔒
-                      </span>
-                    ) : null}
+                    <Link to={`/f/${file.id}`}>
+                      <FileName name={file.originalName} />
+                    </Link>
+                    {file.hasPassword ? <PasswordLock /> : null}
                     <ShareLink url={file.url} label={`Share link for ${file.originalName}`} />
                     <ReceivedFrom file={file} />
                   </td>
                   <td className="size">{formatBytes(file.size)}</td>
-                  <td className="type">{file.mimeType}</td>
+                  <td className="type">
+                    <MediaType type={file.mimeType} />
+                  </td>
                   <td className="date">
                     <LocalTime iso={file.createdAt} />
                   </td>

@@ -3,8 +3,10 @@
 // close, reopen and delete them. Opening the page marks what arrived as seen.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
+import { FileName } from '~/components/file-name';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
 import { pageErrorFrom } from '~/utils/errors.server';
@@ -93,11 +95,29 @@ function unitsBeside(maxBytes: number | null): SizeUnits {
 
 const STATE_WORDS = { open: 'Open', closed: 'Closed', expired: 'Expired', full: 'Full' } as const;
 
+/**
+ * Empties the new request's form once a request was made with it: the next request starts blank
+ * instead of taking the last one's title and message along unseen. A refused one keeps what was
+ * typed. (Without JavaScript the page is drawn anew, empty.)
+ */
+function useFormEmptiedAfterCreate(error: string | undefined) {
+  const form = useRef<HTMLFormElement>(null);
+  const navigation = useNavigation();
+  const creating = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'create';
+  const wasCreating = useRef(false);
+  useEffect(() => {
+    if (wasCreating.current && !creating && !error) form.current?.reset();
+    wasCreating.current = creating;
+  }, [creating, error]);
+  return form;
+}
+
 export default function FileRequests() {
   const { requests } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
+  const form = useFormEmptiedAfterCreate(answer?.error);
   return (
-    <main className="file-requests">
+    <main className="file-requests stack">
       <h1>File requests</h1>
       <p className="muted">
         A file request is a link through which anyone, without an account, sends files into your space. What they send
@@ -110,7 +130,7 @@ export default function FileRequests() {
             {answer.error}
           </p>
         ) : null}
-        <Form method="post" className="stack">
+        <Form method="post" className="stack" ref={form}>
           <input type="hidden" name="intent" value="create" />
           <label>
             <span>Title</span>
@@ -157,10 +177,11 @@ export default function FileRequests() {
         <ul className="file-request-list">
           {requests.map((one) => (
             <li key={one.id} className="card stack" data-request-id={one.id}>
-              <h2>
-                {one.title} <span className="badge">{STATE_WORDS[one.state]}</span>
+              <div className="file-request-heading">
+                <h2>{one.title}</h2>
+                <span className={`badge ${one.state}`}>{STATE_WORDS[one.state]}</span>
                 {one.newFiles > 0 ? <span className="badge new">{one.newFiles} new</span> : null}
-              </h2>
+              </div>
               <p className="share-row">
                 <span className="muted">Link</span>
                 <ShareLink url={one.url} label={`Link of ${one.title}`} />
@@ -180,10 +201,14 @@ export default function FileRequests() {
                 <ul className="file-request-files">
                   {one.files.map((file) => (
                     <li key={file.id}>
-                      <Link to={`/f/${file.id}`}>{file.originalName}</Link>{' '}
-                      <span className="muted">{`(${formatBytes(file.size)})`}</span>
-                      {file.isNew ? <span className="badge new">new</span> : null}
-                      {file.guestName ? <span className="guest-name"> from {file.guestName}</span> : null}
+                      <span className="file-request-file">
+                        <Link to={`/f/${file.id}`}>
+                          <FileName name={file.originalName} />
+                        </Link>{' '}
+                        <span className="muted">{`(${formatBytes(file.size)})`}</span>
+                        {file.isNew ? <span className="badge new">new</span> : null}
+                      </span>
+                      {file.guestName ? <span className="guest-name">from {file.guestName}</span> : null}
                       {file.guestNote ? <q className="guest-note">{file.guestNote}</q> : null}
                     </li>
                   ))}

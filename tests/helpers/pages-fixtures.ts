@@ -98,13 +98,15 @@ export function cookieAttributes(setCookie: string): Record<string, string | tru
 
 /**
  * What a reader sees of an HTML page: the text of <body> without scripts, styles, tags or
- * the hidden inputs, entities decoded, whitespace collapsed.
+ * the hidden inputs, entities decoded, whitespace collapsed. A <span> or <wbr> inside a word
+ * (a file's name and its extension, a type's break points) leaves it one word.
  */
 export function visibleText(html: string): string {
   const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
   return body
     .replace(/<script[\s\S]*?<\/script>/gi, ' ')
     .replace(/<style[\s\S]*?<\/style>/gi, ' ')
+    .replace(/<\/?(span|wbr)\b[^>]*>/gi, '')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

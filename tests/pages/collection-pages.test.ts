@@ -56,10 +56,12 @@ describe('the collection page', () => {
     expect(visibleText(html)).toContain('Download all');
     // photos > 2026 > beach.png, and photos > dunes.png: nested open <details>, in the collection's order.
     const tree = /<section[^>]*aria-label="Files"[^>]*>([\s\S]*)<\/section>/.exec(html)?.[1] ?? '';
-    expect(tree).toMatch(
+    // (A name's extension is a box of its own: the names are read as a reader sees them.)
+    const named = tree.replace(/<\/?span\b[^>]*>/g, '');
+    expect(named).toMatch(
       /<details open="">\s*<summary>[\s\S]*?photos<\/summary>[\s\S]*<details open="">\s*<summary>[\s\S]*?2026<\/summary>[\s\S]*beach\.png[\s\S]*<\/details>[\s\S]*dunes\.png/,
     );
-    expect(tree.indexOf('notes.txt')).toBeLessThan(tree.indexOf('photos'));
+    expect(named.indexOf('notes.txt')).toBeLessThan(named.indexOf('photos'));
     for (const { file } of [beach, dunes, notes]) expect(tree).toContain(`href="/f/${file.id}"`);
     expect(visibleText(tree)).toContain('17 bytes');
     expect(visibleText(tree)).toContain('text/plain');

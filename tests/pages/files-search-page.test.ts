@@ -6,7 +6,7 @@ import { getPage, visibleText } from '../helpers/pages-fixtures';
 
 /** The names a page lists, in order. */
 function namesOf(html: string): string[] {
-  return [...html.matchAll(/<td class="name"><a [^>]*>([^<]*)<\/a>/g)].map((match) => match[1]);
+  return [...html.matchAll(/<td class="name"><a [^>]*>([\s\S]*?)<\/a>/g)].map((match) => visibleText(match[1]));
 }
 
 /** The href of the link whose text is `text`, or undefined. */

@@ -124,7 +124,7 @@ export function WebhooksSection({
                   <tbody>
                     {webhook.deliveries.slice(0, SHOWN_DELIVERIES).map((delivery) => (
                       <tr key={delivery.id} data-delivery-id={delivery.id}>
-                        <td>
+                        <td className="event">
                           <code>{delivery.type}</code> <LocalTime iso={delivery.createdAt} />
                         </td>
                         <td data-label="Status">{STATUS_WORDS[delivery.status]}</td>
