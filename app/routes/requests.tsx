@@ -4,6 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { ConfirmedForm } from '~/components/confirm-dialog';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { LocalTime } from '~/components/local-time';
 import { ShareLink } from '~/components/share-link';
@@ -202,12 +203,18 @@ export default function FileRequests() {
                     </button>
                   )}
                 </Form>
-                <Form method="post">
+                <ConfirmedForm
+                  method="post"
+                  confirmation={{
+                    question: `Delete the file request “${one.title}”? Its link stops working; the files it received stay in My files.`,
+                    action: 'Delete',
+                  }}
+                >
                   <input type="hidden" name="id" value={one.id} />
                   <button type="submit" name="intent" value="delete" className="danger">
                     Delete
                   </button>
-                </Form>
+                </ConfirmedForm>
               </div>
             </li>
           ))}
