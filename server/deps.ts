@@ -27,7 +27,15 @@ export interface Deps extends AppDeps {
 }
 
 /** Logger, database (migrated), content store. A failure to open the database rejects. */
-export async function createDeps(config: Config, options: { logLevel?: LogLevel; clock?: Clock } = {}): Promise<Deps> {
+export async function createDeps(
+  config: Config,
+  options: {
+    logLevel?: LogLevel;
+    clock?: Clock;
+    /** A preview's budget other than the second of ADR 0054 (a test of what is shown past it). */
+    previewBudgetMs?: number;
+  } = {},
+): Promise<Deps> {
   const log = createLogger(options.logLevel ?? config.logLevel, await logDestination());
   const orm = await initOrm(config.database, log);
   // Images get their thumbnails beside them, and lose them with their content (ADR 0041).
@@ -46,7 +54,7 @@ export async function createDeps(config: Config, options: { logLevel?: LogLevel;
     orm.em.fork().count(ResumableUploadSchema, { finishedAt: null, expiresAt: { $gt: new Date() } }),
   );
   // Its threads start with the first preview it colours (ADR 0054).
-  const highlighter = createHighlighter(log);
+  const highlighter = createHighlighter(log, options.previewBudgetMs);
   const close = async () => {
     outages.stop();
     await highlighter.close();

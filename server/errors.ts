@@ -1,4 +1,6 @@
 // One error type for every rule a service enforces; each door maps the code once.
+import { tryAgainIn } from './wait-in-words';
+
 const ERROR_STATUS = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -11,7 +13,7 @@ const ERROR_STATUS = {
   /** Another request is working on the same thing (a resumable upload): retry shortly. */
   LOCKED: 423,
   TOO_MANY_REQUESTS: 429,
-  /** The database or the storage cannot be reached for now: try again later (ADR 0030). */
+  /** The database or the storage cannot be reached for now: try again after Retry-After (ADR 0030). */
   DEPENDENCY_UNAVAILABLE: 503,
   INSUFFICIENT_STORAGE: 507,
 } as const;
@@ -45,8 +47,8 @@ export type Dependency = 'database' | 'storage';
 export const OUTAGE_RETRY_AFTER_SECONDS = 10;
 
 const OUTAGE_MESSAGES: Record<Dependency, string> = {
-  database: 'The database is unavailable; please try again later',
-  storage: 'Storage is unavailable; please try again later',
+  database: `The database is unavailable. ${tryAgainIn(OUTAGE_RETRY_AFTER_SECONDS)}`,
+  storage: `Storage is unavailable. ${tryAgainIn(OUTAGE_RETRY_AFTER_SECONDS)}`,
 };
 
 /**

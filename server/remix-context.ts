@@ -38,7 +38,7 @@ import {
 import { openFileRequest, unlockFileRequest } from './services/file-requests/guest-access';
 import { readGuestGrant, receiveGuestFiles, requestGrantCookie } from './http/receive-request-upload';
 import * as shares from './services/share-access';
-import { colourText } from './services/text-previews';
+import { colourText, renderMarkdown } from './services/text-previews';
 import { expiryChoices } from './services/share-settings';
 import { sharexConfigFor } from './services/sharex';
 import { SHARE_SETTING_FIELDS } from './schemas';
@@ -71,7 +71,7 @@ export function loadContextFor(res: Response) {
       sessions,
       shares,
       /** A text preview's colours, made off the event loop (ADR 0054). */
-      textPreviews: { colourText },
+      textPreviews: { colourText, renderMarkdown },
       collections: { openCollectionShare, unlockCollection, listCollections, getOwnCollection, deleteCollection },
       apiTokens,
       sharexConfigFor,

@@ -71,6 +71,12 @@ export function SentFiles({
   );
 }
 
+/** Why files were not sent, in the server's words for the first of them ("This file request is closed…"). */
+function whyNotSent(notSent: FileRow[]): string {
+  const message = notSent.find((row) => row.message)?.message ?? 'The connection was lost.';
+  return /[.!?]$/.test(message) ? message : `${message}.`;
+}
+
 function rowState(row: FileRow): string {
   switch (row.state) {
     case 'waiting':
@@ -162,6 +168,20 @@ export function RequestUploadForm({ request, serverError }: { request: RequestLi
     };
   }, []);
 
+  // A pasted file (a screenshot copied a moment ago) joins the list, as a dropped one does.
+  useEffect(() => {
+    if (phase !== 'choosing') return;
+    const onPaste = (event: ClipboardEvent) => {
+      const files = Array.from(event.clipboardData?.files ?? []);
+      if (files.length === 0) return;
+      event.preventDefault();
+      setError(null);
+      setRows((current) => [...current, ...files.map((file): FileRow => ({ file, sent: 0, state: 'waiting' }))]);
+    };
+    window.addEventListener('paste', onPaste);
+    return () => window.removeEventListener('paste', onPaste);
+  }, [phase]);
+
   // The answer replaces the form and its focused button: the focus moves to it, and a screen
   // reader reads it (a live region put in the page with its words already in is not always heard).
   useEffect(() => {
@@ -232,29 +252,56 @@ export function RequestUploadForm({ request, serverError }: { request: RequestLi
     setPhase('choosing');
   };
 
+  /** Back to the form with the files that did not go, to send again or to remove (one too large). */
+  const tryAgain = () => {
+    setRows((current) =>
+      current
+        .filter((row) => row.state !== 'sent')
+        .map((row): FileRow => ({ file: row.file, sent: 0, state: 'waiting' })),
+    );
+    setError(null);
+    setPhase('choosing');
+  };
+
   if (phase === 'finished') {
     const rowsList = <FileRows rows={rows} onRemove={null} />;
-    const more = takesMore ? (
+    const notSent = rows.filter((row) => row.state !== 'sent');
+    // "Send more files" follows a success; after a refusal the page says why and offers to try
+    // again, unless the request takes nothing more (closed, expired, full, gone).
+    const next = takesMore ? (
       <p>
-        <button type="button" className="secondary" onClick={sendMore}>
-          Send more files
-        </button>
+        {notSent.length > 0 ? (
+          <button type="button" className="secondary" onClick={tryAgain}>
+            Try again
+          </button>
+        ) : (
+          <button type="button" className="secondary" onClick={sendMore}>
+            Send more files
+          </button>
+        )}
       </p>
     ) : null;
     if (sentInVisit.length === 0)
       return (
         <section className="card stack" aria-label="Not sent" ref={answerRef} tabIndex={-1}>
           <p className="alert" role="alert">
-            No file was sent.
+            {`No file was sent. ${whyNotSent(notSent)}`}
           </p>
           {rowsList}
-          {more}
+          {next}
         </section>
       );
     return (
       <SentFiles files={sentInVisit} sectionRef={answerRef}>
-        {rows.some((row) => row.state !== 'sent') ? rowsList : null}
-        {more}
+        {notSent.length > 0 ? (
+          <>
+            <p className="alert" role="alert">
+              {`${counted(notSent.length, 'file was', 'files were')} not sent. ${whyNotSent(notSent)}`}
+            </p>
+            {rowsList}
+          </>
+        ) : null}
+        {next}
       </SentFiles>
     );
   }
@@ -312,7 +359,7 @@ export function RequestUploadForm({ request, serverError }: { request: RequestLi
       </label>
       {scripted ? (
         <label className={`request-drop-zone${dragging ? ' dragging' : ''}`}>
-          <span className="request-drop-zone-title">Drop files here or choose them</span>
+          <span className="request-drop-zone-title">Drop or paste files here, or choose them</span>
           <span className="request-drop-zone-button" aria-hidden="true">
             Choose files
           </span>

@@ -1,6 +1,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { type CodeSegment, codeLines } from '~/utils/code-lines';
 import { counted, formatBytes } from '~/utils/format';
+import { MarkdownBody, type MarkdownPreviewData, MarkdownViews } from './markdown-preview';
 
 /** How the share page shows a file: itself, its thumbnail (SVG, TIFF, HEIC), a player, or its text. */
 export type SharePreviewKind = 'image' | 'thumbnail' | 'video' | 'audio' | 'pdf' | 'text' | 'none';
@@ -19,6 +20,10 @@ interface SharePreviewProps {
   previewPath: string;
   thumbnailPath: string;
   text: TextPreview | null;
+  /** A Markdown file: rendered or its source, and the links between the two (ADR 0069). */
+  markdown: MarkdownPreviewData | null;
+  /** The share page's own path (`/f/<id>`), which the Markdown views link to. */
+  pagePath: string;
   /** The preview's cap, for the note under a cut text. */
   textLimit: number;
   /** A limited link shows visitors no preview: the file leaves it only as a download (ADR 0066). */
@@ -33,10 +38,17 @@ export function SharePreview({
   previewPath,
   thumbnailPath,
   text,
+  markdown,
+  pagePath,
   textLimit,
   previewOff,
   downloadsLeft,
 }: SharePreviewProps) {
+  const truncatedNote = (
+    <p className="muted">
+      {`Preview truncated: only the first ${formatBytes(textLimit)} are shown. Download the file for the rest.`}
+    </p>
+  );
   return (
     <section className="preview" aria-label="Preview">
       {kind === 'image' ? <img src={previewPath} alt={name} /> : null}
@@ -63,14 +75,20 @@ export function SharePreview({
           </p>
         </>
       ) : null}
+      {kind === 'text' && markdown ? <MarkdownViews view={markdown.view} pagePath={pagePath} /> : null}
+      {kind === 'text' && markdown?.html ? (
+        <>
+          <MarkdownBody html={markdown.html} />
+          {markdown.truncated ? truncatedNote : null}
+        </>
+      ) : null}
+      {kind === 'text' && markdown?.view === 'rendered' && !markdown.html && text ? (
+        <p className="muted">Shown as text: this Markdown could not be rendered.</p>
+      ) : null}
       {kind === 'text' && text ? (
         <>
           <CodeView text={text} />
-          {text.truncated ? (
-            <p className="muted">
-              {`Preview truncated: only the first ${formatBytes(textLimit)} are shown. Download the file for the rest.`}
-            </p>
-          ) : null}
+          {text.truncated ? truncatedNote : null}
         </>
       ) : null}
       {kind === 'none' && previewOff ? (

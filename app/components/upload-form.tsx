@@ -410,9 +410,10 @@ export function UploadForm({
         onDrop={onDrop}
       >
         <span className="dropzone-title">
+          {/* Dropping and pasting are the page's JavaScript: without it, only the file input is promised. */}
           {scripted
-            ? 'Choose a file or several, or drop files or a folder here'
-            : 'Choose a file or several, or drop or paste one here'}
+            ? 'Choose a file or several, or drop or paste them here (a folder can be dropped too)'
+            : 'Choose a file or several'}
         </span>
         <span className="muted upload-limit">{limitInWords(allowance)}</span>
         <input

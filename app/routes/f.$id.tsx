@@ -17,6 +17,7 @@ import { readForm } from '~/utils/form.server';
 import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { highlightedText } from '~/utils/highlight.server';
+import { renderedMarkdown } from '~/utils/markdown.server';
 import { fileTypeInWords, sourceLanguageOf } from '~/utils/share-file-type';
 import { sharePageHeaders } from '~/utils/share-page';
 import { FILE_NOT_FOUND } from '~/utils/share-messages';
@@ -72,6 +73,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
   let textPreview = null;
   let binary = false;
+  // Markdown shows rendered, its source a link away (?view=source), both without JavaScript (ADR 0069).
+  const markdownView: 'rendered' | 'source' =
+    new URL(request.url).searchParams.get('view') === 'source' ? 'source' : 'rendered';
+  let markdownHtml: string | null = null;
+  let textTruncated = false;
   if (preview === 'text') {
     const read = await services.shares.readTextPreview(share, TEXT_PREVIEW_BYTES);
     // Named like source but not text (an MPEG transport stream is a `.ts` too): no preview.
@@ -80,10 +86,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       preview = 'none';
     } else if (read) {
       const colour = (input: { text: string; language: string }) => services.textPreviews.colourText(ctx, input);
-      textPreview = {
-        ...(await highlightedText(read.text, language, colour, file.storedName)),
-        truncated: read.truncated,
-      };
+      const rendered = language === 'markdown' && markdownView === 'rendered';
+      if (rendered) {
+        const render = (input: { text: string }) => services.textPreviews.renderMarkdown(ctx, input);
+        markdownHtml = await renderedMarkdown(read.text, render, file.storedName);
+      }
+      // The source, coloured; or plain text where the rendering was not to be had (past its budget).
+      if (markdownHtml === null)
+        textPreview = {
+          ...(await highlightedText(read.text, rendered ? null : language, colour, file.storedName)),
+          truncated: read.truncated,
+        };
+      textTruncated = read.truncated;
     }
   }
   const shareUrl = services.files.shareUrl(ctx, file.id);
@@ -102,6 +116,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       // A limited link shows visitors no preview: the file leaves it only as a download (ADR 0066).
       previewOff: !share.previewable,
       textPreview,
+      markdown:
+        preview === 'text' && language === 'markdown'
+          ? { view: markdownView, html: markdownHtml, truncated: textTruncated }
+          : null,
       shareUrl,
       // Absolute for link previews (OpenGraph wants absolute URLs); the page itself uses a path,
       // so media still load (CSP 'self') when the site is reached by another name than BASE_URL.
@@ -319,6 +337,7 @@ export default function FileView() {
     preview,
     previewOff,
     textPreview,
+    markdown,
     shareUrl,
     rawPath,
     previewPath,
@@ -397,6 +416,8 @@ export default function FileView() {
           previewPath={previewPath}
           thumbnailPath={thumbnailPath}
           text={textPreview}
+          markdown={markdown}
+          pagePath={`/f/${encodeURIComponent(file.id)}`}
           textLimit={TEXT_PREVIEW_BYTES}
           previewOff={previewOff}
           downloadsLeft={downloadsLeft}

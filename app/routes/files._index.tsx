@@ -11,6 +11,7 @@ import {
 } from '@remix-run/react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CollectionList } from '~/components/collection-list';
+import { useConfirmation } from '~/components/confirm-dialog';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { FileGallery, FilePicture } from '~/components/file-gallery';
 import { FileName } from '~/components/file-name';
@@ -211,14 +212,23 @@ export default function Files() {
     if (cursorParam === shownCursor.current) return;
     shownCursor.current = cursorParam;
     setError(null);
-    setNotice(null);
+    // A collection deleted from its dialog comes back here as the page without JavaScript does,
+    // naming it in the address.
+    const deleted = new URLSearchParams(cursorParam).get('deleted');
+    setNotice(deleted ? deletedNotice(deleted) : null);
     setFocusAfterDelete(null);
     headingRef.current?.focus();
   }, [cursorParam]);
 
+  const { ask, dialog } = useConfirmation();
   const onDelete = (event: FormEvent<HTMLFormElement>, id: string, name: string) => {
     event.preventDefault();
-    if (!window.confirm(deleteQuestion(name))) return;
+    void ask({ question: deleteQuestion(name), action: 'Delete' }).then((answer) => {
+      if (answer) deleteFile(id, name);
+    });
+  };
+
+  const deleteFile = (id: string, name: string) => {
     setError(null);
     setNotice(null);
     const index = files.findIndex((file) => file.id === id);
@@ -392,7 +402,7 @@ export default function Files() {
                   </td>
                   <td>
                     {/* Without JavaScript it opens the confirmation page, which comes back here
-                        (ADR 0008); with it, the browser's confirm dialog asks and the delete is done in place. */}
+                        (ADR 0008); with it, the page's own dialog asks and the delete is done in place. */}
                     <form
                       method="get"
                       action={`/files/${file.id}/delete`}
@@ -420,6 +430,7 @@ export default function Files() {
           ) : null}
         </nav>
       ) : null}
+      {dialog}
     </main>
   );
 }

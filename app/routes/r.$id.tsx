@@ -74,10 +74,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
 }
 
+/** A refused form in words: nothing went (all or nothing), why, and how to try again. */
 function inWords(status: number, message: string): string {
   if (status === 400 && message === 'No file uploaded') return 'Choose at least one file to send.';
   if (status === 401) return 'This file request is password-protected: open it with its password first.';
-  return message;
+  const why = /[.!?]$/.test(message) ? message : `${message}.`;
+  // A throttle's words already say when to try again (429).
+  return `No file was sent. ${why} ${status === 429 ? 'Then choose the files again.' : 'Choose the files again to try again.'}`;
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, error }) => {

@@ -5,6 +5,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { data, redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
+import { ConfirmedForm } from '~/components/confirm-dialog';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { FileName } from '~/components/file-name';
 import { LocalTime } from '~/components/local-time';
@@ -227,12 +228,18 @@ export default function FileRequests() {
                     </button>
                   )}
                 </Form>
-                <Form method="post">
+                <ConfirmedForm
+                  method="post"
+                  confirmation={{
+                    question: `Delete the file request “${one.title}”? Its link stops working; the files it received stay in My files.`,
+                    action: 'Delete',
+                  }}
+                >
                   <input type="hidden" name="id" value={one.id} />
                   <button type="submit" name="intent" value="delete" className="danger">
                     Delete
                   </button>
-                </Form>
+                </ConfirmedForm>
               </div>
             </li>
           ))}

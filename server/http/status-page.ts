@@ -76,5 +76,5 @@ function answerOutage(res: ResponseWithLocals, outage: DependencyUnavailableErro
     return;
   }
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.end(statusPageHtml('Temporarily unavailable', `${outage.message}.`));
+  res.end(statusPageHtml('Temporarily unavailable', outage.message));
 }

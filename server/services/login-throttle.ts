@@ -19,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { ServiceContext } from '../context';
 import { AppError } from '../errors';
+import { tryAgainIn } from '../wait-in-words';
 
 const WINDOW_MS = 15 * 60 * 1000;
 /** Failed logins for one username from one address before that pair is refused. */
@@ -42,7 +43,7 @@ const ADDRESS_SLOW_DOWN_STEP_MS = 50;
 const MAX_QUEUE_MS = 10_000;
 const QUEUE_POLL_MS = 50;
 
-const TOO_MANY_ATTEMPTS = 'Too many failed login attempts. Please wait and try again later.';
+const TOO_MANY_ATTEMPTS = 'Too many failed login attempts.';
 
 /** A login attempt holding its pending places until it is known to have failed or succeeded. */
 export interface LoginAttemptTicket {
@@ -144,8 +145,10 @@ export async function admitLoginAttempt(
   };
 }
 
+/** A refusal with its wait: the Retry-After seconds, and the same wait in its words. */
 function tooManyAttempts(retryAfterMs: number, message = TOO_MANY_ATTEMPTS): AppError {
-  return new AppError('TOO_MANY_REQUESTS', message, Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError('TOO_MANY_REQUESTS', `${message} ${tryAgainIn(seconds)}`, seconds);
 }
 
 /**
@@ -164,7 +167,7 @@ function addressKey(address: string | null): string {
 
 /** Wrong share passwords for one file from one address before that pair is refused (ADR 0014). */
 const MAX_SHARE_PASSWORD_FAILURES = 5;
-const TOO_MANY_SHARE_PASSWORDS = 'Too many wrong passwords for this file. Please wait and try again later.';
+const TOO_MANY_SHARE_PASSWORDS = 'Too many wrong passwords for this file.';
 
 /**
  * Lets a share-password attempt through to the check, or throws TOO_MANY_REQUESTS once the
@@ -193,6 +196,8 @@ export async function admitSharePasswordAttempt(
 const MAX_WRONG_CODES_PER_ACCOUNT = 10;
 /** How long the code step then stays refused, from the wrong code that used them up. */
 const CODE_LOCK_OUT_MS = 15 * 60 * 1000;
+/** The refusal of a locked code step (the page shows it as it is, with the wait). */
+const TOO_MANY_CODES = 'Too many wrong two-factor codes were tried for this account.';
 
 /**
  * Lets one guess at an account's two-factor code (a time code or a recovery code) through to
@@ -211,7 +216,7 @@ export async function admitCodeGuess(
   const key = `codes:${accountId}`;
   await admitUnder(ctx, counters, key, MAX_WRONG_CODES_PER_ACCOUNT, (waitMs) => {
     ctx.metrics.throttleRefused('login');
-    return tooManyAttempts(waitMs, tooManyCodes(waitMs));
+    return tooManyAttempts(waitMs, TOO_MANY_CODES);
   });
   return {
     async failed() {
@@ -223,12 +228,6 @@ export async function admitCodeGuess(
     succeeded: () => counters.release(key),
     abandoned: () => counters.release(key),
   };
-}
-
-/** The refusal of a locked code step, with the wait in minutes (the page shows it as it is). */
-function tooManyCodes(waitMs: number): string {
-  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-  return `Too many wrong two-factor codes were tried for this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 }
 
 /**
@@ -279,7 +278,7 @@ function finishedStepKey(stepId: string): string {
 
 /** Files guests may send from one address, to all file requests, in the window (ADR 0048). */
 const MAX_GUEST_UPLOADS_PER_ADDRESS = 200;
-const TOO_MANY_GUEST_UPLOADS = 'Too many files sent from your address. Please wait and try again later.';
+const TOO_MANY_GUEST_UPLOADS = 'Too many files sent from your address.';
 
 /**
  * Counts one file a guest sends to a file request from `address`, or throws TOO_MANY_REQUESTS

@@ -179,7 +179,7 @@ describe('server faults', () => {
         body: fileForm('lost', 'lost.txt'),
       });
 
-      await expectJsonError(res, 503, 'Storage is unavailable; please try again later');
+      await expectJsonError(res, 503, 'Storage is unavailable. Try again in 10 seconds.');
     } finally {
       await repair();
     }

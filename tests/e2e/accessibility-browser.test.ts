@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
-import { snap } from '../helpers/pages-browser';
+import { snap, waitForHydration } from '../helpers/pages-browser';
 import { apiUpload, makePng, postForm } from '../helpers/pages-fixtures';
 import { totpCode } from '../helpers/totp';
 
@@ -36,7 +36,7 @@ interface PageCase {
 let app: TestApp;
 let browser: Browser;
 const cookies: Record<Exclude<Who, 'visitor'>, string> = { owner: '', empty: '' };
-const ids = { photo: '', notes: '', locked: '', collection: '', request: '' };
+const ids = { photo: '', notes: '', readme: '', locked: '', collection: '', request: '' };
 
 const PAGES: PageCase[] = [
   { name: 'home', who: 'visitor', path: () => '/' },
@@ -54,10 +54,21 @@ const PAGES: PageCase[] = [
   },
   { name: 'files', who: 'owner', path: () => '/files' },
   { name: 'files-empty', who: 'empty', path: () => '/files' },
+  {
+    name: 'files-delete-dialog',
+    who: 'owner',
+    path: () => '/files',
+    reach: async (page) => {
+      await waitForHydration(page, 'main form');
+      await page.getByRole('button', { name: 'Delete notes.txt' }).click();
+      await page.getByRole('dialog').waitFor();
+    },
+  },
   { name: 'upload', who: 'owner', path: () => '/upload' },
   { name: 'share-owner', who: 'owner', path: () => `/f/${ids.photo}` },
   { name: 'share-visitor', who: 'visitor', path: () => `/f/${ids.photo}` },
   { name: 'share-text-visitor', who: 'visitor', path: () => `/f/${ids.notes}` },
+  { name: 'share-markdown-visitor', who: 'visitor', path: () => `/f/${ids.readme}` },
   { name: 'share-locked', who: 'visitor', path: () => `/f/${ids.locked}` },
   { name: 'collection-owner', who: 'owner', path: () => `/c/${ids.collection}` },
   { name: 'collection-visitor', who: 'visitor', path: () => `/c/${ids.collection}` },
@@ -98,6 +109,12 @@ beforeAll(async () => {
     type: 'text/plain',
     content: 'Bring the hats.\n',
   });
+  const readme = await apiUpload(app, cookies.owner, {
+    filename: 'README.md',
+    type: 'text/markdown',
+    content:
+      '# Trip\n\nBring the **hats**, see [the map](https://example.com/map).\n\n> Leave at 8.\n\n| Day | Place |\n|-----|-------|\n| 1 | Beach |\n',
+  });
   const locked = await fetch(`${app.url}/api/v1/files`, {
     method: 'POST',
     headers: { cookie: cookies.owner },
@@ -123,6 +140,7 @@ beforeAll(async () => {
   expect(collection.status).toBe(201);
   ids.photo = photo.id;
   ids.notes = notes.id;
+  ids.readme = readme.id;
   ids.locked = ((await locked.json()) as { file: { id: string } }).file.id;
   ids.collection = ((await collection.json()) as { collection: { id: string } }).collection.id;
   const token = await postForm(

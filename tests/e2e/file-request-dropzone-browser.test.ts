@@ -86,9 +86,9 @@ async function onRequestPage(
   const guest: Guest = { page, sent: [], errors: [] };
   page.on('pageerror', (error) => guest.errors.push(`uncaught: ${error.message}`));
   page.on('console', (message) => {
-    // What the tests cause on purpose (a full request, a page that asks for its password) is
-    // logged by the browser as a failed request.
-    if (message.type() === 'error' && !/status of (401|410)\b/.test(message.text()))
+    // What the tests cause on purpose (a full request, a file too large for it, a page that asks
+    // for its password) is logged by the browser as a failed request.
+    if (message.type() === 'error' && !/status of (401|410|413)\b/.test(message.text()))
       guest.errors.push(`console: ${message.text()}`);
   });
   page.on('request', (request) => {
@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium)('the drop zone of a file request in Chromium, with
       expect(await main.locator('h1').textContent()).toBe('Wedding photos');
       expect(await main.textContent()).toContain('Up to 4 more files');
       // The drop zone is the file input's label: a keyboard reaches the picker through it.
-      const picker = main.getByLabel('Drop files here or choose them');
+      const picker = main.getByLabel('Drop or paste files here, or choose them');
       expect(await picker.getAttribute('type')).toBe('file');
 
       await main.getByLabel('Your name').fill('Lea');
@@ -237,7 +237,7 @@ describe.skipIf(!hasChromium)('the drop zone of a file request in Chromium, with
     const id = await newRequest({ title: 'One contract', maxFiles: 1 });
     await onRequestPage(id, async ({ page }) => {
       const main = page.locator('main');
-      await main.getByLabel('Drop files here or choose them').setInputFiles([
+      await main.getByLabel('Drop or paste files here, or choose them').setInputFiles([
         { name: 'contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 signed\n%%EOF\n') },
         { name: 'annex.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 annex\n%%EOF\n') },
       ]);
@@ -257,6 +257,61 @@ describe.skipIf(!hasChromium)('the drop zone of a file request in Chromium, with
     expect((await receivedFiles(id)).map((file) => file.originalName)).toEqual(['contract.pdf']);
   });
 
+  it('when the guest’s only file is larger than the room left in the request, then the page says no file was sent and why, and offers to try again (not to send more), which brings the file back to remove', {
+    timeout: STEP_TIMEOUT,
+  }, async () => {
+    const id = await newRequest({ title: 'Tiny notes', maxBytes: 10 });
+    await onRequestPage(id, async ({ page }) => {
+      const main = page.locator('main');
+      await main
+        .getByLabel('Drop or paste files here, or choose them')
+        .setInputFiles([
+          { name: 'essay.txt', mimeType: 'text/plain', buffer: Buffer.from('far more than ten bytes\n') },
+        ]);
+      await main.getByRole('button', { name: 'Send', exact: true }).click();
+
+      await page.getByRole('alert').waitFor({ timeout: 30_000 });
+      expect(await page.getByRole('alert').textContent()).toBe(
+        'No file was sent. This file is larger than the room left in this file request.',
+      );
+      expect(await main.getByRole('button', { name: 'Send more files' }).count()).toBe(0);
+      await snap(page, 'file-request-dropzone-too-large');
+      await main.getByRole('button', { name: 'Try again' }).click();
+      // The form again, the file in its list to send again or to remove.
+      expect((await rowsShown(page)).map(({ name, state }) => [name, state])).toEqual([['essay.txt', 'Waiting']]);
+      await main.getByRole('button', { name: 'Remove essay.txt' }).click();
+      expect(await page.locator('.request-file').count()).toBe(0);
+    });
+    expect(await receivedFiles(id)).toEqual([]);
+  });
+
+  it('when the request is closed while the guest has its page open, then sending says no file was sent because it is closed, and offers nothing more to try', {
+    timeout: STEP_TIMEOUT,
+  }, async () => {
+    const id = await newRequest({ title: 'Closing soon' });
+    await onRequestPage(id, async ({ page }) => {
+      const main = page.locator('main');
+      const closed = await fetch(`${app.url}/api/v1/requests/${id}`, {
+        method: 'PATCH',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ closed: true }),
+      });
+      expect(closed.status).toBe(200);
+      await main
+        .getByLabel('Drop or paste files here, or choose them')
+        .setInputFiles([{ name: 'late.txt', mimeType: 'text/plain', buffer: Buffer.from('late\n') }]);
+      await main.getByRole('button', { name: 'Send', exact: true }).click();
+
+      await page.getByRole('alert').waitFor({ timeout: 30_000 });
+      expect(await page.getByRole('alert').textContent()).toBe(
+        'No file was sent. This file request is closed: it takes no more files.',
+      );
+      expect(await main.getByRole('button', { name: 'Send more files' }).count()).toBe(0);
+      expect(await main.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    });
+    expect(await receivedFiles(id)).toEqual([]);
+  });
+
   it('when the guest leaves the page while a file is on its way, then its upload is deleted and the request takes a file again', {
     timeout: STEP_TIMEOUT,
   }, async () => {
@@ -270,7 +325,7 @@ describe.skipIf(!hasChromium)('the drop zone of a file request in Chromium, with
     await onRequestPage(id, async ({ page }) => {
       const main = page.locator('main');
       await main
-        .getByLabel('Drop files here or choose them')
+        .getByLabel('Drop or paste files here, or choose them')
         .setInputFiles([{ name: 'speech.mp4', mimeType: 'video/mp4', buffer: randomBytes(LARGE_BYTES) }]);
       await main.getByRole('button', { name: 'Send', exact: true }).click();
       await page.waitForFunction(
@@ -299,7 +354,7 @@ describe.skipIf(!hasChromium)('the drop zone of a file request in Chromium, with
         await waitForHydration(page, 'main form');
         const main = page.locator('main');
         await main
-          .getByLabel('Drop files here or choose them')
+          .getByLabel('Drop or paste files here, or choose them')
           .setInputFiles([{ name: 'keys.txt', mimeType: 'text/plain', buffer: Buffer.from('under the mat\n') }]);
         await main.getByRole('button', { name: 'Send', exact: true }).click();
         await page.getByRole('status').waitFor({ timeout: 30_000 });
@@ -321,7 +376,7 @@ describe.skipIf(!hasChromium)('the drop zone of a file request in Chromium, with
       const { page } = guest;
       const main = page.locator('main');
       await main
-        .getByLabel('Drop files here or choose them')
+        .getByLabel('Drop or paste files here, or choose them')
         .setInputFiles([
           { name: 'form.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 form\n%%EOF\n') },
         ]);

@@ -159,12 +159,19 @@ describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_REASON}`
       return el.getAttribute('aria-label') ?? `${el.tagName.toLowerCase()}: ${el.textContent?.trim()}`;
     });
 
-  /** Deletes with the keyboard: focus on the row's Delete button, Enter, the confirm dialog accepted. */
+  /** The page's dialog, open on its Cancel button, answered with the keyboard: Tab to Delete, Enter. */
+  async function confirmWithKeyboard(page: Page): Promise<void> {
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+  }
+
+  /** Deletes with the keyboard: focus on the row's Delete button, Enter, the page's dialog confirmed. */
   async function deleteWithKeyboard(page: Page, name: string): Promise<void> {
-    page.once('dialog', (dialog) => void dialog.accept());
     const button = page.getByRole('button', { name: `Delete ${name}` });
     await button.focus();
     await page.keyboard.press('Enter');
+    await confirmWithKeyboard(page);
     await page
       .getByRole('status')
       .filter({ hasText: `“${name}” was deleted.` })
@@ -206,10 +213,10 @@ describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_REASON}`
           expect(
             (await fetch(`${app.url}/api/v1/files/${gone.id}`, { method: 'DELETE', headers: { cookie } })).status,
           ).toBe(200);
-          page.once('dialog', (dialog) => void dialog.accept());
           const button = page.getByRole('button', { name: 'Delete gone.txt' });
           await button.focus();
           await page.keyboard.press('Enter');
+          await confirmWithKeyboard(page);
           await page.getByRole('alert').filter({ hasText: '“gone.txt” was already deleted.' }).waitFor();
           await button.waitFor({ state: 'detached' });
           await expect.poll(() => focused(page)).toBe('Delete newer.txt');

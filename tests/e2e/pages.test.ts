@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
-import { snap, waitForHydration } from '../helpers/pages-browser';
+import { answerDialog, snap, waitForHydration } from '../helpers/pages-browser';
 import { apiUpload, makePng } from '../helpers/pages-fixtures';
 
 const SKIP_REASON = `skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
@@ -228,18 +228,14 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
         await page.evaluate(() => ((window as unknown as { pagesTestMarker: string }).pagesTestMarker = 'still here'));
 
         // Cancelling the confirmation deletes nothing.
-        page.once('dialog', (dialog) => void dialog.dismiss());
         await row.getByRole('button', { name: 'Delete holiday-video.bin' }).click();
+        await answerDialog(page, 'Cancel');
         await page.waitForTimeout(300);
         expect(await row.isVisible()).toBe(true);
         expect(await fileIdsOf('erin')).toContain(bigId);
 
-        let question = '';
-        page.once('dialog', (dialog) => {
-          question = dialog.message();
-          void dialog.accept();
-        });
         await row.getByRole('button', { name: 'Delete holiday-video.bin' }).click();
+        const question = await answerDialog(page, 'Delete');
         await row.waitFor({ state: 'detached' });
         expect(question).toContain('holiday-video.bin');
         expect(await page.getByRole('status').textContent()).toBe('“holiday-video.bin” was deleted.');
@@ -272,13 +268,14 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
               await waitForHydration(tab, 'main form');
             }),
           );
-          for (const tab of [page, other]) tab.once('dialog', (dialog) => void dialog.accept());
           await other.getByRole('button', { name: 'Delete stale.txt' }).click();
+          await answerDialog(other, 'Delete');
           await other.locator(`tr[data-file-id="${staleId}"]`).waitFor({ state: 'detached' });
 
           const staleRow = page.locator(`tr[data-file-id="${staleId}"]`);
           expect(await staleRow.isVisible()).toBe(true);
           await staleRow.getByRole('button', { name: 'Delete stale.txt' }).click();
+          await answerDialog(page, 'Delete');
           await page.getByRole('alert').waitFor();
           expect(await page.getByRole('alert').textContent()).toBe('“stale.txt” was already deleted.');
           expect(await fileIdsOf('erin')).toEqual([imageId]);
@@ -406,8 +403,8 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages
         await snap(page, 'files-older-page');
 
         // Deleting here keeps them here: the page is loaded again with its cursor.
-        page.once('dialog', (dialog) => void dialog.accept());
         await page.getByRole('button', { name: 'Delete oldest.txt' }).click();
+        await answerDialog(page, 'Delete');
         await page.locator(`tr[data-file-id="${oldest.id}"]`).waitFor({ state: 'detached' });
         await page.getByText('No older files.').waitFor();
         expect(page.url()).toBe(secondPage);

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
-import { waitForHydration } from '../helpers/pages-browser';
+import { answerDialog, waitForHydration } from '../helpers/pages-browser';
 
 const SKIP_REASON = hasChromium
   ? ''
@@ -71,6 +71,8 @@ describe.skipIf(!hasChromium)(`the settings page in Chromium${SKIP_REASON}`, () 
         expect(await row.locator('code').textContent()).toBe(`${token.slice(0, 10)}…`);
         if (js) await waitForHydration(page, 'form.token-form');
         await row.getByRole('button', { name: `Revoke ${name}` }).click();
+        // With JavaScript the page asks first; without it the form revokes at once.
+        if (js) await answerDialog(page, 'Revoke');
         await page.getByText('The token was revoked').waitFor();
         // With JavaScript the list is fetched again after the notice: the row goes a moment later.
         await expect.poll(() => page.locator('table.tokens tr', { hasText: name }).count()).toBe(0);

@@ -15,8 +15,8 @@ import { onPostgresS3 } from '../helpers/test-backend';
 import { tusClient } from '../helpers/tus';
 
 const PASSWORD = 'correct horse battery';
-const DATABASE_DOWN = 'The database is unavailable; please try again later';
-const STORAGE_DOWN = 'Storage is unavailable; please try again later';
+const DATABASE_DOWN = 'The database is unavailable. Try again in 10 seconds.';
+const STORAGE_DOWN = 'Storage is unavailable. Try again in 10 seconds.';
 
 interface LogLine {
   level: number;

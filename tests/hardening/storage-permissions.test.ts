@@ -75,7 +75,7 @@ describe('an upload folder that has become read-only', () => {
 
       const refused = await upload('refused.txt');
       expect(refused.status).toBe(503);
-      expect(await refused.json()).toEqual({ error: 'Storage is unavailable; please try again later' });
+      expect(await refused.json()).toEqual({ error: 'Storage is unavailable. Try again in 10 seconds.' });
       expect(storedContent()).toEqual([file.storedName]);
       expect(fs.readdirSync(path.join(uploads, '.incomplete'))).toEqual([]);
       expect(await (await fetch(`${server.url}/api/v1/files`, { headers: { cookie } })).json()).toEqual(rowsBefore);

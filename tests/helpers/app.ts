@@ -83,6 +83,8 @@ export interface StartOptions {
   keepLogLines?: boolean;
   /** Starts it as an operator who set no BASE_URL does (its default then names localhost and the port). */
   withoutBaseUrl?: boolean;
+  /** A text or Markdown preview's time budget (default: a second, ADR 0054). */
+  previewBudgetMs?: number;
 }
 
 export async function startApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
@@ -105,6 +107,7 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
   const deps = await createDeps(finalConfig, {
     clock: options.clock,
     logLevel: ownLevel ? undefined : CHECKED_LOG_LEVEL,
+    previewBudgetMs: options.previewBudgetMs,
   });
   const logged: string[] = [];
   checkErrorLogs(deps.log, {

@@ -190,3 +190,16 @@ export async function textLayout(page: Page, tolerance = 2): Promise<TextLayout>
     return { overlaps, cutOff };
   }, tolerance);
 }
+
+/**
+ * Answers the page's own question before a delete (app/components/confirm-dialog.tsx) with its
+ * `button` ("Delete", "Cancel"…), and returns the question it asked.
+ */
+export async function answerDialog(page: Page, button: string): Promise<string> {
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  const question = (await dialog.locator('.confirm-question').textContent()) ?? '';
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+  return question;
+}

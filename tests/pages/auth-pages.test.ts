@@ -199,7 +199,7 @@ describe('POST /login', () => {
     expect(visibleText(await res.text())).toContain('Invalid username or password');
   });
 
-  test('when one username keeps failing, then the login page answers 429 with Retry-After and a message, even for the right password', async ({
+  test('when one username keeps failing, then the login page answers 429 with Retry-After and says how long to wait in words, even for the right password', async ({
     app,
   }) => {
     await app.createUser('throttled');
@@ -210,10 +210,16 @@ describe('POST /login', () => {
     expect(res.status).toBe(429);
     res = await pageLogin(app, { username: 'throttled', password: DEFAULT_PASSWORD });
     expect(res.status).toBe(429);
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
     expect(sessionSetCookie(res)).toBeUndefined();
     const html = await res.text();
     expect(visibleText(html)).toMatch(/too many/i);
+    // The wait the header gives, in minutes rounded up, rather than "later".
+    const minutes = Math.ceil(retryAfter / 60);
+    expect(alertsOf(html)).toEqual([
+      `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    ]);
     expect(html).toMatch(/<input[^>]*name="password"/); // the form, to try again later
   }, 60_000);
 

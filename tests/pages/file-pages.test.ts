@@ -77,6 +77,17 @@ describe('GET /upload and POST /upload', () => {
     expect(visibleText(html)).toContain('Upload a file');
   });
 
+  test('when /upload is opened without JavaScript, then its drop zone offers to choose files and promises no dropping or pasting, which only the script does', async ({
+    app,
+    alice,
+  }) => {
+    const html = await (await getPage(app, '/upload', alice.cookie)).text();
+    const zone = /<label class="dropzone[^"]*">([\s\S]*?)<\/label>/.exec(html)?.[1] ?? '';
+    expect(zone).toMatch(/<input[^>]*type="file"/);
+    expect(visibleText(zone)).toContain('Choose a file or several');
+    expect(visibleText(zone).toLowerCase()).not.toMatch(/drop|paste/);
+  });
+
   test('when the form is posted without JavaScript, then the user lands on /f/<id> and the bytes are on disk', async ({
     app,
     alice,

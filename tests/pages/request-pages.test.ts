@@ -130,6 +130,36 @@ describe('the guest’s page', () => {
     expect((await getPage(app, '/r/AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
   });
 
+  test('when a guest opens a request without JavaScript, then its form offers to choose files and promises no dropping or pasting', async ({
+    app,
+    alice,
+  }) => {
+    const request = await createRequest(alice, { title: 'Scans' });
+    const html = await (await getPage(app, `/r/${request.id}`)).text();
+    const form = /<form[^>]*enctype="multipart\/form-data"[^>]*>([\s\S]*?)<\/form>/i.exec(html)?.[1] ?? '';
+    expect(form).toMatch(/<input[^>]*type="file"[^>]*name="file"/);
+    expect(visibleText(form).toLowerCase()).not.toMatch(/drop|paste/);
+  });
+
+  test('when a guest’s file is larger than the room left in the request, then the page says nothing was sent and why, and offers to try again, not to send more', async ({
+    app,
+    alice,
+  }) => {
+    const request = await createRequest(alice, { title: 'Small things', maxBytes: 10 });
+    const res = await fetch(`${app.url}/r/${request.id}`, {
+      method: 'POST',
+      body: guestForm({ name: 'Ida' }, [{ name: 'big.txt', content: 'far more than ten bytes' }]),
+    });
+    expect(res.status).toBe(413);
+    const html = await res.text();
+    expect(alertsOf(html)).toEqual([
+      'No file was sent. This file is larger than the room left in this file request. Choose the files again to try again.',
+    ]);
+    expect(visibleText(html)).not.toContain('Send more files');
+    // The form is there to try again.
+    expect(html).toMatch(/<input[^>]*type="file"[^>]*name="file"/);
+  });
+
   test('when a request has a password, then its page asks for it first, refuses a wrong one, and opens with the right one', async ({
     app,
     alice,

@@ -317,7 +317,7 @@ describe('passwords', () => {
     expect(res.headers.getSetCookie().filter((c) => c.startsWith('share_'))).toEqual([]);
   });
 
-  test('when one address sends wrong passwords for a file, then after 5 it gets 429 with Retry-After, even with the right one, while another file is not affected', async ({
+  test('when one address sends wrong passwords for a file, then after 5 it gets 429 with Retry-After, even with the right one, the page says how long to wait, and another file is not affected', async ({
     app,
   }) => {
     const throttled = await app.upload('guarded', 'guarded.txt', 'text/plain', { password: PASSWORD });
@@ -332,7 +332,8 @@ describe('passwords', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     const page = await postUnlock(throttled.url, PASSWORD);
     expect(page.status).toBe(429);
-    expect(await page.text()).toContain('Too many wrong passwords for this file.');
+    // The window's 15 minutes, in words, rather than "later".
+    expect(await page.text()).toContain('Too many wrong passwords for this file. Try again in 15 minutes.');
     expect((await request(elsewhere.rawUrl, { headers: { 'x-share-password': PASSWORD } })).status).toBe(200);
   });
 });

@@ -231,14 +231,15 @@ describe('source in colour', () => {
       '/* </code></pre><iframe src=javascript:alert(3)> */',
       '',
     ].join('\n');
-    for (const [name, type] of [
-      ['page.html', 'text/html'],
-      ['hostile.ts', 'video/mp2t'],
-      ['notes.md', 'text/markdown'],
-      ['plain.txt', 'text/plain'],
+    for (const [name, type, query] of [
+      ['page.html', 'text/html', ''],
+      ['hostile.ts', 'video/mp2t', ''],
+      // Markdown's source view (its rendered view: tests/sharing/markdown-preview.test.ts).
+      ['notes.md', 'text/markdown', '?view=source'],
+      ['plain.txt', 'text/plain', ''],
     ]) {
       const { file } = await alice.upload(hostile, name, type);
-      const { html } = await sharePage(app, file.id);
+      const { html } = await sharePage(app, `${file.id}${query}`);
       const pre = preOf(html);
       // Nothing but the preview's own spans and escaped text inside the <pre>.
       expect(pre.replace(/<\/?(code|span)( class="[\w -]+")?>/g, ''), name).not.toContain('<');

@@ -39,8 +39,8 @@ function textOf(pre: string): string {
  * `other`'s raw link asked just after it, and again a quarter of a second later if it is still
  * being drawn.
  */
-async function openWhileProbing(app: SharingApp, file: Uploaded, other: Uploaded) {
-  return probeWhileAnswering(file.url, {
+async function openWhileProbing(app: SharingApp, file: Uploaded, other: Uploaded, query = '') {
+  return probeWhileAnswering(`${file.url}${query}`, {
     headers: { cookie: app.cookie },
     probes: [`${app.url}/healthz`, other.rawUrl],
     firstAfterMs: 20,
@@ -50,18 +50,19 @@ async function openWhileProbing(app: SharingApp, file: Uploaded, other: Uploaded
 }
 
 const CRAFTED = [
-  // Markdown: links that never close (20 KB take highlight.js some 30 s on a quiet machine).
-  { name: 'links.md', type: 'text/markdown', text: '[a]('.repeat(5_000) },
+  // Markdown's source: links that never close (20 KB take highlight.js some 30 s on a quiet
+  // machine). Its rendered view: tests/sharing/markdown-preview.test.ts.
+  { name: 'links.md', type: 'text/markdown', text: '[a]('.repeat(5_000), query: '?view=source' },
   // TOML/INI: a key that never meets its "=".
-  { name: 'settings.ini', type: 'application/octet-stream', text: 'a'.repeat(32_000) },
+  { name: 'settings.ini', type: 'application/octet-stream', text: 'a'.repeat(32_000), query: '' },
   // Java: one long word.
-  { name: 'Main.java', type: 'text/x-java', text: 'a'.repeat(24_000) },
+  { name: 'Main.java', type: 'text/x-java', text: 'a'.repeat(24_000), query: '' },
   // C#: generic types one after another.
-  { name: 'Program.cs', type: 'application/octet-stream', text: 'a<b> '.repeat(1_000) },
+  { name: 'Program.cs', type: 'application/octet-stream', text: 'a<b> '.repeat(1_000), query: '' },
   // JavaScript, coloured in a moment; but 400 nested template strings (800 spans) held open over
   // 2,000 lines would be 1.6 million spans to read back and draw (and React draws nested spans by
   // recursion, deeper than its stack).
-  { name: 'nested.js', type: 'text/javascript', text: '`${'.repeat(400) + 'x\n'.repeat(2_000) },
+  { name: 'nested.js', type: 'text/javascript', text: '`${'.repeat(400) + 'x\n'.repeat(2_000), query: '' },
 ];
 
 describe('text previews within a budget', () => {
@@ -98,9 +99,9 @@ describe('text previews within a budget', () => {
   test.for(CRAFTED)(
     'when $name, crafted to be slow to colour, is opened, then /healthz and another file’s raw link answer at once while its page is drawn, and the page shows its text uncoloured',
     { timeout: 60_000 },
-    async ({ name, type, text }, { app }) => {
+    async ({ name, type, text, query }, { app }) => {
       const file = await app.upload(text, name, type);
-      const { first: page, probes } = await openWhileProbing(app, file, other);
+      const { first: page, probes } = await openWhileProbing(app, file, other, query);
 
       expect(page.status).toBe(200);
       expect(probes.length, 'probes sent while the page was drawn').toBeGreaterThan(0);
@@ -118,9 +119,9 @@ describe('text previews within a budget', () => {
     app,
   }) => {
     const file = await app.upload('[a]('.repeat(5_000), 'again.md', 'text/markdown');
-    const first = await openWhileProbing(app, file, other);
+    const first = await openWhileProbing(app, file, other, '?view=source');
     expect(preOf(first.first.body)).not.toContain('hljs');
-    const again = await openWhileProbing(app, file, other);
+    const again = await openWhileProbing(app, file, other, '?view=source');
     expect(again.first.status).toBe(200);
     expect(textOf(preOf(again.first.body))).toBe('[a]('.repeat(5_000));
     // The first look waited for a thread and a whole budget (a second); another attempt would too.

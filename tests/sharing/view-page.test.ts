@@ -174,16 +174,16 @@ describe('the preview', () => {
     expect(html).not.toContain('<script>alert(1)');
   });
 
-  test('when the file is Markdown, CSV or JSON, then the page previews it as escaped text (the raw link still only downloads it)', async ({
+  test('when the file is Markdown (its source view), CSV or JSON, then the page previews it as escaped text (the raw link still only downloads it)', async ({
     app,
   }) => {
-    for (const [name, type] of [
-      ['readme.md', 'text/markdown'],
-      ['table.csv', 'text/csv'],
-      ['data.json', 'application/json'],
+    for (const [name, type, query] of [
+      ['readme.md', 'text/markdown', '?view=source'],
+      ['table.csv', 'text/csv', ''],
+      ['data.json', 'application/json', ''],
     ]) {
       const uploaded = await app.upload(`content of ${name} <b>bold</b>`, name, type);
-      const preview = previewOf((await page(uploaded.url)).html);
+      const preview = previewOf((await page(`${uploaded.url}${query}`)).html);
       expect(previewText(preview), type).toBe(`content of ${name} <b>bold</b>`);
       expect(preview, type).not.toContain('<b>');
       expect((await request(uploaded.rawUrl)).headers['content-disposition'], type).toMatch(/^attachment;/);

@@ -72,6 +72,31 @@ describe('the webhooks section of the settings page', () => {
     }
   }, 60_000);
 
+  test('when a user reads the webhooks section, then it says there what a delivery carries, how to check its signature and how it is retried, without sending them elsewhere', async ({
+    app,
+    alice,
+  }) => {
+    const html = await (await getPage(app, '/settings', alice.cookie)).text();
+    const section = /<section[^>]*aria-labelledby="webhooks-heading"[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    const text = visibleText(section);
+    expect(text).not.toContain('README');
+    // The body, the signature and its check, the retries, in short.
+    for (const words of [
+      '"type": "file.uploaded"',
+      '"shareUrl"',
+      'X-Signature: t=<unix seconds>,v1=<hex>',
+      'HMAC-SHA256 of <t>.<body>',
+      "under the webhook's signing secret",
+      'compare the two in constant time',
+      'Answer with a 2xx within 10 seconds',
+      'for a day',
+      'X-Webhook-Id',
+    ])
+      expect(text).toContain(words);
+    // Long, so folded: it works without JavaScript.
+    expect(section).toMatch(/<details[^>]*>\s*<summary>What your server receives, and how to check it<\/summary>/);
+  });
+
   test("when the form names no event, or another user's webhook is removed, then the page says why and changes nothing", async ({
     app,
     alice,

@@ -120,7 +120,16 @@ export function ApiTokensSection({
                     )}
                   </td>
                   <td>
-                    <RowAction intent="revoke-token" id={token.id} label="Revoke" ariaLabel={`Revoke ${token.name}`} />
+                    <RowAction
+                      intent="revoke-token"
+                      id={token.id}
+                      label="Revoke"
+                      ariaLabel={`Revoke ${token.name}`}
+                      confirmation={{
+                        question: `Revoke the token “${token.name}”? Whatever uses it stops working at once.`,
+                        action: 'Revoke',
+                      }}
+                    />
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,5 @@
 import { Form } from '@remix-run/react';
+import { type Confirmation, ConfirmedForm } from '~/components/confirm-dialog';
 
 /** A one-button form acting on one row of a settings list (revoke a token, log out a session). */
 export function RowAction({
@@ -6,19 +7,29 @@ export function RowAction({
   id,
   label,
   ariaLabel,
+  confirmation,
 }: {
   intent: string;
   id: string;
   label: string;
   ariaLabel: string;
+  /** Asked first, with JavaScript (a revoke or a removal that cannot be undone). */
+  confirmation?: Confirmation;
 }) {
-  return (
-    <Form method="post">
+  const fields = (
+    <>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
       <button type="submit" className="danger small" aria-label={ariaLabel}>
         {label}
       </button>
-    </Form>
+    </>
+  );
+  return confirmation ? (
+    <ConfirmedForm method="post" confirmation={confirmation}>
+      {fields}
+    </ConfirmedForm>
+  ) : (
+    <Form method="post">{fields}</Form>
   );
 }
