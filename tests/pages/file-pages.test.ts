@@ -350,11 +350,11 @@ describe('GET /f/<id>', () => {
     expect(text).not.toContain('image/png');
     expect(text).toContain(`${file.createdAt.slice(0, 10)} ${file.createdAt.slice(11, 16)} UTC`);
     const imgSrc = /<img[^>]*\bsrc="([^"]+)"/.exec(html.slice(html.indexOf('<main')))?.[1];
-    expect(new URL(imgSrc!, app.url).href).toBe(`${app.url}/f/${file.id}/raw`);
+    expect(new URL(imgSrc!, app.url).href).toBe(`${app.url}/f/${file.id}/preview`);
     const hrefs = linkHrefs(html).map((href) => new URL(href, app.url).href);
     expect(hrefs).toContain(`${app.url}/f/${file.id}/raw?download=1`);
     // The preview it points at is served.
-    const raw = await fetch(`${app.url}/f/${file.id}/raw`);
+    const raw = await fetch(`${app.url}/f/${file.id}/preview`);
     expect(raw.status).toBe(200);
     expect(Buffer.from(await raw.arrayBuffer()).equals(png)).toBe(true);
   });
