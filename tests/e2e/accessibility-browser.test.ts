@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
 import { snap, waitForHydration } from '../helpers/pages-browser';
-import { apiUpload, makePng, postForm } from '../helpers/pages-fixtures';
-import { totpCode } from '../helpers/totp';
+import { apiUpload, makePng, postForm, turnOnTwoFactorOnPages } from '../helpers/pages-fixtures';
 
 const SKIP_REASON = hasChromium
   ? ''
@@ -82,22 +81,6 @@ const PAGES: PageCase[] = [
   { name: 'not-found', who: 'visitor', path: () => '/no-such-page' },
 ];
 
-/** Turns two-factor codes on for a logged-in user with the settings page's forms. */
-async function turnOnTwoFactor(cookie: string): Promise<void> {
-  const begun = await postForm(app, '/settings', { intent: 'begin-2fa' }, { cookie });
-  const secret = /<code>([A-Z2-7]{32})<\/code>/.exec(await begun.text())?.[1];
-  if (!secret) throw new Error('no two-factor secret on the settings page');
-  // Not at the very end of a 30-second step, so that the code is still good when it arrives.
-  if (Date.now() % 30_000 > 27_000) await new Promise((resolve) => setTimeout(resolve, 3_500));
-  const confirmed = await postForm(
-    app,
-    '/settings',
-    { intent: 'confirm-2fa', code: totpCode(secret, Date.now()) },
-    { cookie },
-  );
-  expect(await confirmed.text()).toContain('Two-factor codes are on.');
-}
-
 beforeAll(async () => {
   if (!hasChromium) return;
   [app, browser] = await Promise.all([startApp(), launchBrowser()]);
@@ -157,7 +140,7 @@ beforeAll(async () => {
   });
   expect(request.status).toBe(201);
   ids.request = ((await request.json()) as { request: { id: string } }).request.id;
-  await turnOnTwoFactor(await app.login('tessa'));
+  await turnOnTwoFactorOnPages(app, await app.login('tessa'));
 }, STEP_TIMEOUT);
 
 afterAll(async () => {

@@ -15,8 +15,7 @@ import { DEFAULT_PASSWORD, fileForm, startApp, type TestApp } from '../helpers/a
 import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
 import { sampleOf } from '../helpers/file-samples';
 import { sidewaysScroll, textLayout, waitForHydration } from '../helpers/pages-browser';
-import { apiUpload, makePng, postForm } from '../helpers/pages-fixtures';
-import { totpCode } from '../helpers/totp';
+import { apiUpload, makePng, postForm, turnOnTwoFactorOnPages } from '../helpers/pages-fixtures';
 import { tusClient } from '../helpers/tus';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 
@@ -348,23 +347,6 @@ rsync -av photos/ backup:/holiday/2026/
 \`\`\`
 `;
 
-/** Turns two-factor codes on with the settings page's forms (the session stays). */
-async function turnOnTwoFactor(cookie: string): Promise<void> {
-  const begun = await postForm(app, '/settings', { intent: 'begin-2fa' }, { cookie });
-  const secret = /<code>([A-Z2-7]{32})<\/code>/.exec(await begun.text())?.[1];
-  if (!secret) throw new Error('no two-factor secret on the settings page');
-  // Not at the very end of a 30-second step, so that the code is still good when it arrives.
-  if (Date.now() % 30_000 > 27_000) await new Promise((resolve) => setTimeout(resolve, 3_500));
-  const confirmed = await postForm(
-    app,
-    '/settings',
-    { intent: 'confirm-2fa', code: totpCode(secret, Date.now()) },
-    { cookie },
-  );
-  if (!(await confirmed.text()).includes('Two-factor codes are on.'))
-    throw new Error('two-factor codes did not turn on');
-}
-
 /** Olive's files of every kind, collections, requests, an unfinished upload, tokens and webhooks. */
 async function olivesThings(cookie: string): Promise<void> {
   // Webhooks first, so that the uploads leave deliveries: one receiver takes them, one refuses.
@@ -486,7 +468,7 @@ beforeAll(async () => {
   olderFilesPath = (/href="(\/files\?cursor=[^"]+)"/.exec(firstPage)?.[1] ?? '').replace(/&amp;/g, '&');
   if (olderFilesPath === '') throw new Error('no link to the older files on /files');
   await olivesThings(cookies.olive);
-  await turnOnTwoFactor(cookies.olive);
+  await turnOnTwoFactorOnPages(app, cookies.olive);
   await until('the link set to expire after a second gone', async () => {
     return (await fetch(`${app.url}/f/${ids.expired}`)).status === 410;
   });

@@ -2,6 +2,7 @@
 // JavaScript would speak it, and small real files to upload. Nothing here is mocked.
 import { deflateSync } from 'node:zlib';
 import type { TestApp } from './app';
+import { totpCode } from './totp';
 
 /** A GET that does not follow redirects, as a test wants to see them. */
 export function getPage(app: TestApp, path: string, cookie?: string, headers: Record<string, string> = {}) {
@@ -195,4 +196,21 @@ export const SIGNED_OUT_MENU = { logOut: false, logIn: true, myFiles: false, goT
 /** The document's titles (one is expected). */
 export function titlesOf(html: string): string[] {
   return [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((match) => match[1]);
+}
+
+/** Turns two-factor codes on for a logged-in user with the settings page's forms (the session stays). */
+export async function turnOnTwoFactorOnPages(app: TestApp, cookie: string): Promise<void> {
+  const begun = await postForm(app, '/settings', { intent: 'begin-2fa' }, { cookie });
+  const secret = /<code>([A-Z2-7]{32})<\/code>/.exec(await begun.text())?.[1];
+  if (!secret) throw new Error('no two-factor secret on the settings page');
+  // Not at the very end of a 30-second step, so that the code is still good when it arrives.
+  if (Date.now() % 30_000 > 27_000) await new Promise((resolve) => setTimeout(resolve, 3_500));
+  const confirmed = await postForm(
+    app,
+    '/settings',
+    { intent: 'confirm-2fa', code: totpCode(secret, Date.now()) },
+    { cookie },
+  );
+  if (!(await confirmed.text()).includes('Two-factor codes are on.'))
+    throw new Error('two-factor codes did not turn on');
 }
