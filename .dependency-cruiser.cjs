@@ -9,7 +9,7 @@ const EXPRESS = '(^|/)node_modules/(@types/)?express(/|$)';
  * The server modules the browser bundle may take at run time: pure helpers with no I/O and no
  * secrets. Everything else in server/ reaches app/ through the Remix load context, or as types.
  */
-const SERVER_MODULES_FOR_THE_BROWSER = ['^server/byte-sizes\\.ts$', '^server/collection-titles\\.ts$'];
+const SERVER_MODULES_FOR_THE_BROWSER = ['^server/utilities/byte-sizes\\.ts$', '^server/collection-titles\\.ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -6,8 +6,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, describeDatabase, loadConfig, type Config } from '../server/config';
 import { createServiceContext, type ServiceContext } from '../server/context';
 import { createDeps, type Deps } from '../server/deps';
-import { isAppError } from '../server/errors';
-import { errorSummary } from '../server/logged-errors';
+import { isAppError } from '../server/utilities/errors';
+import { errorSummary } from '../server/utilities/logged-errors';
 import { provision } from '../server/provision';
 
 /** A failure the command explains itself: its message is the line the admin sees. */

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { ConfigError, describeDatabase } from '../server/config';
 import { initOrm, type Orm } from '../server/db/orm';
-import { errorSummary } from '../server/logged-errors';
+import { errorSummary } from '../server/utilities/logged-errors';
 import { createDeps, type Deps } from '../server/deps';
 import { moveInstall, MoveVerificationError } from '../server/services/install-move';
 import { LocalDiskStore } from '../server/storage/local-disk-store';

@@ -1,7 +1,7 @@
 // What the admin commands say about quotas, in the units each quota reads in everywhere (ADR
 // 0065): a quota set as 500MB is "500 MB" here, on the files page and in a full quota's 413, and
 // the bytes measured against it are said in the same units.
-import { formatBytes, formatLimit, unitsOf } from '../server/byte-sizes';
+import { formatBytes, formatLimit, unitsOf } from '../server/utilities/byte-sizes';
 import type { UserSummary } from '../server/services/accounts';
 
 /** "alice's quota is now 500 MB". */

@@ -2,7 +2,7 @@
 // Parse arguments → read the password → registerUser → say so: a line for people, or for
 // scripts the JSON of `users add --json` or the bare id. Every failure is one line on stderr
 // and a non-zero exit code; never a stack trace.
-import { isAppError } from '../server/errors';
+import { isAppError } from '../server/utilities/errors';
 import { registerUser } from '../server/services/users';
 import {
   CliError,

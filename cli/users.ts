@@ -3,7 +3,7 @@
 // a human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.
 import type { ServiceContext } from '../server/context';
-import { isAppError } from '../server/errors';
+import { isAppError } from '../server/utilities/errors';
 import {
   deleteUser,
   describeUser,
@@ -32,7 +32,7 @@ import {
   withServiceContext,
   type CommandHelp,
 } from './cli-support';
-import { formatBytes } from '../server/byte-sizes';
+import { formatBytes } from '../server/utilities/byte-sizes';
 import { formatUsage, quotaColumn, quotaSetLine, quotaWarning } from './quota-lines';
 
 const HELP: CommandHelp = {

@@ -27,7 +27,7 @@ import { apiV1Router } from './doors/rest/v1';
 import { guestFilesAsJson } from './doors/rest/file-request-upload';
 import { guestResumableUploads } from './doors/tus/resumable-uploads';
 import { trpcMiddleware } from './doors/trpc/middleware';
-import { AppError } from './errors';
+import { AppError } from './utilities/errors';
 import { loadContextFor } from './remix-context';
 
 export interface CreateAppOptions extends AppDeps {

@@ -5,16 +5,13 @@
 import path from 'node:path';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
-import { SESSION_TTL_SECONDS } from './auth/session-constants';
-import { readSize } from './byte-sizes';
-import { countCharacters } from './characters';
+import { readSize } from './utilities/byte-sizes';
+import { countCharacters } from './utilities/characters';
+import { LOG_LEVELS, type LogLevel } from './utilities/logger';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
-
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Where the records live: a SQLite file (the embedded default) or a PostgreSQL server. */
 export type DatabaseConfig =
@@ -148,6 +145,8 @@ const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 
  * The longest session JWT_EXPIRES_IN may ask for. Far longer ones (100000000d) are past what a
  * date can hold: the start went on and every login failed on an invalid expiry.
  */
+/** A signed-in session lasts 30 days unless JWT_EXPIRES_IN says otherwise. */
+const DEFAULT_SESSION_TTL_SECONDS = 30 * DURATION_UNITS.d;
 const LONGEST_SESSION = { seconds: 3650 * DURATION_UNITS.d, text: '3650d (10 years)' };
 /** The same for share links: an upload's own expiresIn goes up to 100 years (MAX_EXPIRES_IN_SECONDS). */
 const LONGEST_SHARE_EXPIRY = { seconds: 36500 * DURATION_UNITS.d, text: '36500d (100 years)' };
@@ -417,7 +416,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     uploadDirVariable: settings.uploadDirVariable,
     sessionSecret:
       settings.sessionSecretText === undefined ? null : new TextEncoder().encode(settings.sessionSecretText),
-    sessionTtlSeconds: settings.legacySessionTtlSeconds ?? SESSION_TTL_SECONDS,
+    sessionTtlSeconds: settings.legacySessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS,
     secureCookies: settings.baseUrl.startsWith('https:'),
     maxUploadBytes: settings.maxUploadBytes,
     defaultQuotaBytes: settings.defaultQuotaBytes,

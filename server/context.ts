@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
-import type { Clock } from './clock';
+import type { Clock } from './utilities/clock';
 import type { Config } from './config';
 import type { DirectSql } from './db/direct-sql';
 import type { Highlighter } from './highlight/highlighter';
 import type { Metrics } from './metrics';
-import type { OutageTracker } from './outage-tracker';
-import type { ArchivePlanCache } from './services/archive-plan-cache';
-import type { DownloadTally } from './services/download-tally';
+import type { OutageTracker } from './outages/tracker';
+import type { ArchivePlanCache } from './instance/archive-plan-cache';
+import type { DownloadTally } from './instance/download-tally';
 import type { ContentStore } from './storage/content-store';
 
 /** The signed-in user as every door sees it. */

@@ -1,20 +1,21 @@
 // The composition root: configuration in, every long-lived part of the service out. The
 // server, the CLI and the test harness all build their parts here, so there is one wiring.
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from './clock';
-import type { Config, LogLevel } from './config';
+import { systemClock, type Clock } from './utilities/clock';
+import type { Config } from './config';
+import type { LogLevel } from './utilities/logger';
 import type { AppDeps } from './context';
 import { probeDatabaseWrite } from './db/database-health';
 import { ResumableUploadSchema } from './db/entities/resumable-upload.entity';
 import { openDirectSql } from './db/direct-sql';
 import { initOrm } from './db/orm';
 import { createHighlighter } from './highlight/highlighter';
-import { logDestination } from './log-output';
-import { createLogger } from './logger';
+import { logDestination } from './utilities/log-output';
+import { createLogger } from './utilities/logger';
 import { createMetrics } from './metrics';
-import { OutageTracker } from './outage-tracker';
-import { ArchivePlanCache } from './services/archive-plan-cache';
-import { DownloadTally } from './services/download-tally';
+import { OutageTracker } from './outages/tracker';
+import { ArchivePlanCache } from './instance/archive-plan-cache';
+import { DownloadTally } from './instance/download-tally';
 import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './services/maintenance';
 import { withThumbnails } from './services/thumbnails';
 import type { ContentStore } from './storage/content-store';

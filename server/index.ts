@@ -7,7 +7,7 @@ import { createApp } from './app';
 import { discoverOidcProvider, type OidcProvider } from './auth/oidc-client';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config';
 import { applyServerTimeouts } from './http/server-timeouts';
-import { errorSummary } from './logged-errors';
+import { errorSummary } from './utilities/logged-errors';
 import { listenForMetrics } from './metrics';
 import { createDeps, type Deps, startHousekeeping } from './deps';
 import { provision } from './provision';

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { Dependency } from './errors';
+import type { Dependency } from './utilities/errors';
 
 /** The sweeps of the housekeeping (server/services/maintenance.ts). */
 type Sweep = 'storage' | 'expired_files' | 'resumable_uploads';

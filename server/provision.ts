@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { countCharacters } from './characters';
+import { countCharacters } from './utilities/characters';
 import { ConfigError, type Config, type DatabaseConfig, type LoadedConfig } from './config';
-import { makeDirectories } from './make-directories';
+import { makeDirectories } from './utilities/make-directories';
 
 /** Makes what `config` names on disk and returns the configuration the service runs with. */
 export function provision(config: LoadedConfig): Config {

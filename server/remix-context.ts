@@ -19,7 +19,7 @@ import {
   openSignInNotice,
   signInNoticeCookie,
 } from './auth/oidc-flow';
-import { isAppError } from './errors';
+import { isAppError } from './utilities/errors';
 import { receiveUploadForm } from './http/receive-upload-form';
 import { previewKind } from './services/content-policy';
 import * as apiTokens from './services/api-tokens';

@@ -4,7 +4,7 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 // bcrypt ignores everything past 72 bytes: refuse, never truncate.
 import { MAX_PASSWORD_BYTES } from './auth/passwords';
-import { countCharacters, hasUnsafeCharacters, type TextKind, withUnixLineBreaks } from './characters';
+import { countCharacters, hasUnsafeCharacters, type TextKind, withUnixLineBreaks } from './utilities/characters';
 
 extendZodWithOpenApi(z);
 
@@ -15,7 +15,7 @@ const UNSAFE_TEXT_MESSAGES: Record<TextKind, string> = {
 
 /**
  * Refuses text a person typed that holds a character text of its kind never keeps (NUL and the
- * other controls, bidi overrides: server/characters.ts). Every label and message of an account
+ * other controls, bidi overrides: server/utilities/characters.ts). Every label and message of an account
  * holder's takes this at every door: a 400 naming the field, never a 500 (ADR 0059).
  */
 function refuseUnsafeCharacters(field: string, kind: TextKind) {

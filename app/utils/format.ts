@@ -1,6 +1,6 @@
-// Sizes in words: the formatter of the services' messages and the CLI (server/byte-sizes.ts,
+// Sizes in words: the formatter of the services' messages and the CLI (server/utilities/byte-sizes.ts,
 // ADR 0065): a limit reads in the units it was set in, and what is measured against it too.
-export { formatBytes, formatLimit, readSize, type SizeUnits, unitsOf } from '../../server/byte-sizes';
+export { formatBytes, formatLimit, readSize, type SizeUnits, unitsOf } from '../../server/utilities/byte-sizes';
 
 /** The same text on the server and in the browser (no hydration mismatch); LocalTime refines it. */
 export function formatUtcDate(iso: string): string {

@@ -1,6 +1,5 @@
 // Session constants shared by every application of this family.
-const SESSION_TTL_DAYS = 30;
-export const SESSION_TTL_SECONDS = SESSION_TTL_DAYS * 24 * 60 * 60; // 2592000
+// A session's lifetime is the configuration's (config.ts: `sessionTtlSeconds`).
 /** Below this remaining lifetime a valid session gets a fresh cookie with a full lifetime. */
 export const SESSION_RENEW_THRESHOLD_SECONDS = 3600;
 /** Paths on which a session is never renewed: logging out must not hand out a new cookie. */

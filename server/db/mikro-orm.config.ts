@@ -15,7 +15,7 @@ import { UploadReservationSchema } from './entities/upload-reservation.entity';
 import { UserSchema } from './entities/user.entity';
 import { WebhookDeliverySchema } from './entities/webhook-delivery.entity';
 import { WebhookEndpointSchema } from './entities/webhook-endpoint.entity';
-import { libraryLogger } from '../library-logs';
+import { libraryLogger } from '../utilities/library-logs';
 import { migrationsFor } from './migrations';
 
 /** Entities listed one by one: folder globs break once the code is bundled. */

@@ -3,7 +3,7 @@
 // check (a form of another site can send cookies, never this header: cross-site-guard.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceContext } from '../context';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { recogniseApiToken } from '../services/api-tokens';
 import { sendJsonError } from './json-errors';
 

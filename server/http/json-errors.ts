@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isAppError } from '../errors';
+import { isAppError } from '../utilities/errors';
 import { sendJson } from './json-response';
 import { closeAfterDiscardingBody } from './lingering-close';
 import type { ResponseWithLocals } from './request-context';

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { finished, PassThrough, type Readable, type Writable } from 'node:stream';
 import busboy from 'busboy';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import type { NewUpload } from '../services/files';
 
 const MAX_BOUNDARY_LENGTH = 70;

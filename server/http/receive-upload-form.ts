@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../context';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { type CollectionDto, createCollection } from '../services/collections';
 import type { FileDto } from '../services/files';
 import { storeEachFile } from './receive-upload';

@@ -11,7 +11,7 @@ declare global {
   }
 }
 import type { Config } from '../config';
-import { pooledRandomBytes } from '../random-pool';
+import { pooledRandomBytes } from '../utilities/random-pool';
 
 const NONCE_BYTES = 16;
 

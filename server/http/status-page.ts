@@ -2,7 +2,7 @@
 // cross-site form; every text is escaped, though callers pass fixed ones), the plain 500, and
 // the 503 of a dependency outage.
 import type { Response } from 'express';
-import type { DependencyUnavailableError } from '../errors';
+import type { DependencyUnavailableError } from '../utilities/errors';
 import type { ResponseWithLocals } from './request-context';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

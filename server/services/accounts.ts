@@ -1,14 +1,14 @@
 // What admins do to accounts (npm run users, ADR 0018): list them with their usage, set a
 // password, disable and enable, delete with everything they own, and set a quota. These
 // functions name users by username and trust their caller: only the CLI calls them.
-import { readSize } from '../byte-sizes';
+import { readSize } from '../utilities/byte-sizes';
 import type { ServiceContext } from '../context';
 import { hashPassword } from '../auth/passwords';
 import { ResumableUploadSchema } from '../db/entities/resumable-upload.entity';
 import { FileSchema } from '../db/entities/file.entity';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema, type User } from '../db/entities/user.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { firstIssue, newPasswordSchema } from '../schemas';
 import { quotaOf, usageOf, type Usage } from './quotas';
 import { discardUploadsOf } from './resumable-uploads';

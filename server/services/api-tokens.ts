@@ -5,7 +5,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AuthUser, ServiceContext } from '../context';
 import { ApiTokenSchema, type ApiToken } from '../db/entities/api-token.entity';
 import { storedDateMillis, type StoredDate } from '../db/stored-date';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { firstIssue, isRecordId, newApiTokenSchema } from '../schemas';
 import { requireSessionUser } from './guards';
 

@@ -4,7 +4,7 @@
 // counts against its download limit, unless it is a range continuing one counted before for the
 // same visitor (ADR 0056). The archive is laid out once per change of the collection (ADR 0055).
 import type { ServiceContext } from '../context';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
 import { UserSchema } from '../db/entities/user.entity';
 import { fileIdSchema } from '../schemas';

@@ -18,7 +18,7 @@ import type { ServiceContext } from '../context';
 import { FileSchema } from '../db/entities/file.entity';
 import { type StoredDate, storedDateMillis } from '../db/stored-date';
 import { StorageUnavailableError } from '../storage/content-store';
-import type { PlannedArchive } from './archive-plan-cache';
+import type { PlannedArchive } from '../instance/archive-plan-cache';
 import { goneReason } from './share-settings';
 
 export interface CollectionArchive {

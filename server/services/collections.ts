@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context';
 import { CollectionFileSchema, type CollectionFile } from '../db/entities/collection-file.entity';
 import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import {
   addToCollectionSchema,
   collectionChangeSchema,

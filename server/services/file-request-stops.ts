@@ -8,7 +8,7 @@
 // content becomes a file.
 import type { EntityManager } from '@mikro-orm/knex';
 import { FileRequestSchema, FileRequestUploadSchema, type StoredFileRequest } from '../db/entities/file-request.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 
 /** What a guest is told by a request that takes nothing now (410). */
 export const GONE_REQUEST_MESSAGES = {

@@ -1,11 +1,11 @@
 // Every rule about files: who may see, add and remove them, how they are named and stored.
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { withoutUnsafeCharacters } from '../characters';
+import { withoutUnsafeCharacters } from '../utilities/characters';
 import type { AuthUser, ServiceContext } from '../context';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
-import { AppError } from '../errors';
-import { pooledRandomBytes } from '../random-pool';
+import { AppError } from '../utilities/errors';
+import { pooledRandomBytes } from '../utilities/random-pool';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { fileLinkChanged } from './collection-versions';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
@@ -681,7 +681,7 @@ const KEPT_EXTENSION = /\.[^.\s]{1,16}$/u;
 
 /**
  * The uploader's name without the characters no line of text keeps (control and bidi
- * characters: server/characters.ts, ADR 0059), capped at MAX_NAME_LENGTH characters
+ * characters: server/utilities/characters.ts, ADR 0059), capped at MAX_NAME_LENGTH characters
  * (code points); never empty. A longer name loses the end of its stem, not its extension: the
  * download keeps its type, and the stored name its extension.
  */

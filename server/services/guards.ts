@@ -1,7 +1,7 @@
 // The guards at the top of every protected service: who may call it. `requireX` throws rather
 // than returning null. A module of their own because the session and the user services both use them.
 import type { AuthUser, ServiceContext } from '../context';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 
 /** Throws UNAUTHORIZED unless a user is signed in; the one guard every protected service uses. */
 export function requireUser(ctx: ServiceContext): AuthUser {

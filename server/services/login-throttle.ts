@@ -18,8 +18,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { ServiceContext } from '../context';
-import { AppError } from '../errors';
-import { tryAgainIn } from '../wait-in-words';
+import { AppError } from '../utilities/errors';
+import { tryAgainIn } from '../utilities/wait-in-words';
 
 const WINDOW_MS = 15 * 60 * 1000;
 /** Failed logins for one username from one address before that pair is refused. */

@@ -7,7 +7,7 @@
 // two-factor codes on is asked for a code next (the login page's second step).
 import type { ServiceContext } from '../context';
 import { UserSchema, type User } from '../db/entities/user.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { usernameSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle, markSignInStepFinished, signInStepFinished } from './login-throttle';
 import { type IssuedSession, issueSession } from './sessions';

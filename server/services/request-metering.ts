@@ -10,7 +10,7 @@ import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
 import { FileRequestSchema, FileRequestUploadSchema, type StoredFileRequest } from '../db/entities/file-request.entity';
 import { ResumableUploadSchema } from '../db/entities/resumable-upload.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { requireRequestTakesUpload, stoppedState } from './file-request-stops';
 import { goneError, ownerOf, refusalOf } from './file-requests/request-state';
 import { STALE_RESERVATION_MS } from './quotas';

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../context';
 import { FileRequestSchema, FileRequestUploadSchema } from '../db/entities/file-request.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../db/entities/resumable-upload.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { SHARE_SETTING_FIELDS } from '../schemas';
 import {
   FIRST_BYTES_KEPT,

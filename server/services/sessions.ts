@@ -7,7 +7,7 @@ import type { AuthUser, ServiceContext, UserQuotaColumns } from '../context';
 import { SessionSchema, type Session } from '../db/entities/session.entity';
 import type { User } from '../db/entities/user.entity';
 import { storedDateMillis, type StoredDate } from '../db/stored-date';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { firstIssue, isRecordId, loginSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
 import { requireSessionUser } from './guards';

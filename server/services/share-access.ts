@@ -11,7 +11,7 @@ import { signShareGrant, SHARE_GRANT_TTL_SECONDS, verifyShareGrant } from '../au
 import { verifyPassword } from '../auth/passwords';
 import type { ServiceContext } from '../context';
 import type { StoredFile } from '../db/entities/file.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
 import { opensAsCollectionFile } from './collection-grants';
 import { previewKind } from './content-policy';

@@ -5,7 +5,7 @@ import { hashPassword } from '../auth/passwords';
 import type { Config } from '../config';
 import type { ServiceContext } from '../context';
 import type { StoredFile } from '../db/entities/file.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { firstIssue, shareSettingsSchema, type ShareSettings } from '../schemas';
 
 /** The columns the settings live in. */

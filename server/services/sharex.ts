@@ -1,7 +1,7 @@
 // A ShareX custom uploader (.sxcu) for one API token (ADR 0015): it posts the file as
 // multipart `file` to /api/v1/files with the token, and takes the share link from the JSON.
 import type { ServiceContext } from '../context';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { findApiTokenOwner } from './api-tokens';
 import { requireUser } from './guards';
 

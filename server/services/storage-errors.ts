@@ -1,6 +1,6 @@
 // The content store's faults as every service that writes content reports them: the same
 // status and message whether the bytes came in one request or resumably (docs/api.md).
-import { AppError, DependencyUnavailableError } from '../errors';
+import { AppError, DependencyUnavailableError } from '../utilities/errors';
 import { ContentTooLargeError, StorageFullError, StorageUnavailableError } from '../storage/content-store';
 
 /** The AppError a storage fault becomes; any other error is returned as it is. */

@@ -4,9 +4,9 @@
 // holds counted here are the ones withAvailableBytes (quotas.ts) counts against the quota:
 // each multipart upload's reservation, and the whole length of each unfinished resumable upload.
 import type { EntityManager } from '@mikro-orm/knex';
-import { formatBytes, formatLimit, unitsOf } from '../byte-sizes';
+import { formatBytes, formatLimit, unitsOf } from '../utilities/byte-sizes';
 import type { AuthUser, ServiceContext } from '../context';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { QUOTA_EXCEEDED, quotaOfUser, usageOf } from './quotas';
 import { requireUser } from './guards';
 

@@ -10,7 +10,7 @@ import { authenticator } from 'otplib';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
 import { UserSchema, type User } from '../db/entities/user.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { firstIssue } from '../schemas';
 import { requireSessionUser } from './guards';
 import { admitCodeGuess, admitLoginAttempt, checkedUnderThrottle } from './login-throttle';

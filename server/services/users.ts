@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { AuthUser, ServiceContext } from '../context';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema } from '../db/entities/user.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { changePasswordSchema, firstIssue, registerUserSchema, usernameSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
 import { requireSessionUser, requireUser } from './guards';

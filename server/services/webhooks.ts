@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../context';
 import { WebhookDeliverySchema, type WebhookDelivery } from '../db/entities/webhook-delivery.entity';
 import { WebhookEndpointSchema, type WebhookEndpoint } from '../db/entities/webhook-endpoint.entity';
-import { AppError } from '../errors';
+import { AppError } from '../utilities/errors';
 import { firstIssue, isRecordId } from '../schemas';
 import { checkEndpointAddress, RefusedAddressError } from '../webhooks/address-guard';
 import { newWebhookSecret, sealSecret } from '../webhooks/secrets';

@@ -6,7 +6,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { makeDirectories } from '../make-directories';
+import { makeDirectories } from '../utilities/make-directories';
 import { asStorageError } from './disk-errors';
 import { receivedChunks } from './received-chunks';
 import { isSafeKey, type AppendOptions, type PartialContentStore, type PartialProgress } from './content-store';

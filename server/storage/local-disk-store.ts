@@ -6,7 +6,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { finished as finishedCallback, Readable, type Transform, type Writable } from 'node:stream';
-import { makeDirectories } from '../make-directories';
+import { makeDirectories } from '../utilities/make-directories';
 import { ByteCounter } from './byte-counter';
 import { asStorageError } from './disk-errors';
 import { LocalDiskPartials } from './local-disk-partials';

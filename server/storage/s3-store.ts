@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Logger } from 'pino';
 import { bodyCollectionPacer } from '../young-collection-pacer';
-import { libraryLogger } from '../library-logs';
+import { libraryLogger } from '../utilities/library-logs';
 import { uploadObject } from './s3-object-upload';
 import { sendContent } from './send-content';
 import { S3Partials } from './s3-partials';

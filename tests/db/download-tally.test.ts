@@ -1,11 +1,11 @@
 // Download counts of links without a limit, kept in memory and added to their rows in a few
-// statements a flush (services/download-tally.ts), on both databases.
+// statements a flush (instance/download-tally.ts), on both databases.
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DirectSql } from '../../server/db/direct-sql';
 import type { Orm } from '../../server/db/orm';
-import { createLogger } from '../../server/logger';
-import { DownloadTally } from '../../server/services/download-tally';
+import { createLogger } from '../../server/utilities/logger';
+import { DownloadTally } from '../../server/instance/download-tally';
 import { directSqlWithOneUser } from '../helpers/databases';
 
 const INSERT_FILE =

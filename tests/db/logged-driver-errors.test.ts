@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { failureLine } from '../../cli/cli-support';
 import type { DirectSql } from '../../server/db/direct-sql';
 import type { Orm } from '../../server/db/orm';
-import { DependencyUnavailableError } from '../../server/errors';
-import { createLogger } from '../../server/logger';
+import { DependencyUnavailableError } from '../../server/utilities/errors';
+import { createLogger } from '../../server/utilities/logger';
 import { directSqlWithOneUser } from '../helpers/databases';
 
 const PASSWORD_HASH = '$2b$10$Qm9vdHMgYW5kIGNhdHMgYW5kIGJvb3RzIGFuZCBjYXRz';

@@ -12,7 +12,7 @@ import { discoverOidcProvider } from '../../server/auth/oidc-client';
 import { loadConfig, type Config } from '../../server/config';
 import { createServiceContext } from '../../server/context';
 import type { Orm } from '../../server/db/orm';
-import type { Clock } from '../../server/clock';
+import type { Clock } from '../../server/utilities/clock';
 import { createDeps, startHousekeeping } from '../../server/deps';
 import { provision } from '../../server/provision';
 import type { ContentStore } from '../../server/storage/content-store';

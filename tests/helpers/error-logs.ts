@@ -1,9 +1,9 @@
 // The error and fatal lines of an app running in the test worker go to the check after each
 // test (tests/setup/fail-on-unexpected-errors.ts), which fails the test unless it called
-// allowErrorLogs(). The logger is the one the service builds (server/logger.ts); only where its
+// allowErrorLogs(). The logger is the one the service builds (server/utilities/logger.ts); only where its
 // lines go changes, as a pino destination would.
 import pino, { type Logger } from 'pino';
-import type { LogLevel } from '../../server/config';
+import type { LogLevel } from '../../server/utilities/logger';
 import { recordErrorLog } from '../setup/expected-errors';
 
 const ERROR_LEVEL = 50;

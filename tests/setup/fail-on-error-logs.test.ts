@@ -1,8 +1,8 @@
 // The guard on the app's log: a line at error or fatal level during a test fails it, unless the
-// test said it expects that. The logger is the service's own (server/logger.ts), wired to the
+// test said it expects that. The logger is the service's own (server/utilities/logger.ts), wired to the
 // check the way tests/helpers/app.ts wires every app it starts.
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../server/utilities/logger';
 import { checkErrorLogs } from '../helpers/error-logs';
 import { allowErrorLogs } from './expected-errors';
 

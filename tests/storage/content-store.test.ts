@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { provision } from '../../server/provision';
 import { createContentStore } from '../../server/deps';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../server/utilities/logger';
 import {
   ContentNotFoundError,
   ContentTooLargeError,

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { provision } from '../../server/provision';
 import { createContentStore } from '../../server/deps';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../server/utilities/logger';
 import { ContentNotFoundError, type ContentStore, type PartialProgress } from '../../server/storage/content-store';
 import { TEST_SECRET, tempDir } from '../helpers/app';
 import { freshBucketEnv } from '../helpers/buckets';

@@ -1,7 +1,7 @@
 // The log's second fence: values under a secret's name never reach a log line, whatever the caller passed.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../server/logger';
+import { createLogger } from '../../server/utilities/logger';
 
 /** The JSON lines a logger at `info` writes for each call. */
 function linesOf(write: (log: ReturnType<typeof createLogger>) => void): Array<Record<string, unknown>> {

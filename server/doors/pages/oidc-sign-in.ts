@@ -13,7 +13,7 @@ import {
   type OidcProvider,
 } from '../../auth/oidc-client';
 import { clearedFlowCookie, codeStepCookie, openFlow, sealFlow, signInNoticeCookie } from '../../auth/oidc-flow';
-import { isAppError } from '../../errors';
+import { isAppError } from '../../utilities/errors';
 import { NoAccountForIdentityError, signInWithIdentity } from '../../services/oidc-sign-in';
 
 export function oidcStart(provider: OidcProvider) {

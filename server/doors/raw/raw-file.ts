@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { fileClaimCookie, readCollectionGrants, readDownloadClaim, readShareGrant } from '../../auth/cookie';
 import type { ServiceContext } from '../../context';
-import { isAppError } from '../../errors';
+import { isAppError } from '../../utilities/errors';
 import { isInlineSafe } from '../../services/content-policy';
 import { countFileDownload, openShare, PASSWORD_REQUIRED, previewsContent } from '../../services/share-access';
 import { GONE_MESSAGES } from '../../services/share-settings';

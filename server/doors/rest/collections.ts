@@ -3,7 +3,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '../../errors';
+import { AppError } from '../../utilities/errors';
 import { receiveCollectionUpload } from '../../http/receive-upload';
 import {
   addToCollectionSchema,

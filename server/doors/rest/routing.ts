@@ -1,6 +1,6 @@
 // What the /api/v1 routes share: async handlers, the session requirement, small JSON bodies.
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { AppError } from '../../errors';
+import { AppError } from '../../utilities/errors';
 import { sendJsonError } from '../../http/json-errors';
 
 /** Express 4 does not forward rejected promises: this does. */

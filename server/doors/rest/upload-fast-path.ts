@@ -11,7 +11,7 @@
 // A middleware added in app.ts that must apply to the API must be called here too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../context';
-import { AppError } from '../../errors';
+import { AppError } from '../../utilities/errors';
 import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../../http/bearer';
 import { sendJsonError } from '../../http/json-errors';
 import { sendJson } from '../../http/json-response';

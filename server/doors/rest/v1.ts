@@ -1,7 +1,7 @@
 // The JSON API, /api/v1 (docs/api.md). Each handler parses, calls a service, shapes JSON; the
 // routes of each resource live in its own module, beside their OpenAPI description.
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { AppError } from '../../errors';
+import { AppError } from '../../utilities/errors';
 import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../../http/bearer';
 import { sendJsonError } from '../../http/json-errors';
 import { resumableUploads } from '../tus/resumable-uploads';

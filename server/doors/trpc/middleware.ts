@@ -1,5 +1,5 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import { OUTAGE_RETRY_AFTER_SECONDS } from '../../errors';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../../utilities/errors';
 import { linkAtVisitorAddress } from '../../http/link-base';
 import { appRouter } from './router';
 

@@ -1,7 +1,7 @@
 // The base procedures of the internal tRPC router (used by our UI only: not a public API).
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { ServiceContext } from '../../context';
-import { isAppError, type ErrorCode } from '../../errors';
+import { isAppError, type ErrorCode } from '../../utilities/errors';
 
 // isDev false: tRPC otherwise puts the stack trace in every error it sends whenever NODE_ENV is
 // not "production" (the built server does not set it) — never a stack trace.

@@ -11,7 +11,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse, NextFuncti
 import { sendNodeResponse } from 'srvx/node';
 import type { ServiceContext } from '../../context';
 import type { ResumableUpload } from '../../db/entities/resumable-upload.entity';
-import { isAppError } from '../../errors';
+import { isAppError } from '../../utilities/errors';
 import { createGuestResumableUpload, findGuestResumableUpload } from '../../services/file-requests/guest-uploads';
 import { shareUrl, type FileDto } from '../../services/files';
 import {

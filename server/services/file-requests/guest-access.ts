@@ -1,9 +1,9 @@
 // File requests (ADR 0048), who may open `/r/<id>` and what a guest sees there: the request's
 // title, message and what it still takes, behind its password, never its owner nor what others sent.
-import { type TextKind, withoutUnsafeCharacters } from '../../characters';
+import { type TextKind, withoutUnsafeCharacters } from '../../utilities/characters';
 import type { AuthUser, ServiceContext } from '../../context';
 import type { StoredFileRequest } from '../../db/entities/file-request.entity';
-import { AppError } from '../../errors';
+import { AppError } from '../../utilities/errors';
 import { GONE_REQUEST_MESSAGES } from '../file-request-stops';
 import { quotaOfUser, withAvailableBytes } from '../quotas';
 import { requestUsageOf } from '../request-metering';
@@ -105,7 +105,7 @@ export async function unlockFileRequest(
 
 /**
  * A guest's name or note as kept: text without the characters text of its kind never keeps
- * (a name is one line, a note may have several: server/characters.ts), trimmed and capped; null
+ * (a name is one line, a note may have several: server/utilities/characters.ts), trimmed and capped; null
  * when blank. Cleaned rather than refused, as a file's name is (ADR 0059).
  */
 function guestText(value: string | undefined, kind: TextKind, max: number): string | null {

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../context';
 import { FileRequestUploadSchema } from '../../db/entities/file-request.entity';
 import { FileSchema } from '../../db/entities/file.entity';
 import { ResumableUploadSchema, type ResumableUpload } from '../../db/entities/resumable-upload.entity';
-import { AppError } from '../../errors';
+import { AppError } from '../../utilities/errors';
 import { stoppedState, uploadRefusal } from '../file-request-stops';
 import { cleanFileName, type FileDto, type NewUpload, newFileId, uploadFile } from '../files';
 import { admitGuestUpload } from '../login-throttle';

@@ -11,8 +11,8 @@ import {
 } from '../../db/entities/file-request.entity';
 import { FileSchema } from '../../db/entities/file.entity';
 import { ResumableUploadSchema } from '../../db/entities/resumable-upload.entity';
-import { AppError } from '../../errors';
-import { pooledRandomBytes } from '../../random-pool';
+import { AppError } from '../../utilities/errors';
+import { pooledRandomBytes } from '../../utilities/random-pool';
 import { firstIssue, newFileRequestSchema } from '../../schemas';
 import { requireUser } from '../guards';
 import { discardUploadsOf, removeStoppedRequestUploads } from '../resumable-uploads';

@@ -3,7 +3,7 @@
 import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../../context';
 import { FileRequestSchema, type StoredFileRequest } from '../../db/entities/file-request.entity';
-import { AppError } from '../../errors';
+import { AppError } from '../../utilities/errors';
 import { GONE_REQUEST_MESSAGES, stoppedState } from '../file-request-stops';
 
 export type FileRequestState = 'open' | 'closed' | 'expired' | 'full';

@@ -53,7 +53,7 @@ const OUTAGE_MESSAGES: Record<Dependency, string> = {
 
 /**
  * A request refused because the database or the storage cannot be reached (ADR 0030): 503 with
- * Retry-After on every door. Made from the fault by `dependencyOutageOf` (server/outages.ts);
+ * Retry-After on every door. Made from the fault by `dependencyOutageOf` (server/outages/classification.ts);
  * the fault itself is kept for the outage's one log line.
  */
 export class DependencyUnavailableError extends AppError {

@@ -1,10 +1,10 @@
 // Which faults are dependency outages (ADR 0030): the database or the storage cannot be reached.
-// Every door asks here, through OutageTracker.recognise (server/outage-tracker.ts), before it
+// Every door asks here, through OutageTracker.recognise (server/outages/tracker.ts), before it
 // treats an error as its own fault: an outage is answered 503 with Retry-After, anything else
 // stays a logged 500.
 import { ConnectionException, LockWaitTimeoutException } from '@mikro-orm/core';
-import { DependencyUnavailableError } from './errors';
-import { StorageUnavailableError } from './storage/content-store';
+import { DependencyUnavailableError } from '../utilities/errors';
+import { StorageUnavailableError } from '../storage/content-store';
 
 /**
  * Error codes of a database that cannot be reached: SQLite's file that cannot be opened or stays

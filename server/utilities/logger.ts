@@ -1,6 +1,8 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from './config';
 import { errorForLog } from './logged-errors';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Keys whose values never reach the log, at the top of a log object or one level down. */
 const SECRET_KEYS = ['password', 'token', 'cookie'];
@@ -12,7 +14,7 @@ const CENSOR = '[redacted]';
  * One JSON logger for the process. Secrets are never passed to it; `withoutSecrets` is a second
  * fence. It replaces pino's `redact` option, whose wildcard paths (`*.password`) copied every
  * logged object, most of an upload's log cost (about 12 KB of garbage a line; ADR 0020).
- * An error (`err`) is logged without the values a query bound (server/logged-errors.ts, ADR 0059).
+ * An error (`err`) is logged without the values a query bound (server/utilities/logged-errors.ts, ADR 0059).
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options = { level, base: undefined, formatters: { log: withoutSecrets }, serializers: { err: errorForLog } };

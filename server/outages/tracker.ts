@@ -4,9 +4,9 @@
 // probes the dependency until it answers and logs the end with the number of requests refused.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import type { Dependency, DependencyUnavailableError } from './errors';
-import { errorSummary } from './logged-errors';
-import { dependencyOutageOf } from './outages';
+import type { Dependency, DependencyUnavailableError } from '../utilities/errors';
+import { errorSummary } from '../utilities/logged-errors';
+import { dependencyOutageOf } from './classification';
 
 /** How to ask each dependency whether it answers again (resolves when it does). */
 export type DependencyProbes = Record<Dependency, () => Promise<void>>;
@@ -34,7 +34,7 @@ export class OutageTracker {
   ) {}
 
   /**
-   * The outage `error` stands for (server/outages.ts), counted as one refused request; null when
+   * The outage `error` stands for (server/outages/classification.ts), counted as one refused request; null when
    * the error is no outage, for the door to handle as before. Every door calls it once per failed request.
    */
   recognise(error: unknown): DependencyUnavailableError | null {
