@@ -44,12 +44,8 @@ RUN npm run build \
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 
-# MALLOC_ARENA_MAX=2 and MALLOC_MMAP_THRESHOLD_=131072: glibc keeps less freed memory per
-# thread, and gives large blocks back (scripts/server-node-flags.mjs, ADR 0053, ADR 0061).
 ENV NODE_ENV=production \
-    DATA_DIR=/data \
-    MALLOC_ARENA_MAX=2 \
-    MALLOC_MMAP_THRESHOLD_=131072
+    DATA_DIR=/data
 
 WORKDIR /app
 
@@ -59,6 +55,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
+COPY --from=build /app/scripts/start-server.sh ./scripts/start-server.sh
 
 # Created before VOLUME so that a new named volume starts out owned by the `node` user.
 RUN mkdir -p /data && chown node:node /data
@@ -79,7 +76,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # timeout (`docker stop -t 15`, compose `stop_grace_period: 15s`) so Docker does not kill it first.
 STOPSIGNAL SIGTERM
 
-# Exec form: node is the process that receives SIGTERM (no shell in between).
-# Migrations run at every start, idempotently, before the server listens. The node flags are
-# those of scripts/server-node-flags.mjs (ADR 0007, 0023, 0052, 0053).
-CMD ["node", "--max-semi-space-size=1", "--minor-gc-task-trigger=20", "--heap-growing-percent=100", "--expose-gc", "dist/server/index.js"]
+# Exec form, and the script execs node: node is the process that receives SIGTERM (no shell
+# stays in between). The script holds the node flags and the glibc variables the server runs
+# with, as `npm start` does (ADR 0074). Migrations run at every start, idempotently, before the
+# server listens.
+CMD ["sh", "scripts/start-server.sh", "dist/server/index.js"]

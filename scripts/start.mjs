@@ -1,5 +1,5 @@
 // `npm start`: builds when the build is missing or older than the sources, then serves in this
-// process, which package.json starts with SERVER_NODE_FLAGS (scripts/server-node-flags.mjs).
+// process, which package.json starts through scripts/start-server.sh (the node flags, ADR 0074).
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -18,8 +18,7 @@ import { rawFile } from './doors/raw/raw-file';
 import { fileThumbnail } from './doors/raw/thumbnail';
 import { withFastPaths } from './doors/fast-paths';
 import { withMetrics } from './metrics';
-import { requestContext } from './http/request-context';
-import { securityHeaders } from './http/security-headers';
+import { requestStart } from './http/request-start';
 import { sessionRecognition } from './http/session';
 import { answerServerFault, sendStatusPage } from './http/status-page';
 import { sendJsonError } from './http/json-errors';
@@ -51,9 +50,9 @@ function createExpressApp(options: CreateAppOptions): Express {
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
 
-  app.use(securityHeaders(config));
-  // Every request gets its id and its JSON log line (method, path, status, duration), assets too.
-  app.use(requestContext(options));
+  // Every request gets the security headers, its id and its JSON log line, assets too; the fast
+  // paths ahead of Express start the same way (request-start.ts).
+  app.use(requestStart(options));
   // Fingerprinted browser assets: immutable, served before the session and the routes.
   if (build && options.assetsDir) {
     app.use('/build', express.static(options.assetsDir, { immutable: true, maxAge: '1y', index: false }));

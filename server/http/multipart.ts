@@ -44,77 +44,83 @@ export async function withFirstUploadedFile<T>(
   options: MultipartOptions,
   handle: (upload: NewUpload) => Promise<T>,
 ): Promise<T> {
-  // A compressed body would be stored compressed, under the uploader's name: refuse it.
-  const encoding = String(headers['content-encoding'] ?? 'identity')
-    .trim()
-    .toLowerCase();
-  if (encoding !== 'identity' && encoding !== '') {
-    throw new AppError(
-      'BAD_REQUEST',
-      `Content-Encoding "${encoding.slice(0, 40)}" is not supported: send the file uncompressed`,
-    );
-  }
-
+  refuseCompressedBody(headers, 'file');
   const declaredLength = Number(headers['content-length'] ?? NaN);
   if (declaredLength > options.maxFileBytes + MULTIPART_OVERHEAD_BYTES) {
     throw new AppError('PAYLOAD_TOO_LARGE', 'File too large');
   }
-
   // RFC 2046 §5.1.1: a boundary is 1 to 70 characters; busboy would take any length.
   const boundary = BOUNDARY_PARAM.exec(String(headers['content-type'] ?? ''));
   if (boundary && (boundary[1]?.replace(/\\(.)/g, '$1') ?? boundary[2]).length > MAX_BOUNDARY_LENGTH) {
     throw new AppError('BAD_REQUEST', 'Malformed multipart body: boundary longer than 70 characters');
   }
+  // `parts` is past `files` + `fields`, so it is never the first limit a body reaches.
+  const parser = multipartParser(headers, {
+    fileSize: options.maxFileBytes + 1,
+    files: MAX_FILE_PARTS,
+    fields: MAX_FIELDS,
+    parts: 30,
+  });
+  const expectedBytes = Number.isFinite(declaredLength) && declaredLength > 0 ? declaredLength : undefined;
+  let parsing: Promise<void> | undefined;
+  const reading: FirstFileReading<T> = watchForFirstFile(parser, options, (content, file, settings) =>
+    handle({
+      originalName: file.filename,
+      mimeType: file.mimeType,
+      content,
+      settings,
+      bodyAccepted: () => firstFileBodyAccepted(reading, parsing as Promise<void>, body),
+      expectedBytes,
+    }),
+  );
+  // Started before any 'file' event can fire (they come from this data).
+  parsing = feed(body, parser);
+  return await firstFileOutcome(reading, parsing, body);
+}
 
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers,
-      defParamCharset: 'utf8',
-      // The name as the uploader sent it (the file object's originalName). busboy would cut it to
-      // its last path segment, and turn ".." into "" (then refused as "No file uploaded").
-      // The stored name never comes from it beyond a letters-and-digits extension.
-      preservePath: true,
-      // One byte over the limit: busboy flags a file of exactly `fileSize` bytes as truncated.
-      // `parts` is past `files` + `fields`, so it is never the first limit a body reaches.
-      limits: {
-        fileSize: options.maxFileBytes + 1,
-        files: MAX_FILE_PARTS,
-        fields: MAX_FIELDS,
-        fieldSize: 64 * 1024,
-        parts: 30,
-        headerPairs: 50,
-      },
-    });
-  } catch {
-    throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
-  }
+/** What is known of a body while its first file is read (watchForFirstFile). */
+interface FirstFileReading<T> {
+  handling: Promise<T> | null;
+  failed: boolean;
+  /** The closing boundary was read: what follows is the epilogue, which MIME says to ignore. */
+  closed: boolean;
+  lateField: string | null;
+  /** Why the whole body is refused, once known (a limit passed, a setting sent twice). */
+  refusal: AppError | null;
+  /** The handler's refusal (quota, size, settings, storage full), or the body's, known before its end. */
+  refused: Promise<AppError>;
+}
 
-  const state: {
-    handling: Promise<T> | null;
-    failed: boolean;
-    closed: boolean;
-    lateField: string | null;
-    refusal: AppError | null;
-  } = {
+/**
+ * Listens to the parser's parts: the share settings before the file, the first named file
+ * (handed to `handleFile` with a copy of the settings), and the limits and faults that refuse
+ * the body.
+ */
+function watchForFirstFile<T>(
+  parser: busboy.Busboy,
+  options: MultipartOptions,
+  handleFile: (
+    content: PassThrough,
+    file: { filename: string; mimeType: string },
+    settings: Record<string, string>,
+  ) => Promise<T>,
+): FirstFileReading<T> {
+  let refuse: (error: AppError) => void = () => {};
+  const reading: FirstFileReading<T> = {
     handling: null,
     failed: false,
-    // The closing boundary was read: what follows is the epilogue, which MIME says to ignore.
     closed: false,
     lateField: null,
-    // Why the whole body is refused, once known (a limit passed, a setting sent twice).
     refusal: null,
+    refused: new Promise<AppError>((resolve) => (refuse = resolve)),
   };
   const settings: Record<string, string> = {};
-  // The handler's refusal (quota, size, settings, storage full), known before the body's end.
-  let refuse: (error: AppError) => void = () => {};
-  const refused = new Promise<AppError>((resolve) => (refuse = resolve));
   // The whole upload is refused. Before the file, at once, and the file is then never handled
   // (it would only be read to be dropped); a file under way hears it from `bodyAccepted`, so it
   // is not recorded.
   const refuseBody = (message: string) => () => {
-    state.refusal ??= new AppError('BAD_REQUEST', message);
-    if (!state.handling) refuse(state.refusal);
+    reading.refusal ??= new AppError('BAD_REQUEST', message);
+    if (!reading.handling) refuse(reading.refusal);
   };
   // busboy skips the parts past a limit without a word: a share setting there would be lost, or
   // the file itself ("No file uploaded").
@@ -123,11 +129,11 @@ export async function withFirstUploadedFile<T>(
   // later file parts are dropped anyway (ADR 0026).
   const tooManyFileParts = refuseBody(`Too many file parts: at most ${MAX_FILE_PARTS} before the file`);
   parser.on('filesLimit', () => {
-    if (!state.handling) tooManyFileParts();
+    if (!reading.handling) tooManyFileParts();
   });
   parser.on('field', (name, value) => {
     if (!options.fieldsBeforeFile?.includes(name)) return;
-    if (state.handling) state.lateField ??= name;
+    if (reading.handling) reading.lateField ??= name;
     // Sent twice with two values: which one was meant? (A resumable upload's metadata refuses it too.)
     else if (value !== '' && settings[name] !== undefined && settings[name] !== value)
       refuseBody(`The ${name} field is sent twice`)();
@@ -136,7 +142,7 @@ export async function withFirstUploadedFile<T>(
   // busboy may still emit a file after its first error (the rest of the chunk it was parsing):
   // that file's stream never ends, so a handler given it would wait forever.
   parser.on('error', () => {
-    state.failed = true;
+    reading.failed = true;
   });
   parser.on('file', (_field, fileStream, info) => {
     // busboy destroys the current file stream with its own error when the body turns out
@@ -146,65 +152,64 @@ export async function withFirstUploadedFile<T>(
     // waits forever for such a file to end (its parser is already switched off): the request
     // would never be answered. Parts after the end make the body malformed.
     if ((parser as unknown as { _complete?: boolean })._complete) {
-      state.failed = true;
-      state.closed = true;
+      reading.failed = true;
+      reading.closed = true;
       parser.destroy(new Error('Part after the closing boundary'));
       return;
     }
     // Only the first named file is handled (the upload is the first part that carries a file,
     // ADR 0026); later ones, empty file inputs (what a browser sends for an input left empty)
     // and anything after a parse error or past a limit are read and dropped.
-    if (state.failed || parser.destroyed || state.handling || state.refusal || !info.filename) {
+    if (reading.failed || parser.destroyed || reading.handling || reading.refusal || !info.filename) {
       fileStream.resume();
       return;
     }
     const content = contentOf(fileStream);
-    const expectedBytes = Number.isFinite(declaredLength) && declaredLength > 0 ? declaredLength : undefined;
-    const handling = handle({
-      originalName: info.filename,
-      mimeType: info.mimeType,
-      content,
-      settings: { ...settings },
-      bodyAccepted,
-      expectedBytes,
-    });
+    const handling = handleFile(content, { filename: info.filename, mimeType: info.mimeType }, { ...settings });
     handling.catch((error: unknown) => {
       content.destroy();
       if (error instanceof AppError) refuse(error);
     });
-    state.handling = handling;
+    reading.handling = handling;
   });
+  return reading;
+}
 
-  // Started before any 'file' event can fire (they come from this data).
-  const parsing = feed(body, parser);
-  /**
-   * Resolves once the rest of the body was read (later file parts dropped); rejects with an
-   * AppError when a share setting came after the file, the body went past a limit, the client
-   * went away before the end, or the body broke before its closing boundary (malformed
-   * multipart is a 400 and keeps nothing, even after a complete file part). An epilogue
-   * after the closing boundary is ignored, as MIME says: that file is stored.
-   */
-  const bodyAccepted = async (): Promise<void> => {
-    const [outcome] = await Promise.allSettled([parsing]);
-    if (state.lateField)
-      throw new AppError('BAD_REQUEST', `The ${state.lateField} field must come before the file part`);
-    if (state.refusal) throw state.refusal;
-    if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body))
-      throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
-    if (outcome.status === 'rejected' && !state.closed) throw new AppError('BAD_REQUEST', 'Malformed multipart body');
-  };
+/**
+ * The file's `bodyAccepted`: resolves once the rest of the body was read (later file parts
+ * dropped); rejects with an AppError when a share setting came after the file, the body went
+ * past a limit, the client went away before the end, or the body broke before its closing
+ * boundary (malformed multipart is a 400 and keeps nothing, even after a complete file part).
+ * An epilogue after the closing boundary is ignored, as MIME says: that file is stored.
+ */
+async function firstFileBodyAccepted(
+  reading: FirstFileReading<unknown>,
+  parsing: Promise<void>,
+  body: Readable,
+): Promise<void> {
+  const [outcome] = await Promise.allSettled([parsing]);
+  if (reading.lateField)
+    throw new AppError('BAD_REQUEST', `The ${reading.lateField} field must come before the file part`);
+  if (reading.refusal) throw reading.refusal;
+  if (outcome.status === 'rejected' && clientWentAway(outcome.reason, body))
+    throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
+  if (outcome.status === 'rejected' && !reading.closed) throw new AppError('BAD_REQUEST', 'Malformed multipart body');
+}
+
+/** What withFirstUploadedFile resolves or rejects with, once the body and its file are done. */
+async function firstFileOutcome<T>(reading: FirstFileReading<T>, parsing: Promise<void>, body: Readable): Promise<T> {
   // A refusal is answered at once, not once the rest of the body has been read and dropped (a
   // file over the quota could be gigabytes): the caller answers and closes the connection
   // after a while (lingering-close.ts), which ends the parsing.
-  const early = await Promise.race([parsing.then(noRefusal, noRefusal), refused]);
+  const early = await Promise.race([parsing.then(noRefusal, noRefusal), reading.refused]);
   if (early) {
     parsing.catch(() => undefined);
     throw early;
   }
   const [parsed] = await Promise.allSettled([parsing]);
   // The handler's outcome wins when it had one: it heard of a malformed body from `bodyAccepted`.
-  if (state.handling) {
-    const [handled] = await Promise.allSettled([state.handling]);
+  if (reading.handling) {
+    const [handled] = await Promise.allSettled([reading.handling]);
     if (handled.status === 'fulfilled') return handled.value;
     if (handled.reason instanceof AppError || parsed.status === 'fulfilled') throw handled.reason;
   }
@@ -214,7 +219,41 @@ export async function withFirstUploadedFile<T>(
     if (clientWentAway(parsed.reason, body)) throw new AppError('BAD_REQUEST', 'Upload aborted by the client');
     throw new AppError('BAD_REQUEST', 'Malformed multipart body');
   }
-  throw state.refusal ?? new AppError('BAD_REQUEST', 'No file uploaded');
+  throw reading.refusal ?? new AppError('BAD_REQUEST', 'No file uploaded');
+}
+
+/** A compressed body would be stored compressed, under the uploader's name: refuse it. */
+function refuseCompressedBody(headers: IncomingHttpHeaders, what: 'file' | 'files'): void {
+  const encoding = String(headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  if (encoding !== 'identity' && encoding !== '') {
+    throw new AppError(
+      'BAD_REQUEST',
+      `Content-Encoding "${encoding.slice(0, 40)}" is not supported: send the ${what} uncompressed`,
+    );
+  }
+}
+
+/** busboy for an upload body, with its limits on parts; a body that is no multipart is a 400. */
+function multipartParser(
+  headers: IncomingHttpHeaders,
+  limits: { fileSize: number; files: number; fields: number; parts: number },
+): busboy.Busboy {
+  try {
+    return busboy({
+      headers,
+      defParamCharset: 'utf8',
+      // The name as the uploader sent it (the file object's originalName). busboy would cut it to
+      // its last path segment, and turn ".." into "" (then refused as "No file uploaded").
+      // The stored name never comes from it beyond a letters-and-digits extension.
+      preservePath: true,
+      // `fileSize` is one byte over the limit: busboy flags a file of exactly `fileSize` bytes as truncated.
+      limits: { ...limits, fieldSize: 64 * 1024, headerPairs: 50 },
+    });
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
+  }
 }
 
 const noRefusal = (): null => null;
@@ -297,39 +336,51 @@ export async function withEachUploadedFile<T>(
   handle: (part: UploadPart) => Promise<T>,
   undo: (handled: T) => Promise<void>,
 ): Promise<{ results: T[]; settings: Record<string, string> }> {
-  const encoding = String(headers['content-encoding'] ?? 'identity')
-    .trim()
-    .toLowerCase();
-  if (encoding !== 'identity' && encoding !== '')
-    throw new AppError(
-      'BAD_REQUEST',
-      `Content-Encoding "${encoding.slice(0, 40)}" is not supported: send the files uncompressed`,
-    );
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers,
-      defParamCharset: 'utf8',
-      preservePath: true,
-      limits: {
-        fileSize: options.maxFileBytes + 1,
-        files: MAX_FILES_PER_REQUEST,
-        fields: MAX_FIELDS + MAX_FILES_PER_REQUEST,
-        fieldSize: 64 * 1024,
-        parts: MAX_FIELDS + 2 * MAX_FILES_PER_REQUEST,
-        headerPairs: 50,
-      },
-    });
-  } catch {
-    throw new AppError('BAD_REQUEST', 'Expected a multipart/form-data body');
-  }
-  const settings: Record<string, string> = {};
-  const handling: Array<Promise<T>> = [];
-  const contents: PassThrough[] = [];
-  let nextPath: string | undefined;
+  refuseCompressedBody(headers, 'files');
+  const parser = multipartParser(headers, {
+    fileSize: options.maxFileBytes + 1,
+    files: MAX_FILES_PER_REQUEST,
+    fields: MAX_FIELDS + MAX_FILES_PER_REQUEST,
+    parts: MAX_FIELDS + 2 * MAX_FILES_PER_REQUEST,
+  });
+  const reading = watchEachFile(parser, options, handle);
+  const parsing = feed(body, parser);
+  const results = await eachFileOutcome(reading, parsing, body, undo);
+  return { results, settings: reading.settings };
+}
+
+/** What is known of a body while its files are read (watchEachFile). */
+interface EachFileReading<T> {
+  settings: Record<string, string>;
+  /** Each file part's handler, in order. */
+  handling: Array<Promise<T>>;
+  /** Each file part's bytes as its handler reads them. */
+  contents: PassThrough[];
+  /** Why the whole body is refused, once known. */
+  refusal(): AppError | null;
+  refused: Promise<AppError>;
+}
+
+/**
+ * Listens to the parser's parts: the share settings before the first file, each file's `path`
+ * field, each named file (handed to `handle` as it arrives), and the limits that refuse the body.
+ */
+function watchEachFile<T>(
+  parser: busboy.Busboy,
+  options: MultipartOptions,
+  handle: (part: UploadPart) => Promise<T>,
+): EachFileReading<T> {
   let refusal: AppError | null = null;
   let refuseNow: (error: AppError) => void = () => {};
-  const refused = new Promise<AppError>((resolve) => (refuseNow = resolve));
+  const reading: EachFileReading<T> = {
+    settings: {},
+    handling: [],
+    contents: [],
+    refusal: () => refusal,
+    refused: new Promise<AppError>((resolve) => (refuseNow = resolve)),
+  };
+  const { settings, handling, contents } = reading;
+  let nextPath: string | undefined;
   const refuse = (error: AppError) => {
     refusal ??= error;
     refuseNow(refusal);
@@ -356,16 +407,7 @@ export async function withEachUploadedFile<T>(
     }
     const content = contentOf(fileStream);
     contents.push(content);
-    // This part is good once it ended whole (not cut by the size limit, not broken off).
-    const partEnded = new Promise<void>((resolve, reject) => {
-      fileStream.on('end', () =>
-        (fileStream as Readable & { truncated?: boolean }).truncated
-          ? reject(new AppError('PAYLOAD_TOO_LARGE', 'File too large'))
-          : resolve(),
-      );
-      fileStream.on('error', () => reject(new AppError('BAD_REQUEST', 'Malformed multipart body')));
-    });
-    partEnded.catch(() => undefined);
+    const partEnded = wholePartEnded(fileStream);
     const handled = handle({
       upload: {
         originalName: info.filename,
@@ -382,12 +424,38 @@ export async function withEachUploadedFile<T>(
     });
     handling.push(handled);
   });
+  return reading;
+}
 
-  const parsing = feed(body, parser);
+/** A file part is good once it ended whole (not cut by the size limit, not broken off). */
+function wholePartEnded(fileStream: Readable): Promise<void> {
+  const partEnded = new Promise<void>((resolve, reject) => {
+    fileStream.on('end', () =>
+      (fileStream as Readable & { truncated?: boolean }).truncated
+        ? reject(new AppError('PAYLOAD_TOO_LARGE', 'File too large'))
+        : resolve(),
+    );
+    fileStream.on('error', () => reject(new AppError('BAD_REQUEST', 'Malformed multipart body')));
+  });
+  partEnded.catch(() => undefined);
+  return partEnded;
+}
+
+/**
+ * Each handler's result, in order, once the body was read and every file handled; or, all or
+ * nothing, every file handled so far handed to `undo` and the body's or a handler's refusal thrown.
+ */
+async function eachFileOutcome<T>(
+  reading: EachFileReading<T>,
+  parsing: Promise<void>,
+  body: Readable,
+  undo: (handled: T) => Promise<void>,
+): Promise<T[]> {
+  const { handling, contents } = reading;
   // A refusal is answered at once, as a single file's is, not once the rest of the body has been
   // read and dropped: the caller answers and closes the connection after a while
   // (lingering-close.ts), which ends the parsing. The later parts are not handled (see 'file').
-  const early = await Promise.race([parsing.then(noRefusal, noRefusal), refused]);
+  const early = await Promise.race([parsing.then(noRefusal, noRefusal), reading.refused]);
   if (early) {
     parsing.catch(() => undefined);
     // A file still under way is not waited for: it fails (and keeps nothing) at once.
@@ -400,7 +468,7 @@ export async function withEachUploadedFile<T>(
   const outcomes = await Promise.allSettled(handling);
   const failed = outcomes.find((outcome) => outcome.status === 'rejected');
   const problem: unknown =
-    refusal ??
+    reading.refusal() ??
     (parsed.status === 'rejected'
       ? new AppError(
           'BAD_REQUEST',
@@ -415,5 +483,5 @@ export async function withEachUploadedFile<T>(
     for (const outcome of outcomes) if (outcome.status === 'fulfilled') await undo(outcome.value);
     throw problem;
   }
-  return { results: outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value), settings };
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }

@@ -2,7 +2,6 @@
 // one structured log line when the response is done (never a secret in it).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
 import { createServiceContext, type AppDeps, type ServiceContext } from '../context';
 
 declare global {
@@ -61,12 +60,4 @@ export function beginRequest(
     else log.info(entry, 'request');
   });
   return ctx;
-}
-
-export function requestContext(deps: AppDeps) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    // Begun already by the raw file's fast path, which handed the request on.
-    if (!res.locals.ctx) beginRequest(deps, req, res, req.ip ?? null);
-    next();
-  };
 }

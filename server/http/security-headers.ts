@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -19,15 +18,10 @@ function newNonce(): string {
   return pooledRandomBytes(NONCE_BYTES).toString('base64');
 }
 
-/** Headers every response carries; routes may tighten them (the raw file route does). */
-export function securityHeaders(config: Config) {
-  return (_req: Request, res: Response, next: NextFunction) => {
-    res.locals.cspNonce = setSecurityHeaders(res, config);
-    next();
-  };
-}
-
-/** Sets the headers every response carries; returns the nonce its Content-Security-Policy allows. */
+/**
+ * Sets the headers every response carries (request-start.ts), which routes may tighten (the raw
+ * file route does); returns the nonce its Content-Security-Policy allows.
+ */
 export function setSecurityHeaders(res: ServerResponse, config: Config): string {
   const nonce = newNonce();
   res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -10,6 +10,8 @@ import { tempDir, TEST_SECRET } from '../helpers/app';
 import { exitWithin, freePort, killIfRunning, ROOT, run, startServer, type ServerProcess } from './support';
 
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+/** The one file with the server's node flags and environment (ADR 0074). */
+const STARTER = 'scripts/start-server.sh';
 
 interface Instruction {
   keyword: string;
@@ -129,9 +131,12 @@ describe('Dockerfile', () => {
     ).not.toMatch(/npm (ci|install)/);
   });
 
-  it('when the image starts, then CMD is the exec form of node <SERVER_NODE_FLAGS> dist/server/index.js, as a non-root USER, with NODE_ENV=production, DATA_DIR=/data and SERVER_ENV', () => {
-    expect(JSON.parse(one(runtime, 'CMD'))).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/server/index.js']);
+  it('when the image starts, then CMD is the exec form of sh scripts/start-server.sh dist/server/index.js, the script is in the image, as a non-root USER, with NODE_ENV=production and DATA_DIR=/data', () => {
+    expect(JSON.parse(one(runtime, 'CMD'))).toEqual(['sh', STARTER, 'dist/server/index.js']);
     expect(all(runtime, 'ENTRYPOINT')).toEqual([]);
+    // CMD's paths are relative to WORKDIR, where the script is copied.
+    expect(one(runtime, 'WORKDIR')).toBe('/app');
+    expect(all(runtime, 'COPY').map((i) => i.args)).toContain(`--from=build /app/${STARTER} ./${STARTER}`);
     const user = one(runtime, 'USER');
     expect(user.split(':')[0]).not.toMatch(/^(root|0)$/);
     const env = all(runtime, 'ENV')
@@ -139,18 +144,45 @@ describe('Dockerfile', () => {
       .join(' ');
     expect(env).toMatch(/\bNODE_ENV=production\b/);
     expect(env).toMatch(/\bDATA_DIR=\/data\b/);
-    for (const [name, value] of Object.entries(SERVER_ENV)) expect(env).toMatch(new RegExp(`\\b${name}=${value}\\b`));
     // USER comes after every RUN that needs root, and before CMD.
     const order = runtime.body.map((i) => i.keyword);
     expect(order.lastIndexOf('RUN')).toBeLessThan(order.indexOf('USER'));
     expect(order.indexOf('USER')).toBeLessThan(order.indexOf('CMD'));
   });
 
-  it('when npm start is read, then it runs node with the same SERVER_ENV and SERVER_NODE_FLAGS as the container', () => {
+  it('when npm start is read, then it runs the same script as the container', () => {
     const start = JSON.parse(read('package.json')).scripts.start as string;
-    const env = Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value} `);
     // exec: the shell npm runs the script in becomes the server, so npm's SIGTERM reaches it.
-    expect(start).toBe(`${env.join('')}exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`);
+    expect(start).toBe(`exec sh ${STARTER} scripts/start.mjs`);
+  });
+
+  it('when the Dockerfile, package.json and the README are read, then none spells a node flag or glibc variable of the script again', () => {
+    expect(SERVER_NODE_FLAGS.length).toBeGreaterThan(0);
+    expect(Object.keys(SERVER_ENV).length).toBeGreaterThan(0);
+    const elsewhere = { Dockerfile: read('Dockerfile'), 'package.json': read('package.json'), 'README.md': readme };
+    for (const [file, text] of Object.entries(elsewhere)) {
+      for (const spelling of [...SERVER_NODE_FLAGS, ...Object.keys(SERVER_ENV)]) {
+        expect(text.includes(spelling), `${spelling} in ${file}`).toBe(false);
+      }
+    }
+  });
+
+  it('when the script starts node, then node has its flags on the command line and its variables in the environment, and no shell stays as its parent', async () => {
+    const shown = await run(
+      'sh',
+      [
+        STARTER,
+        '-e',
+        'console.log(JSON.stringify({ argv: process.execArgv, env: process.env, parent: process.ppid }))',
+      ],
+      { env: { PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` } },
+    );
+    expect(shown.code, shown.stderr).toBe(0);
+    const seen = JSON.parse(shown.stdout) as { argv: string[]; env: Record<string, string>; parent: number };
+    expect(seen.argv.slice(0, SERVER_NODE_FLAGS.length)).toEqual(SERVER_NODE_FLAGS);
+    for (const [name, value] of Object.entries(SERVER_ENV)) expect(seen.env[name], name).toBe(value);
+    // exec: no shell stays between; node's parent is whoever ran the script.
+    expect(seen.parent).toBe(process.pid);
   });
 
   it('when ports and volumes are read, then EXPOSE 3000 matches compose, and VOLUME /data matches DATA_DIR and the compose volume', () => {

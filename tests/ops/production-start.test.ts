@@ -1,6 +1,7 @@
 // The container's start path, without Docker: the same files the Dockerfile's runtime stage
-// copies (package.json, package-lock.json, dist, build, public, node_modules), the same
-// `npm prune --omit=dev`, then `node dist/server/index.js` with no dev dependency on disk.
+// copies (package.json, package-lock.json, dist, build, public, node_modules and
+// scripts/start-server.sh), the same `npm prune --omit=dev`, then its CMD,
+// `sh scripts/start-server.sh dist/server/index.js`, with no dev dependency on disk.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,15 @@ import { fileForm, tempDir } from '../helpers/app';
 import { exitWithin, killIfRunning, ROOT, run, startServer, type ServerProcess } from './support';
 
 /** What the runtime stage of the Dockerfile copies from the build stage. */
-const SHIPPED = ['package.json', 'package-lock.json', 'dist', 'build', 'public', 'node_modules'];
+const SHIPPED = [
+  'package.json',
+  'package-lock.json',
+  'dist',
+  'build',
+  'public',
+  'node_modules',
+  'scripts/start-server.sh',
+];
 
 let appDir: string;
 let server: ServerProcess | undefined;
@@ -19,7 +28,7 @@ beforeAll(async () => {
     if (!fs.existsSync(path.join(ROOT, entry))) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   }
   appDir = tempDir('fs-prod-');
-  const copy = await run('cp', ['-a', ...SHIPPED, appDir], { cwd: ROOT });
+  const copy = await run('cp', ['-a', '--parents', ...SHIPPED, appDir], { cwd: ROOT });
   if (copy.code !== 0) throw new Error(`copy failed: ${copy.stderr}`);
   // The Dockerfile's `npm prune --omit=dev`, with NODE_ENV=production as in the image.
   // Offline: the copy holds every package, so pruning needs nothing from the registry (npm run
@@ -49,7 +58,7 @@ describe('production start without dev dependencies', () => {
     expect(fs.existsSync(path.join(ROOT, 'node_modules', 'vitest'))).toBe(true);
   }, 30_000);
 
-  it('when node dist/server/index.js starts from the pruned copy, then /healthz is ok, / is a page, source is coloured, and SIGTERM ends it with 0', async () => {
+  it('when the container’s command starts the server from the pruned copy, then /healthz is ok, / is a page, source is coloured, and SIGTERM ends it with 0', async () => {
     expect(pruned.code, pruned.stderr).toBe(0);
     const dataDir = tempDir('fs-prod-data-');
     try {

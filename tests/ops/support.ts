@@ -1,7 +1,7 @@
 // Helpers for the operations tests: the production server as a real child process
-// (`node <flags> dist/server/index.js`, exactly what the container runs), on a free port.
+// (`sh scripts/start-server.sh dist/server/index.js`, exactly what the container runs), on a free port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import path from 'node:path';
 import { ROOT } from '../helpers/app';
 import { freePort } from '../helpers/free-port';
 
@@ -17,12 +17,18 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Spawns `node <SERVER_NODE_FLAGS> dist/server/index.js` (the container's CMD) in `cwd` and waits until /healthz answers 200. */
+/**
+ * Spawns `sh scripts/start-server.sh dist/server/index.js` (the container's CMD; the script execs
+ * node, so the child is the server itself) in `cwd` and waits until /healthz answers 200.
+ */
 export async function startServer(options: { cwd?: string; env: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/index.js'], {
+  const env = baseEnv();
+  // The script runs `node`: this one, as in the image, where it is the only one.
+  env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH}`;
+  const child = spawn('sh', ['scripts/start-server.sh', 'dist/server/index.js'], {
     cwd: options.cwd ?? ROOT,
-    env: { ...baseEnv(), ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(port), ...options.env },
+    env: { ...env, HOST: '127.0.0.1', PORT: String(port), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

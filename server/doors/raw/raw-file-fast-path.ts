@@ -2,18 +2,18 @@
 // (ADR 0022; ../fast-paths.ts chooses): Express's own work per request (its prototypes set on req
 // and res, the query parser, the router's walk through every middleware) was a third of a small
 // download's CPU.
-// The fast path does what those middleware do for this route, in the same functions: the
-// security headers, the request's context and log line, the session cookie. Anything it does
-// not serve itself goes on to Express, with that context already made: an unknown file (the
+// The fast path starts the request as Express does (startRequest: the security headers, the
+// request's context and log line) and reads the session cookie as the session middleware does,
+// in the same functions. Anything it does not serve itself goes on to Express, with that
+// context already made (Express's start then skips it): an unknown file (the
 // not-found page), a gone or locked link (their pages), each with what was learned of it, so
 // that the Express route does not look the file up again; a password header (it is counted
 // against the throttle, once), a query string (`?download`), any other spelling of the path.
-// A middleware added in app.ts that must apply to raw downloads must be called here too.
 import type { IncomingMessage } from 'node:http';
 import type { AppDeps } from '../../context';
 import { passOnRefusal, serveRawFile } from './raw-file';
-import { beginRequest, type ResponseWithLocals } from '../../http/request-context';
-import { setSecurityHeaders } from '../../http/security-headers';
+import type { ResponseWithLocals } from '../../http/request-context';
+import { startRequest } from '../../http/request-start';
 import { recogniseRequestSession } from '../../http/session';
 
 /** Exactly a file id (fileIdSchema's alphabet and length) between /f/ and /raw. */
@@ -34,8 +34,7 @@ export async function serveRawFileFast(
   fileId: string,
   clientAddress: string,
 ): Promise<boolean> {
-  setSecurityHeaders(res, deps.config);
-  const ctx = beginRequest(deps, req, res, clientAddress);
+  const ctx = startRequest(deps, req, res, clientAddress);
   await recogniseRequestSession(ctx, req, res, req.url as string);
   const outcome = await serveRawFile(ctx, req, res, { fileId, use: 'download', asDownload: false });
   if (outcome.kind === 'served') return true;

@@ -2,13 +2,12 @@
 // ahead of Express as the raw link is (ADR 0022): Express's own work (its prototypes set on req
 // and res, the router's walk through every middleware) was about a tenth of a 4 KiB upload's
 // CPU. The fast path calls the functions those middleware and the route call, in their order:
-// the security headers, the request's context and log line, the API token or the session
-// cookie, the 401 without a user, then `receiveUpload` and its JSON. It takes only what the
-// cross-site guard would let through unread: an upload with an API token, whatever its Origin
+// startRequest (the security headers, the request's context and log line, as every request
+// gets), the API token or the session cookie, the 401 without a user, then `receiveUpload` and
+// its JSON. It takes only what the cross-site guard would let through unread: an upload with an API token, whatever its Origin
 // (judged by the token alone, its cookie unused), or one with neither an Origin header nor a
 // browser's cross-site mark. Any other goes to Express, as does any other spelling of the path
 // or a query string.
-// A middleware added in app.ts that must apply to the API must be called here too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../context';
 import { AppError } from '../../utilities/errors';
@@ -16,8 +15,7 @@ import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../../ht
 import { sendJsonError } from '../../http/json-errors';
 import { sendJson } from '../../http/json-response';
 import { receiveUpload } from '../../http/receive-upload';
-import { beginRequest } from '../../http/request-context';
-import { setSecurityHeaders } from '../../http/security-headers';
+import { startRequest } from '../../http/request-start';
 import { recogniseRequestSession } from '../../http/session';
 
 const UPLOAD_PATH = '/api/v1/files';
@@ -34,8 +32,7 @@ export async function serveUploadFast(
   res: ServerResponse,
   clientAddress: string,
 ): Promise<void> {
-  setSecurityHeaders(res, deps.config);
-  const ctx = beginRequest(deps, req, res, clientAddress);
+  const ctx = startRequest(deps, req, res, clientAddress);
   try {
     if (carriesBearer(req)) {
       const refusal = await recogniseBearerToken(ctx, req);
