@@ -27,6 +27,11 @@ beforeAll(async () => {
   for (const entry of ['dist/server/index.js', 'dist/cli/register-user.js', 'build/index.js', 'public/build']) {
     if (!fs.existsSync(path.join(ROOT, entry))) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   }
+  // A copied link would still point at this checkout's packages, and the prune below would
+  // remove their dev tools: refuse rather than prune a tree this test does not own.
+  if (fs.lstatSync(path.join(ROOT, 'node_modules')).isSymbolicLink()) {
+    throw new Error('node_modules is a link: run this test in a checkout with its own node_modules');
+  }
   appDir = tempDir('fs-prod-');
   const copy = await run('cp', ['-a', '--parents', ...SHIPPED, appDir], { cwd: ROOT });
   if (copy.code !== 0) throw new Error(`copy failed: ${copy.stderr}`);
