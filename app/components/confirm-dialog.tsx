@@ -110,9 +110,15 @@ export function useConfirmation(): {
 
 /**
  * A page's form that asks first, with JavaScript: once confirmed it is sent as its button would
- * send it (the button's name and value too). Without JavaScript it is sent at once, as before.
+ * send it (the button's name and value too), or given to `onConfirmed` (an in-place call instead
+ * of the form). Without JavaScript it is sent at once, as before.
  */
-export function ConfirmedForm({ confirmation, children, ...formProps }: FormProps & { confirmation: Confirmation }) {
+export function ConfirmedForm({
+  confirmation,
+  onConfirmed,
+  children,
+  ...formProps
+}: FormProps & { confirmation: Confirmation; onConfirmed?: () => void }) {
   const submit = useSubmit();
   const { ask, dialog } = useConfirmation();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -120,7 +126,9 @@ export function ConfirmedForm({ confirmation, children, ...formProps }: FormProp
     const { submitter } = event.nativeEvent as SubmitEvent;
     const form = event.currentTarget;
     void ask(confirmation).then((answer) => {
-      if (answer) submit(submitter instanceof HTMLButtonElement ? submitter : form);
+      if (!answer) return;
+      if (onConfirmed) onConfirmed();
+      else submit(submitter instanceof HTMLButtonElement ? submitter : form);
     });
   };
   // The dialog beside the form, not in it: it holds a form of its own.

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
+import { COLLECTION_DELETE_NOT_FOUND } from '~/utils/delete-messages';
 import { counted } from '~/utils/format';
 import { throwPageError } from '~/utils/errors.server';
 import { requireUserPage } from '~/utils/session.server';
@@ -10,8 +11,6 @@ import { requireUserPage } from '~/utils/session.server';
 // which asks first, and whether its files go too (by default they stay, with their own links, as
 // `DELETE /api/v1/collections/<id>` without `deleteFiles` does). The list then says what went.
 // Another user's collection is not found, as an id that does not exist.
-
-const NOT_FOUND = 'This collection does not exist, or it was already deleted.';
 
 export const meta: MetaFunction = ({ error }) =>
   error ? errorMeta(error) : [{ title: 'Delete a collection · File sharing' }];
@@ -22,7 +21,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const collection = await context.services.collections.getOwnCollection(context.ctx, params.id ?? '');
     return { title: collection.title, fileCount: collection.fileCount };
   } catch (error) {
-    throwPageError(context, error, { 404: NOT_FOUND });
+    throwPageError(context, error, { 404: COLLECTION_DELETE_NOT_FOUND });
   }
 }
 
@@ -34,7 +33,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   try {
     ({ title } = await context.services.collections.deleteCollection(context.ctx, params.id ?? '', { deleteFiles }));
   } catch (error) {
-    throwPageError(context, error, { 404: NOT_FOUND });
+    throwPageError(context, error, { 404: COLLECTION_DELETE_NOT_FOUND });
   }
   return redirect(`/files?deleted=${encodeURIComponent(title)}`);
 }

@@ -11,6 +11,14 @@ import { WEBHOOK_INTENTS, WebhooksSection, type WebhooksResult } from '~/compone
 import { pageErrorFrom } from '~/utils/errors.server';
 import { CHANGE_PASSWORD_LABELS, inFormWords, NEW_TOKEN_LABELS, type FieldLabels } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
+import {
+  DELIVERY_SENT_AGAIN,
+  newTokenInput,
+  newWebhookInput,
+  TOKEN_REVOKED,
+  WEBHOOK_REMOVED,
+  webhookErrorInWords,
+} from '~/utils/settings-forms';
 import { qrCodeDataUrl } from '~/utils/qr-code.server';
 import { requireUserPage } from '~/utils/session.server';
 
@@ -32,8 +40,7 @@ async function webhooksAction(context: ActionFunctionArgs['context'], intent: st
   const { ctx, services } = context;
   const answer = (result: Partial<WebhooksResult>, status = 200) =>
     data<WebhooksResult>({ section: 'webhooks', error: null, notice: null, created: null, ...result }, { status });
-  const url = String(form.get('url') ?? '');
-  const events = form.getAll('events').map(String);
+  const { url, events } = newWebhookInput(form);
   try {
     if (intent === 'add-webhook') {
       const { webhook, secret } = await services.webhooks.createWebhook(ctx, { url, events });
@@ -41,15 +48,15 @@ async function webhooksAction(context: ActionFunctionArgs['context'], intent: st
     }
     if (intent === 'delete-webhook') {
       await services.webhooks.deleteWebhook(ctx, String(form.get('id') ?? ''));
-      return answer({ notice: 'The webhook was removed: nothing more is sent to it.' });
+      return answer({ notice: WEBHOOK_REMOVED });
     }
     const id = String(form.get('id') ?? '');
     await services.webhooks.resendWebhookDelivery(ctx, id, String(form.get('deliveryId') ?? ''));
-    return answer({ notice: 'The delivery is sent again in a moment, with the same id.' });
+    return answer({ notice: DELIVERY_SENT_AGAIN });
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);
     const sent = intent === 'add-webhook' ? { url: url.slice(0, 2000), events } : null;
-    return answer({ error: `${message}${message.endsWith('.') ? '' : '.'}`, sent }, status);
+    return answer({ error: webhookErrorInWords(message), sent }, status);
   }
 }
 
@@ -128,16 +135,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     switch (intent) {
       case 'create-token': {
-        const days = form.get('expiresInDays');
-        const created = await services.apiTokens.createApiToken(ctx, {
-          name: form.get('name') ?? '',
-          expiresInDays: typeof days === 'string' && days !== '' ? days : null,
-        });
+        const created = await services.apiTokens.createApiToken(ctx, newTokenInput(form));
         return answer(null, { token: created.token, name: created.apiToken.name }, 201);
       }
       case 'revoke-token':
         await services.apiTokens.revokeApiToken(ctx, String(form.get('id') ?? ''));
-        return answer('The token was revoked: it no longer works.');
+        return answer(TOKEN_REVOKED);
       case 'change-password': {
         const { otherSessionsRevoked } = await services.users.changeOwnPassword(ctx, {
           currentPassword: form.get('currentPassword') ?? '',

@@ -16,3 +16,6 @@ export function alreadyDeletedNotice(name: string): string {
 /** The error pages of a delete: the API keeps its terse "Forbidden" / "File not found". */
 export const DELETE_NOT_YOURS = 'You can only delete your own files.';
 export const DELETE_NOT_FOUND = 'This file does not exist, or it was already deleted.';
+
+/** A collection's delete, refused as not there (another account's is not found either). */
+export const COLLECTION_DELETE_NOT_FOUND = 'This collection does not exist, or it was already deleted.';

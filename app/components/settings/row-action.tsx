@@ -8,6 +8,7 @@ export function RowAction({
   label,
   ariaLabel,
   confirmation,
+  onConfirmed,
 }: {
   intent: string;
   id: string;
@@ -15,6 +16,8 @@ export function RowAction({
   ariaLabel: string;
   /** Asked first, with JavaScript (a revoke or a removal that cannot be undone). */
   confirmation?: Confirmation;
+  /** With JavaScript, once confirmed: the action done in place instead of sending the form. */
+  onConfirmed?: () => void;
 }) {
   const fields = (
     <>
@@ -26,7 +29,7 @@ export function RowAction({
     </>
   );
   return confirmation ? (
-    <ConfirmedForm method="post" confirmation={confirmation}>
+    <ConfirmedForm method="post" confirmation={confirmation} onConfirmed={onConfirmed}>
       {fields}
     </ConfirmedForm>
   ) : (

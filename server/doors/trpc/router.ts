@@ -6,7 +6,10 @@ import {
   setFileRequestClosed,
 } from '../../services/file-requests/owner';
 import { deleteFile, renameFile, shareUrl, updateShareSettings } from '../../services/files';
+import { collectionsRouter } from './collections';
+import { tokensRouter } from './tokens';
 import { publicProcedure, router } from './trpc';
+import { webhooksRouter } from './webhooks';
 
 // Procedures call the same services as the REST API; the services check the session.
 export const appRouter = router({
@@ -46,6 +49,9 @@ export const appRouter = router({
       return { ok: true as const };
     }),
   }),
+  collections: collectionsRouter,
+  tokens: tokensRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

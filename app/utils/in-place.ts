@@ -1,0 +1,50 @@
+// What the pages' in-place actions share (with JavaScript they go through /trpc, ADR 0077;
+// without it, the same forms post to the page's action and the page is drawn anew).
+import { TRPCClientError } from '@trpc/client';
+import { useNavigation } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+
+/** Said when the call got no answer at all (the network, or the server down). */
+const NO_ANSWER = 'The server could not be reached. Try again.';
+
+/** A failed call's words and status: the service's message, as the page's form would say it. */
+export function refusalOf(error: unknown): { status: number | null; message: string } {
+  if (error instanceof TRPCClientError) {
+    const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus ?? null;
+    return status === null ? { status, message: NO_ANSWER } : { status, message: error.message };
+  }
+  return { status: null, message: NO_ANSWER };
+}
+
+/**
+ * A section's answer given in place, shown instead of the page's last form answer until a form
+ * of the page is sent (then the page's answer is the newer one). The loader run again after a
+ * call drops the page's last answer (Remix keeps one only across its own action's reload).
+ */
+export function useInPlaceAnswer<T>(pageAnswer: T | undefined): [T | undefined, (answer: T) => void] {
+  const [inPlace, setInPlace] = useState<T | null>(null);
+  const submitting = useNavigation().state === 'submitting';
+  useEffect(() => {
+    if (submitting) setInPlace(null);
+  }, [submitting]);
+  return [inPlace ?? pageAnswer, setInPlace];
+}
+
+/** Rows taken off the page at once, before the server answers; one comes back if the call fails. */
+export function useRowsGone(): {
+  gone: (id: string) => boolean;
+  hide: (id: string) => void;
+  show: (id: string) => void;
+} {
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  return {
+    gone: (id) => hidden.has(id),
+    hide: (id) => setHidden((now) => new Set(now).add(id)),
+    show: (id) =>
+      setHidden((now) => {
+        const next = new Set(now);
+        next.delete(id);
+        return next;
+      }),
+  };
+}
