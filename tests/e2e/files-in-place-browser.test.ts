@@ -53,8 +53,6 @@ async function fileName(id: string): Promise<string> {
   return ((await res.json()) as { file: { originalName: string } }).file.originalName;
 }
 
-const mode = (js: boolean) => (js ? 'with JavaScript' : 'without JavaScript');
-
 interface Visit {
   page: Page;
   /** The paths of the tRPC procedures the page called ("files.rename"), in order. */
@@ -97,10 +95,10 @@ async function rowNames(page: Page): Promise<string[]> {
 
 describe.skipIf(!hasChromium)('My files and a file’s page in place', () => {
   // First: the files below are added by the later tests.
-  for (const js of [true, false]) {
-    it(`when the owner searches My files and pages through them ${mode(js)}, then the right rows show and the address says which${js ? ', fetched through files.list without a page load' : ''}`, {
-      timeout: STEP_TIMEOUT,
-    }, async () => {
+  it('when the owner searches My files and pages through them, then with JavaScript files.list fetches the right rows without a page load and the address says which, and without JavaScript the form and links do the same', {
+    timeout: STEP_TIMEOUT,
+  }, async () => {
+    for (const js of [true, false]) {
       await visit(js, '/files', async ({ page, trpcCalls, samePage }) => {
         expect((await rowNames(page)).slice(0, 2)).toEqual(['notes-beta.txt', 'notes-alpha.txt']);
         await page.getByRole('search').getByLabel('Search').fill('notes');
@@ -136,8 +134,8 @@ describe.skipIf(!hasChromium)('My files and a file’s page in place', () => {
           .poll(() => rowNames(page).then((names) => names.slice(0, 2)), POLL)
           .toEqual(['notes-beta.txt', 'notes-alpha.txt']);
       });
-    });
-  }
+    }
+  });
 
   it('when the owner renames a file, then with JavaScript the new name shows at once and files.rename does it without a page load, a refused name brings the old one back, and without JavaScript the form renames it', {
     timeout: STEP_TIMEOUT,
