@@ -53,7 +53,7 @@ import {
   twoFactorStatus,
 } from './services/two-factor';
 import { changeOwnPassword, isFileListView, myFileListView, setMyPreferences } from './services/users';
-import { thumbnailExpected } from './services/thumbnails';
+import { listMyFilesPage } from './services/my-files-page';
 import { cancelResumableUpload, listMyUnfinishedUploads } from './services/resumable-uploads';
 import { myStorageReport, myUploadAllowance } from './services/storage-usage';
 import * as webhooks from './services/webhooks';
@@ -66,8 +66,8 @@ export function loadContextFor(res: Response) {
     cspNonce: res.locals.cspNonce,
     services: {
       files,
-      /** My files: the user's view of it (ADR 0046), and which files have a thumbnail to show. */
-      fileList: { myFileListView, setMyPreferences, isFileListView, thumbnailExpected },
+      /** My files: the user's view of it (ADR 0046), and its pages as the page shows them. */
+      fileList: { myFileListView, setMyPreferences, isFileListView, listMyFilesPage },
       sessions,
       shares,
       /** A text preview's colours, made off the event loop (ADR 0054). */

@@ -1,20 +1,18 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirectDocument } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useRef, useState } from 'react';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { useState } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
-import { LockIcon } from '~/components/icons';
-import { ShareLink } from '~/components/share-link';
-import { LocalTime } from '~/components/local-time';
-import { ShareSettingsFields } from '~/components/share-settings-fields';
+import { FileDetails } from '~/components/file-page/file-details';
+import { LinkSettingsForm } from '~/components/file-page/link-settings-form';
 import { RenameFileForm } from '~/components/rename-file-form';
-import { LinkLimits } from '~/components/link-limits';
 import { SharePreview, type SharePreviewKind } from '~/components/share-preview';
 import { UnlockForm } from '~/components/unlock-form';
 import { pageErrorFrom, unlockRefusal } from '~/utils/errors.server';
-import { type FieldLabels, inFormWords, sentShareSettings, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
+import { inFormWords, sentShareSettings, SHARE_SETTINGS_LABELS } from '~/utils/form-errors';
+import { RENAME_LABELS, RENAME_NOT_YOURS, SETTINGS_NOT_YOURS, settingsFromForm } from '~/utils/owner-forms';
 import { readForm } from '~/utils/form.server';
-import { formatBytes, formatDownloads, formatExpiry } from '~/utils/format';
+import { formatBytes } from '~/utils/format';
 import { requireUserPage } from '~/utils/session.server';
 import { highlightedText } from '~/utils/highlight.server';
 import { renderedMarkdown } from '~/utils/markdown.server';
@@ -162,9 +160,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 // A document render takes its headers from here: the action's Retry-After (429), the loader's Cache-Control.
 export const headers: HeadersFunction = sharePageHeaders;
 
-/** The rename form's one field, as the page labels it. */
-const RENAME_LABELS: FieldLabels = { originalName: 'Name' };
-
 /** What a form's answer carries when it is not the rename form's. */
 const NOT_RENAMED = { renameError: null, renamed: false, sentName: null } as const;
 
@@ -198,9 +193,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return { unlockError: null, settingsError: null, settingsSaved: true, sent: null, ...NOT_RENAMED };
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
-      // In words for a person: the service's (and the API's) 403 says only "Forbidden".
-      if (status === 403)
-        throw data({ message: 'You can only change the link settings of your own files.' }, { status });
+      if (status === 403) throw data({ message: SETTINGS_NOT_YOURS }, { status });
       if (status === 404 || status === 410) throw data({ message }, { status });
       // The form comes back with what was typed (a page without JavaScript is drawn anew), its password aside.
       const sent = sentShareSettings((name) => form.get(name));
@@ -231,7 +224,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       };
     } catch (error) {
       const { status, message } = pageErrorFrom(context, error);
-      if (status === 403) throw data({ message: 'You can only rename your own files.' }, { status });
+      if (status === 403) throw data({ message: RENAME_NOT_YOURS }, { status });
       if (status === 404 || status === 410) throw data({ message }, { status });
       // The file keeps its name; the field comes back with what was typed, to be put right.
       return data(
@@ -249,22 +242,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
   }
   throw data({ message: 'Unknown form.' }, { status: 400 });
-}
-
-/**
- * The owner's form as a settings change: a blank expiry or password keeps what is set, a blank
- * limit means no limit, and "Remove the password" clears it.
- */
-function settingsFromForm(form: FormData): Record<string, unknown> {
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === 'string' ? value.trim() : '';
-  };
-  const settings: Record<string, unknown> = { maxDownloads: text('maxDownloads') === '' ? null : text('maxDownloads') };
-  if (text('expiresIn') !== '') settings.expiresIn = text('expiresIn');
-  if (form.get('removePassword')) settings.password = null;
-  else if (form.get('password')) settings.password = form.get('password');
-  return settings;
 }
 
 // OpenGraph and Twitter cards, so a pasted link unfurls in chat apps.
@@ -321,140 +298,49 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
 export default function FileView() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const settingsForm = useRef<HTMLFormElement>(null);
-  // After a save with JavaScript the page stays: back to "keep" and a blank password, as a
-  // reload shows it, so that the next save does not send the same change again.
-  useEffect(() => {
-    if (actionData?.settingsSaved) settingsForm.current?.reset();
-  }, [actionData]);
-  // With JavaScript a refused form stays as it was, its password typed in; without it the page
-  // is drawn anew and the password (never sent back) must be typed again.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  // A new name shows at once while its rename is on its way (ADR 0075); each load shows the file's own.
+  const [pending, setPending] = useState<{ name: string | null; over: typeof data } | null>(null);
+  const pendingName = pending?.over === data ? pending.name : null;
+  const setPendingName = (name: string | null) => setPending({ name, over: data });
   if (data.locked) return <UnlockForm heading="Password-protected file" error={actionData?.unlockError ?? null} />;
-  const {
-    file,
-    preview,
-    previewOff,
-    textPreview,
-    markdown,
-    shareUrl,
-    rawPath,
-    previewPath,
-    thumbnailPath,
-    settings,
-    downloadsLeft,
-    expiresAt,
-    now,
-  } = data;
+  const { file, settings, now } = data;
   return (
     <main className="wide share-page">
-      <div className="share-details">
-        <h1 className="file-name">{file.originalName}</h1>
-        <dl className="facts">
-          <div>
-            <dt>Size</dt>
-            <dd>{formatBytes(file.size)}</dd>
-          </div>
-          <div>
-            <dt>Type</dt>
-            <dd>{file.typeInWords}</dd>
-          </div>
-          <div>
-            <dt>Uploaded</dt>
-            <dd>
-              <LocalTime iso={file.createdAt} />
-            </dd>
-          </div>
-          {settings ? (
-            <>
-              <div>
-                <dt>Link</dt>
-                <dd className="expiry">{formatExpiry(settings.current.expiresAt, now)}</dd>
-              </div>
-              <div>
-                <dt>Views</dt>
-                <dd className="views">{settings.views}</dd>
-              </div>
-              <div>
-                <dt>Downloads</dt>
-                <dd className="downloads">
-                  {formatDownloads(settings.current.downloads, settings.current.maxDownloads)}
-                </dd>
-              </div>
-              <div>
-                <dt>Password</dt>
-                <dd>
-                  {settings.current.hasPassword ? (
-                    <>
-                      <LockIcon /> Yes
-                    </>
-                  ) : (
-                    'No'
-                  )}
-                </dd>
-              </div>
-            </>
-          ) : null}
-        </dl>
-        {/* What a recipient needs to know to fetch the file in time; the owner has the settings below. */}
-        {settings ? null : <LinkLimits expiresAt={expiresAt} downloadsLeft={downloadsLeft} />}
-        <p className="actions">
-          <a className="button share-download" href={`${rawPath}?download=1`} download>
-            {`Download (${formatBytes(file.size)})`}
-          </a>
-        </p>
-        <p className="share-row">
-          <span className="muted">Share link</span>
-          <ShareLink url={shareUrl} label="Share link" />
-        </p>
-      </div>
+      <FileDetails
+        file={file}
+        name={pendingName ?? file.originalName}
+        owner={settings}
+        expiresAt={data.expiresAt}
+        downloadsLeft={data.downloadsLeft}
+        rawPath={data.rawPath}
+        shareUrl={data.shareUrl}
+        now={now}
+      />
       <div className="share-preview">
         <SharePreview
-          kind={preview}
+          kind={data.preview}
           name={file.originalName}
-          previewPath={previewPath}
-          thumbnailPath={thumbnailPath}
-          text={textPreview}
-          markdown={markdown}
+          previewPath={data.previewPath}
+          thumbnailPath={data.thumbnailPath}
+          text={data.textPreview}
+          markdown={data.markdown}
           pagePath={`/f/${encodeURIComponent(file.id)}`}
           textLimit={TEXT_PREVIEW_BYTES}
-          previewOff={previewOff}
-          downloadsLeft={downloadsLeft}
+          previewOff={data.previewOff}
+          downloadsLeft={data.downloadsLeft}
         />
       </div>
       {settings ? (
         <div className="share-owner">
           <RenameFileForm
-            currentName={file.originalName}
+            fileId={file.id}
+            currentName={pendingName ?? file.originalName}
             error={actionData?.renameError ?? null}
             renamed={actionData?.renamed ?? false}
             sentName={actionData?.sentName ?? null}
+            onNameShown={setPendingName}
           />
-          <Form method="post" className="card stack owner-settings" aria-label="Link settings" ref={settingsForm}>
-            <input type="hidden" name="intent" value="settings" />
-            {actionData?.settingsError ? (
-              <p className="alert" role="alert">
-                {actionData.settingsError}
-              </p>
-            ) : null}
-            {actionData?.settingsSaved ? (
-              <p className="notice" role="status">
-                Settings saved.
-              </p>
-            ) : null}
-            {actionData?.sent?.passwordTyped && !hydrated ? (
-              <p className="muted">Type the new password again: it is never sent back to the page.</p>
-            ) : null}
-            <ShareSettingsFields
-              choices={settings.expiry.choices}
-              defaultValue={settings.expiry.defaultValue}
-              current={settings.current}
-              expiryText={formatExpiry(settings.current.expiresAt, now)}
-              sent={actionData?.sent ?? undefined}
-            />
-            <button type="submit">Save settings</button>
-          </Form>
+          <LinkSettingsForm fileId={file.id} settings={settings} now={now} answer={actionData} />
         </div>
       ) : null}
     </main>
