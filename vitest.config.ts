@@ -15,6 +15,17 @@ const DISK_STORE_ONLY = [
   'tests/hardening/storage-permissions.test.ts',
   'tests/hardening/upload-dir-safety.test.ts',
 ];
+/**
+ * The tests that measure the memory (or pause for a collection) of the app running inside the
+ * test worker: they run in workers with the server's own Node flags (SERVER_NODE_FLAGS, ADR 0007:
+ * its young generation and `gc`), so what they measure is the server's.
+ */
+const IN_WORKER_SERVER_MEMORY = [
+  'tests/hardening/client-abort.test.ts',
+  'tests/hardening/page-refused-bodies.test.ts',
+  'tests/sharing/collection-archive-many-files.test.ts',
+  'tests/unit/zip-archive.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -25,9 +36,8 @@ export default defineConfig({
     // fails unless it says it expects that.
     setupFiles: ['tests/setup/validate-api-responses.ts', 'tests/setup/fail-on-unexpected-errors.ts'],
     pool: 'forks',
-    // Most suites run the app inside the test worker: give it the young generation production
-    // runs with (ADR 0007), so memory measured there (client aborts) is the server's own.
-    execArgv: SERVER_NODE_FLAGS,
+    // Most workers run with Node's defaults: the server's flags (a 1 MiB young generation) only
+    // made them collect garbage more often (ADR 0080).
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: more workers only fight over them (and over bcrypt).
@@ -35,7 +45,10 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       // Everything on the embedded default, SQLite + a local folder.
-      { extends: true, test: { name: 'sqlite-disk', include: ['tests/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'sqlite-disk', include: ['tests/**/*.test.ts'], exclude: IN_WORKER_SERVER_MEMORY },
+      },
       // The same suites again with every app on a fresh PostgreSQL database and S3 bucket
       // (tests/helpers/test-backend.ts).
       {
@@ -43,7 +56,25 @@ export default defineConfig({
         test: {
           name: 'postgres-s3',
           include: EVERY_BACKEND,
-          exclude: DISK_STORE_ONLY,
+          exclude: [...DISK_STORE_ONLY, ...IN_WORKER_SERVER_MEMORY],
+          env: { TEST_BACKEND: 'postgres-s3' },
+        },
+      },
+      // The memory tests, on each backend, in workers started like the server.
+      {
+        extends: true,
+        test: {
+          name: 'sqlite-disk-server-flags',
+          include: IN_WORKER_SERVER_MEMORY,
+          execArgv: SERVER_NODE_FLAGS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres-s3-server-flags',
+          include: IN_WORKER_SERVER_MEMORY.filter((file) => !file.startsWith('tests/unit/')),
+          execArgv: SERVER_NODE_FLAGS,
           env: { TEST_BACKEND: 'postgres-s3' },
         },
       },

@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { SERVER_NODE_FLAGS } from './scripts/server-node-flags.mjs';
 import everything from './vitest.config.ts';
 
 /**
  * The fast tier (`npm run test:unit`): the tests that need no PostgreSQL, no S3 server, no
- * browser and no server process, so no global set-up starts the backends. Same setup files,
- * pool and Node flags as the full run (`npm test`), which still runs these too.
+ * browser and no server process, so no global set-up starts the backends. Same setup files and
+ * pool as the full run (`npm test`), which still runs these too.
  */
 const shared = everything.test;
 if (!shared) throw new Error('vitest.config.ts has no test settings');
@@ -33,7 +34,9 @@ export default defineConfig({
     // These files keep no state between them: one module graph per worker instead of one per file
     // (loading the server's modules and the OpenAPI validator is most of this tier's time).
     isolate: false,
-    execArgv: shared.execArgv,
+    // The server's Node flags, for the one file here that measures memory in the worker
+    // (tests/unit/zip-archive.test.ts; the full run gives them to such files only).
+    execArgv: SERVER_NODE_FLAGS,
     testTimeout: shared.testTimeout,
     hookTimeout: shared.hookTimeout,
     maxWorkers: shared.maxWorkers,
