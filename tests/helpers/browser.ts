@@ -7,7 +7,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { ROOT } from './app';
 import { decideBrowserTests } from './chromium-requirement';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const decision = decideBrowserTests({
   ci: process.env.CI,
   chromiumPath: CHROMIUM_PATH,
