@@ -6,16 +6,12 @@
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PASSWORD, type TestApp } from '../helpers/app';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { snap, waitForHydration } from '../helpers/pages-browser';
 import { apiUpload, makePng, postForm, turnOnTwoFactorOnPages } from '../helpers/pages-fixtures';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/accessibility-browser.test.ts${SKIP_REASON}`);
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const STEP_TIMEOUT = 180_000;
@@ -81,9 +77,8 @@ const PAGES: PageCase[] = [
   { name: 'not-found', who: 'visitor', path: () => '/no-such-page' },
 ];
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+setUpBrowserSuite({ timeout: STEP_TIMEOUT }, async (suite) => {
+  ({ app, browser } = suite);
   for (const username of ['olive', 'emil', 'tessa']) await app.createUser(username);
   [cookies.owner, cookies.empty] = await Promise.all([app.login('olive'), app.login('emil')]);
   const photo = await apiUpload(app, cookies.owner, { filename: 'beach.png', type: 'image/png', content: makePng() });
@@ -141,11 +136,6 @@ beforeAll(async () => {
   expect(request.status).toBe(201);
   ids.request = ((await request.json()) as { request: { id: string } }).request.id;
   await turnOnTwoFactorOnPages(app, await app.login('tessa'));
-}, STEP_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
 });
 
 /** axe-core's serious and critical violations on the page, one line each: the rule and where. */
@@ -194,7 +184,7 @@ async function settled(page: Page): Promise<void> {
 const sidewaysOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-describe.skipIf(!hasChromium)(`every page's accessibility and look in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`every page's accessibility and look in Chromium${SKIP_NOTE}`, () => {
   for (const theme of THEMES) {
     for (const pageCase of PAGES) {
       it(

@@ -2,15 +2,11 @@
 // changing the password logs the user's other sessions out and keeps this one; one session is
 // logged out from the list; "Log out everywhere" ends them all, this one included.
 import type { Browser, BrowserContext, Page, Response as PageResponse } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieFrom, DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { cookieFrom, DEFAULT_PASSWORD, type TestApp } from '../helpers/app';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { waitForHydration } from '../helpers/pages-browser';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/account-browser.test.ts${SKIP_REASON}`);
 
 /** Several bcrypt checks and page loads per test: room for a loaded two-core machine. */
 const TEST_TIMEOUT_MS = 90_000;
@@ -21,14 +17,8 @@ const POLL = { timeout: 15_000, interval: 100 };
 let app: TestApp;
 let browser: Browser;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  app = await startApp();
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+setUpBrowserSuite({}, (suite) => {
+  ({ app, browser } = suite);
 });
 
 /** A login over HTTP as a script would make it: its own session, named by its User-Agent. */
@@ -83,7 +73,7 @@ async function sessionCookieValue(context: BrowserContext): Promise<string | und
   return (await context.cookies(app.url)).find((c) => c.name === 'token')?.value || undefined;
 }
 
-describe.skipIf(!hasChromium)(`the settings page's password and sessions in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`the settings page's password and sessions in Chromium${SKIP_NOTE}`, () => {
   for (const js of [true, false]) {
     const mode = js ? 'with JavaScript' : 'without JavaScript';
     const tag = js ? 'js' : 'nojs';

@@ -4,26 +4,18 @@
 // saving a ZIP. Every visitor is a fresh context with no cookies at all.
 import fs from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, hasChromium, launchBrowser, screenshotPath } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, screenshotPath } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { waitForHydration } from '../helpers/pages-browser';
 import { makePng } from '../helpers/pages-fixtures';
 import { startSharingApp, type SharingApp } from '../sharing/support';
 
-const SKIP_REASON = `skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/collection-page-browser.test.ts ${SKIP_REASON}`);
-
 let app: SharingApp;
 let browser: Browser;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startSharingApp(), launchBrowser()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+setUpBrowserSuite({ start: () => startSharingApp() }, (suite) => {
+  ({ app, browser } = suite);
 });
 
 /** A visitor's context: no cookies; no page of it may throw or log an error beyond an expected 401. */

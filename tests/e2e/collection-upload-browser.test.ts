@@ -14,14 +14,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, CDPSession, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, tempDir, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser, screenshotPath } from '../helpers/browser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir, type TestApp } from '../helpers/app';
+import { hasChromium, screenshotPath } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { waitForHydration } from '../helpers/pages-browser';
 import { checkWithUnzip, readWithYauzl, sha256 } from '../helpers/zip-archives';
-
-const SKIP_REASON = `skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/collection-upload-browser.test.ts ${SKIP_REASON}`);
 
 /** The browser's upload speed (bytes per second): a few seconds for the folder of 20 files. */
 const UPLOAD_SPEED = 1024 * 1024;
@@ -32,19 +30,16 @@ let browser: Browser;
 let filesDir: string;
 const cookies = new Map<string, string>();
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+setUpBrowserSuite({}, async (suite) => {
+  ({ app, browser } = suite);
   for (const name of ['dora', 'felix', 'maya', 'quinn', 'rosa']) {
     await app.createUser(name);
     cookies.set(name, await app.login(name));
   }
   filesDir = tempDir('collection-upload-browser-');
-}, 60_000);
+});
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
 });
 

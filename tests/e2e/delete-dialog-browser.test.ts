@@ -4,15 +4,11 @@
 // is cancelled by Escape. Without JavaScript the confirmation pages are unchanged
 // (tests/pages/file-pages.test.ts, collection-delete-page.test.ts).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileForm, startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { fileForm, type TestApp } from '../helpers/app';
+import { hasChromium } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { snap, waitForHydration } from '../helpers/pages-browser';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/delete-dialog-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 120_000;
 
@@ -20,17 +16,10 @@ let app: TestApp;
 let browser: Browser;
 let cookie: string;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  // A webhook to a local address is refused unless allowed.
-  [app, browser] = await Promise.all([startApp({ WEBHOOK_ALLOW_PRIVATE: 'on' }), launchBrowser()]);
-  await app.createUser('dora');
-  cookie = await app.login('dora');
-}, STEP_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+// A webhook to a local address is refused unless allowed.
+setUpBrowserSuite({ env: { WEBHOOK_ALLOW_PRIVATE: 'on' }, users: ['dora'], timeout: STEP_TIMEOUT }, (suite) => {
+  ({ app, browser } = suite);
+  [cookie] = suite.cookies;
 });
 
 async function api<T>(path: string, init: RequestInit = {}): Promise<T> {

@@ -3,15 +3,11 @@
 // to choose files; once it runs, it says files may be dropped or pasted, and a pasted file
 // joins the list.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { hasChromium } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { snap, waitForHydration } from '../helpers/pages-browser';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/drop-zone-words-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 120_000;
 
@@ -20,22 +16,15 @@ let browser: Browser;
 let cookie: string;
 let requestId: string;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  await app.createUser('pia');
-  cookie = await app.login('pia');
+setUpBrowserSuite({ users: ['pia'], timeout: STEP_TIMEOUT }, async (suite) => {
+  ({ app, browser } = suite);
+  [cookie] = suite.cookies;
   const res = await fetch(`${app.url}/api/v1/requests`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json' },
     body: JSON.stringify({ title: 'Screenshots, please' }),
   });
   requestId = ((await res.json()) as { request: { id: string } }).request.id;
-}, STEP_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
 });
 
 /** `path` in a browser with JavaScript on or off (hydrated when on); `body` runs with the page. */

@@ -2,14 +2,10 @@
 // has no account names themselves, picks two files and sends them; the answer lists what they
 // sent, and the owner's request holds the files, the name and the note.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/file-request-browser.test.ts${SKIP_REASON}`);
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { hasChromium } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 
 const STEP_TIMEOUT = 120_000;
 
@@ -17,16 +13,9 @@ let app: TestApp;
 let browser: Browser;
 let cookie: string;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  await app.createUser('hana');
-  cookie = await app.login('hana');
-}, STEP_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+setUpBrowserSuite({ users: ['hana'], timeout: STEP_TIMEOUT }, (suite) => {
+  ({ app, browser } = suite);
+  [cookie] = suite.cookies;
 });
 
 async function newRequest(title: string): Promise<string> {

@@ -5,16 +5,12 @@
 // moment the test can reliably see.
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { hasChromium } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { snap, waitForHydration } from '../helpers/pages-browser';
 import { sha256 } from '../helpers/tus';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/file-request-dropzone-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 120_000;
 /** A few megabytes: long enough at the speed below to be seen on its way. */
@@ -26,16 +22,9 @@ let app: TestApp;
 let browser: Browser;
 let cookie: string;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  await app.createUser('marta');
-  cookie = await app.login('marta');
-}, STEP_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+setUpBrowserSuite({ users: ['marta'], timeout: STEP_TIMEOUT }, (suite) => {
+  ({ app, browser } = suite);
+  [cookie] = suite.cookies;
 });
 
 async function newRequest(fields: Record<string, unknown>): Promise<string> {

@@ -3,19 +3,15 @@
 // not move from page to page, no icon depends on an emoji font, and the file request form starts
 // empty again after it made a request.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileForm, startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileForm, type TestApp } from '../helpers/app';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { sampleOf } from '../helpers/file-samples';
 import { snap, waitForHydration } from '../helpers/pages-browser';
 import { makePng, postForm } from '../helpers/pages-fixtures';
 import { tusClient } from '../helpers/tus';
 import { type Receiver, startReceiver } from '../webhooks/receiver';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/finished-pages-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 180_000;
 
@@ -54,67 +50,67 @@ async function guestSends(requestId: string, fields: Record<string, string>, nam
   await res.text();
 }
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser, receiver] = await Promise.all([
-    startApp({ WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_BASE_MS: '3600000' }),
-    launchBrowser(),
+setUpBrowserSuite(
+  {
+    env: { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_BASE_MS: '3600000' },
+    users: ['mira'],
+    timeout: STEP_TIMEOUT,
+  },
+  async (suite) => {
+    ({ app, browser } = suite);
+    [cookie] = suite.cookies;
     // The first delivery is answered 200, the next ones 503: the table has both kinds of row.
-    startReceiver((nth) => (nth === 1 ? 200 : 503)),
-  ]);
-  await app.createUser('mira');
-  cookie = await app.login('mira');
-  const hook = await postForm(
-    app,
-    '/settings',
-    { intent: 'add-webhook', url: receiver.url, events: 'file.uploaded' },
-    { cookie },
-  );
-  expect(hook.status).toBe(201);
+    receiver = await startReceiver((nth) => (nth === 1 ? 200 : 503));
+    const hook = await postForm(
+      app,
+      '/settings',
+      { intent: 'add-webhook', url: receiver.url, events: 'file.uploaded' },
+      { cookie },
+    );
+    expect(hook.status).toBe(201);
 
-  const notes = await upload('notes.txt', 'text/plain', 'a few notes');
-  await upload(
-    'Quarterly report for the board meeting in November.pdf',
-    'application/pdf',
-    sampleOf('application/pdf', 400),
-  );
-  await upload('IMG_20261122_174512_HDR_panorama_stitched.png', 'image/png', makePng(160, 90));
-  await upload(
-    'minutes.docx',
-    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    sampleOf('application/zip', 3000),
-  );
-  ids.locked = await upload('plans.txt', 'text/plain', 'secret plans', { password: 'pony pony' });
-  await upload('photo.png', 'image/png', makePng(120, 90));
-  // An upload begun and not finished: its table stands above the collections.
-  const begun = await tusClient(app.url, cookie).create(1000, { filename: 'holiday-video.mp4' }, new Uint8Array(100));
-  expect(begun.status).toBe(201);
-  const collection = await fetch(`${app.url}/api/v1/collections`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      title: 'Holiday',
-      password: 'pony pony',
-      files: [
-        { id: notes, path: 'docs/notes.txt' },
-        { id: ids.locked, path: 'plans.txt' },
-      ],
-    }),
-  });
-  expect(collection.status).toBe(201);
-  ids.collection = ((await collection.json()) as { collection: { id: string } }).collection.id;
+    const notes = await upload('notes.txt', 'text/plain', 'a few notes');
+    await upload(
+      'Quarterly report for the board meeting in November.pdf',
+      'application/pdf',
+      sampleOf('application/pdf', 400),
+    );
+    await upload('IMG_20261122_174512_HDR_panorama_stitched.png', 'image/png', makePng(160, 90));
+    await upload(
+      'minutes.docx',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      sampleOf('application/zip', 3000),
+    );
+    ids.locked = await upload('plans.txt', 'text/plain', 'secret plans', { password: 'pony pony' });
+    await upload('photo.png', 'image/png', makePng(120, 90));
+    // An upload begun and not finished: its table stands above the collections.
+    const begun = await tusClient(app.url, cookie).create(1000, { filename: 'holiday-video.mp4' }, new Uint8Array(100));
+    expect(begun.status).toBe(201);
+    const collection = await fetch(`${app.url}/api/v1/collections`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: 'Holiday',
+        password: 'pony pony',
+        files: [
+          { id: notes, path: 'docs/notes.txt' },
+          { id: ids.locked, path: 'plans.txt' },
+        ],
+      }),
+    });
+    expect(collection.status).toBe(201);
+    ids.collection = ((await collection.json()) as { collection: { id: string } }).collection.id;
 
-  const receipts = await newRequest({ title: 'Receipts', requireName: true, maxFiles: 10 });
-  await newRequest({ title: 'Photos of the party' });
-  await guestSends(receipts, { name: 'Bob Guest', note: 'Here are my receipts' }, 'receipts-march.pdf');
-  await guestSends(receipts, { name: 'Carla', note: '' }, 'IMG_20261122_174512_HDR_receipt_scan.jpeg');
-  await receiver.waitFor(3);
-}, STEP_TIMEOUT);
+    const receipts = await newRequest({ title: 'Receipts', requireName: true, maxFiles: 10 });
+    await newRequest({ title: 'Photos of the party' });
+    await guestSends(receipts, { name: 'Bob Guest', note: 'Here are my receipts' }, 'receipts-march.pdf');
+    await guestSends(receipts, { name: 'Carla', note: '' }, 'IMG_20261122_174512_HDR_receipt_scan.jpeg');
+    await receiver.waitFor(3);
+  },
+);
 
 afterAll(async () => {
-  await browser?.close();
   await receiver?.close();
-  await app?.close();
 });
 
 type Scheme = 'light' | 'dark';
@@ -213,7 +209,7 @@ function textLayout(page: Page, selector: string) {
 
 const EMOJI = /[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]/u;
 
-describe.skipIf(!hasChromium)(`finished pages in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`finished pages in Chromium${SKIP_NOTE}`, () => {
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {
       it(

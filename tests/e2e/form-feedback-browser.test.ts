@@ -2,16 +2,12 @@
 // playwright-core): the parts of the page feedback (ADR 0008) that need a browser, mostly
 // with JavaScript on. What the pages answer without it is tested in tests/pages.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { waitForHydration } from '../helpers/pages-browser';
 import { apiUpload } from '../helpers/pages-fixtures';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/form-feedback-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 60_000;
 
@@ -19,16 +15,10 @@ let app: TestApp;
 let browser: Browser;
 let cookie: string;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  // 1.5 KiB: a "large" file is a few kilobytes.
-  [app, browser] = await Promise.all([startApp({ MAX_UPLOAD_BYTES: '1536' }), launchBrowser()]);
-  await app.createUser('fiona');
-  cookie = await app.login('fiona');
-}, STEP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+// 1.5 KiB: a "large" file is a few kilobytes.
+setUpBrowserSuite({ env: { MAX_UPLOAD_BYTES: '1536' }, users: ['fiona'], timeout: STEP_TIMEOUT }, (suite) => {
+  ({ app, browser } = suite);
+  [cookie] = suite.cookies;
 });
 
 /**
@@ -61,7 +51,7 @@ async function withPage(
   expect(errors).toEqual([]);
 }
 
-describe.skipIf(!hasChromium)(`the upload form with JavaScript${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`the upload form with JavaScript${SKIP_NOTE}`, () => {
   it(
     'when a file over the limit is chosen, then the form says the limit in human units at once, and Upload sends nothing',
     async () => {
@@ -118,7 +108,7 @@ describe.skipIf(!hasChromium)(`the upload form with JavaScript${SKIP_REASON}`, (
   );
 });
 
-describe.skipIf(!hasChromium)(`the upload form without JavaScript${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`the upload form without JavaScript${SKIP_NOTE}`, () => {
   it(
     'when the server refuses the form, then the page comes back with the link options as typed and an empty password field',
     async () => {
@@ -150,7 +140,7 @@ describe.skipIf(!hasChromium)(`the upload form without JavaScript${SKIP_REASON}`
   );
 });
 
-describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_NOTE}`, () => {
   /** What has keyboard focus: a button by its accessible name, the heading by its text, else the tag. */
   const focused = (page: Page) =>
     page.evaluate(() => {

@@ -2,16 +2,12 @@
 // a 1280 px desktop, nothing wider than the window, the thumbnails loaded (lazily, as they come
 // into view), the cards dark in dark mode; the view switch works with and without JavaScript.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { hasChromium } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { snap, waitForHydration } from '../helpers/pages-browser';
 import { apiUpload, makePng } from '../helpers/pages-fixtures';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/gallery-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 120_000;
 const IMAGES = 7;
@@ -20,11 +16,9 @@ let app: TestApp;
 let browser: Browser;
 let cookie: string;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  await app.createUser('gina');
-  cookie = await app.login('gina');
+setUpBrowserSuite({ users: ['gina'], timeout: STEP_TIMEOUT }, async (suite) => {
+  ({ app, browser } = suite);
+  [cookie] = suite.cookies;
   await apiUpload(app, cookie, { filename: 'report.pdf', type: 'application/pdf', content: '%PDF-1.4\n%%EOF\n' });
   await apiUpload(app, cookie, {
     filename: `a very long name of a holiday photo that goes on and on and on ${'x'.repeat(120)}.txt`,
@@ -38,11 +32,6 @@ beforeAll(async () => {
       content: makePng(120 + i * 20, 90),
     });
   }
-}, STEP_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
 });
 
 async function loggedIn(js: boolean, width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<BrowserContext> {

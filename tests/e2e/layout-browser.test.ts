@@ -3,17 +3,13 @@
 // part of /files or /settings is cut off at the right edge. With JavaScript on and off (the
 // copy buttons appear only with it, and take room).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, fileForm, startApp, type TestApp } from '../helpers/app';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PASSWORD, fileForm, type TestApp } from '../helpers/app';
 import { sampleOf } from '../helpers/file-samples';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { snap, waitForHydration } from '../helpers/pages-browser';
 import { apiUpload, postForm } from '../helpers/pages-fixtures';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/layout-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 120_000;
 
@@ -23,11 +19,9 @@ let cookie: string;
 /** A second user, whose files have download counts of every kind (the plural forms). */
 let countsCookie: string;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  await app.createUser('layla');
-  cookie = await app.login('layla');
+setUpBrowserSuite({ users: ['layla'], timeout: STEP_TIMEOUT }, async (suite) => {
+  ({ app, browser } = suite);
+  [cookie] = suite.cookies;
   await apiUpload(app, cookie, { filename: 'a.txt', type: 'text/plain', content: 'x' });
   await apiUpload(app, cookie, { filename: 'photo.png', type: 'image/png', content: sampleOf('image/png', 64) });
   // The widest facts a row can have: a long type (a Word document, whose bytes are a ZIP's), an
@@ -79,10 +73,6 @@ beforeAll(async () => {
     },
     body: JSON.stringify({ username: 'layla', password: DEFAULT_PASSWORD }),
   });
-}, STEP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
 });
 
 async function loggedIn(js: boolean, width: number, as = cookie): Promise<BrowserContext> {
@@ -131,7 +121,7 @@ async function cutOff(page: Page, selector: string): Promise<string[]> {
 const sidewaysOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-describe.skipIf(!hasChromium)(`the pages' layout in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`the pages' layout in Chromium${SKIP_NOTE}`, () => {
   for (const js of [true, false]) {
     const mode = js ? 'with JavaScript' : 'without JavaScript';
 

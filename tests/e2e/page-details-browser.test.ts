@@ -2,15 +2,11 @@
 // upload form's Expires select looks like the fields around it, and the signed-in header fits
 // on one line on a 390 px phone.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { waitForHydration } from '../helpers/pages-browser';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/page-details-browser.test.ts${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 60_000;
 
@@ -18,15 +14,9 @@ let app: TestApp;
 let browser: Browser;
 let cookie: string;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  await app.createUser('detailer');
-  cookie = await app.login('detailer');
-}, STEP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+setUpBrowserSuite({ users: ['detailer'], timeout: STEP_TIMEOUT }, (suite) => {
+  ({ app, browser } = suite);
+  [cookie] = suite.cookies;
 });
 
 async function signedIn(viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
@@ -37,7 +27,7 @@ async function signedIn(viewport = { width: 1280, height: 900 }): Promise<Browse
   return context;
 }
 
-describe.skipIf(!hasChromium)(`small things on the pages, in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`small things on the pages, in Chromium${SKIP_NOTE}`, () => {
   it(
     'when a token is made with JavaScript, then its name field is empty again, ready for the next one',
     async () => {

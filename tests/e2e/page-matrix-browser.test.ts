@@ -11,18 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD, fileForm, startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { DEFAULT_PASSWORD, fileForm, type TestApp } from '../helpers/app';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { sampleOf } from '../helpers/file-samples';
 import { sidewaysScroll, textLayout, waitForHydration } from '../helpers/pages-browser';
 import { apiUpload, makePng, postForm, turnOnTwoFactorOnPages } from '../helpers/pages-fixtures';
 import { tusClient } from '../helpers/tus';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/page-matrix-browser.test.ts${SKIP_REASON}`);
 
 const SCRIPTS = [true, false] as const;
 const WIDTHS = [1280, 390] as const;
@@ -444,39 +440,41 @@ async function olivesThings(cookie: string): Promise<void> {
   }
 }
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'page-matrix-'));
-  console.log(`page-matrix-browser: screenshots of every page are in ${SHOTS}`);
-  [app, browser] = await Promise.all([startApp({ WEBHOOK_ALLOW_PRIVATE: 'on' }, NO_SWEEP), launchBrowser()]);
-  const url = new URL(app.url);
-  url.hostname = 'localhost';
-  site = url.origin;
-  for (const name of ['olive', 'paige', 'emil', 'flo']) await app.createUser(name);
-  [cookies.olive, cookies.paige, cookies.emil, floCookie] = await Promise.all(
-    ['olive', 'paige', 'emil', 'flo'].map((name) => app.login(name)),
-  );
-  // Two pages of files (a page is 100).
-  for (let batch = 0; batch < 102; batch += 17) {
-    await Promise.all(
-      Array.from({ length: 17 }, (_, i) =>
-        apiUpload(app, cookies.paige, { filename: `scan-${batch + i + 1}.txt`, type: 'text/plain', content: 'x' }),
-      ),
-    );
-  }
-  const firstPage = await (await fetch(`${app.url}/files`, { headers: { cookie: cookies.paige } })).text();
-  olderFilesPath = (/href="(\/files\?cursor=[^"]+)"/.exec(firstPage)?.[1] ?? '').replace(/&amp;/g, '&');
-  if (olderFilesPath === '') throw new Error('no link to the older files on /files');
-  await olivesThings(cookies.olive);
-  await turnOnTwoFactorOnPages(app, cookies.olive);
-  await until('the link set to expire after a second gone', async () => {
-    return (await fetch(`${app.url}/f/${ids.expired}`)).status === 410;
-  });
-}, 120_000);
+setUpBrowserSuite(
+  {
+    env: { WEBHOOK_ALLOW_PRIVATE: 'on' },
+    options: NO_SWEEP,
+    users: ['olive', 'paige', 'emil', 'flo'],
+    timeout: 120_000,
+  },
+  async (suite) => {
+    ({ app, browser } = suite);
+    [cookies.olive, cookies.paige, cookies.emil, floCookie] = suite.cookies;
+    SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), 'page-matrix-'));
+    console.log(`page-matrix-browser: screenshots of every page are in ${SHOTS}`);
+    const url = new URL(app.url);
+    url.hostname = 'localhost';
+    site = url.origin;
+    // Two pages of files (a page is 100).
+    for (let batch = 0; batch < 102; batch += 17) {
+      await Promise.all(
+        Array.from({ length: 17 }, (_, i) =>
+          apiUpload(app, cookies.paige, { filename: `scan-${batch + i + 1}.txt`, type: 'text/plain', content: 'x' }),
+        ),
+      );
+    }
+    const firstPage = await (await fetch(`${app.url}/files`, { headers: { cookie: cookies.paige } })).text();
+    olderFilesPath = (/href="(\/files\?cursor=[^"]+)"/.exec(firstPage)?.[1] ?? '').replace(/&amp;/g, '&');
+    if (olderFilesPath === '') throw new Error('no link to the older files on /files');
+    await olivesThings(cookies.olive);
+    await turnOnTwoFactorOnPages(app, cookies.olive);
+    await until('the link set to expire after a second gone', async () => {
+      return (await fetch(`${app.url}/f/${ids.expired}`)).status === 410;
+    });
+  },
+);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   await Promise.all(receivers.map((receiver) => receiver.close()));
 });
 
@@ -540,7 +538,7 @@ async function layoutFaults(page: Page, view: string, long = false): Promise<str
 
 const jsWords = (js: boolean) => (js ? 'on' : 'off');
 
-describe.skipIf(!hasChromium)(`every page in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`every page in Chromium${SKIP_NOTE}`, () => {
   // With JavaScript and without, side by side (each with its own page, one width after the
   // other): the app and the browser each have a core to work on.
   for (const js of SCRIPTS) {
@@ -580,7 +578,7 @@ describe.skipIf(!hasChromium)(`every page in Chromium${SKIP_REASON}`, () => {
   }
 });
 
-describe.skipIf(!hasChromium)(`the flows through the pages in Chromium on a 390 px phone${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`the flows through the pages in Chromium on a 390 px phone${SKIP_NOTE}`, () => {
   for (const js of SCRIPTS)
     describe(`JavaScript ${jsWords(js)}`, () => {
       const mode = `with JavaScript ${jsWords(js)}`;

@@ -5,32 +5,24 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEFAULT_PASSWORD, startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { DEFAULT_PASSWORD, type TestApp } from '../helpers/app';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { answerDialog, snap, waitForHydration } from '../helpers/pages-browser';
 import { apiUpload, makePng } from '../helpers/pages-fixtures';
-
-const SKIP_REASON = `skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/pages.test.ts ${SKIP_REASON}`);
 
 const STEP_TIMEOUT = 120_000; // two shared cores: other suites run at the same time
 
 let app: TestApp;
 let browser: Browser;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+setUpBrowserSuite({ timeout: STEP_TIMEOUT }, async (suite) => {
+  ({ app, browser } = suite);
   await app.createUser('erin');
   await app.createUser('frank');
   await app.createUser('gina');
   await app.createUser('hana');
   await app.createUser('ivy');
-}, STEP_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
 });
 
 async function fileIdsOf(username: string): Promise<string[]> {
@@ -53,7 +45,7 @@ async function fillLogin(page: Page, username: string, password: string) {
   await page.locator('main').getByRole('button', { name: 'Log in' }).click();
 }
 
-describe.skipIf(!hasChromium)(hasChromium ? 'the pages in Chromium' : `the pages in Chromium (${SKIP_REASON})`, () => {
+describe.skipIf(!hasChromium)(`the pages in Chromium${SKIP_NOTE}`, () => {
   describe('with JavaScript on', () => {
     let context: BrowserContext;
     let page: Page;

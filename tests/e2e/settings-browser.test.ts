@@ -1,30 +1,19 @@
 // The settings page's tokens in Chromium (ADR 0015), with JavaScript on and off: a token is
 // created and shown once (with a copy button once JavaScript runs), listed, and revoked.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { answerDialog, waitForHydration } from '../helpers/pages-browser';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/settings-browser.test.ts${SKIP_REASON}`);
 
 let app: TestApp;
 let browser: Browser;
 let cookie: string;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  app = await startApp();
-  await app.createUser('tinkerer');
-  cookie = await app.login('tinkerer');
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+setUpBrowserSuite({ users: ['tinkerer'] }, (suite) => {
+  ({ app, browser } = suite);
+  [cookie] = suite.cookies;
 });
 
 async function loggedIn(js: boolean): Promise<BrowserContext> {
@@ -38,7 +27,7 @@ async function loggedIn(js: boolean): Promise<BrowserContext> {
   return context;
 }
 
-describe.skipIf(!hasChromium)(`the settings page in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`the settings page in Chromium${SKIP_NOTE}`, () => {
   for (const js of [true, false]) {
     const mode = js ? 'with JavaScript' : 'without JavaScript';
     it(`when a token is created and then revoked (${mode}), then it is shown once${js ? ' with a working copy button' : ''}, listed by name, and stops working`, async () => {

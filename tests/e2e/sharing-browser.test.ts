@@ -5,30 +5,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, hasChromium, launchBrowser, screenshotPath } from '../helpers/browser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hasChromium, SKIP_NOTE, screenshotPath } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { startSharingApp, type SharingApp, type Uploaded } from '../sharing/support';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/sharing-browser.test.ts${SKIP_REASON}`);
 
 let app: SharingApp;
 let browser: Browser;
 let context: BrowserContext;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  app = await startSharingApp();
-  browser = await launchBrowser();
+setUpBrowserSuite({ start: () => startSharingApp(), timeout: 90_000 }, async (suite) => {
+  ({ app, browser } = suite);
   context = await browser.newContext({ viewport: { width: 1100, height: 800 }, acceptDownloads: true });
-}, 90_000);
+});
 
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await app?.close();
 });
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -204,7 +196,7 @@ async function scratchPage(): Promise<Page> {
   return scratch;
 }
 
-describe(`sharing in Chromium${SKIP_REASON}`, () => {
+describe(`sharing in Chromium${SKIP_NOTE}`, () => {
   it.skipIf(!hasChromium)(
     'when a WebM video is shared, then it plays in Chromium, has a duration, seeks, and was served with 206 ranges',
     async () => {

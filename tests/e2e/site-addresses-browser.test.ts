@@ -10,11 +10,9 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, tempDir, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { hasChromium } from '../helpers/browser';
+import { setUpBrowser } from '../helpers/browser-suite';
 import { waitForHydration } from '../helpers/pages-browser';
-
-const SKIP_REASON = `skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/site-addresses-browser.test.ts ${SKIP_REASON}`);
 
 const SHARE_PAGE = /\/f\/([A-Za-z0-9_-]+)$/;
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -22,12 +20,11 @@ const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('h
 let browser: Browser;
 const filesDir = tempDir('fs-addresses-');
 
-beforeAll(async () => {
-  if (hasChromium) browser = await launchBrowser();
-}, 60_000);
+setUpBrowser((launched) => {
+  browser = launched;
+});
 
-afterAll(async () => {
-  await browser?.close();
+afterAll(() => {
   fs.rmSync(filesDir, { recursive: true, force: true });
 });
 

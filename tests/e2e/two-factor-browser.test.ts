@@ -5,17 +5,13 @@
 // Settings page, where a mistyped first code keeps the same secret. The app's clock is the
 // test's, moved to the middle of a new 30-second step before each code.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, startApp, TestClock, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider';
 import { snap, waitForHydration } from '../helpers/pages-browser';
 import { middleOfNextStep, totpCode } from '../helpers/totp';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/two-factor-browser.test.ts${SKIP_REASON}`);
 
 const clock = new TestClock();
 let provider: TestProvider;
@@ -23,17 +19,18 @@ let app: TestApp;
 let browser: Browser;
 let users = 0;
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  provider = await startTestProvider();
-  [app, browser] = await Promise.all([
-    startApp({ ...provider.env, OIDC_REQUIRE_2FA: 'on' }, { clock }),
-    launchBrowser(),
-  ]);
-}, 60_000);
+setUpBrowserSuite(
+  {
+    start: async () => {
+      provider = await startTestProvider();
+      return startApp({ ...provider.env, OIDC_REQUIRE_2FA: 'on' }, { clock });
+    },
+  },
+  (suite) => {
+    ({ app, browser } = suite);
+  },
+);
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   await provider?.stop();
 });
 
@@ -133,7 +130,7 @@ async function expectSignedInAs(page: Page, username: string): Promise<void> {
   await expect(logOut.getAttribute('title')).resolves.toBe(`Logged in as ${username}`);
 }
 
-describe.skipIf(!hasChromium)(`signing in with a two-factor code in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`signing in with a two-factor code in Chromium${SKIP_NOTE}`, () => {
   for (const js of [true, false]) {
     const mode = js ? 'with JavaScript' : 'without JavaScript';
 
@@ -258,7 +255,7 @@ describe.skipIf(!hasChromium)(`signing in with a two-factor code in Chromium${SK
   });
 });
 
-describe.skipIf(!hasChromium)(`setting two-factor codes up on the Settings page in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`setting two-factor codes up on the Settings page in Chromium${SKIP_NOTE}`, () => {
   for (const js of [true, false]) {
     const mode = js ? 'with JavaScript' : 'without JavaScript';
 

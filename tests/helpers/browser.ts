@@ -15,6 +15,10 @@ const decision = decideBrowserTests({
 });
 if (decision.outcome === 'fail') throw new Error(decision.message);
 export const hasChromium = decision.outcome === 'run';
+/** Added to a browser suite's name when it skips: why, and what to install (empty when it runs). */
+export const SKIP_NOTE = decision.outcome === 'skip' ? ` — ${decision.reason}` : '';
+// Once per test file that drives the browser (vitest names the file above the line).
+if (decision.outcome === 'skip') console.warn(`browser tests ${decision.reason}`);
 const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'screenshots');
 
 export async function launchBrowser(): Promise<Browser> {

@@ -1,25 +1,17 @@
 // Collections with two instances on one PostgreSQL database and one bucket: made on one,
 // downloaded and resumed on the other, with the download limit counted once across both.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileForm, startApp, tempDir, type TestApp } from '../helpers/app';
+import { describe, expect, it } from 'vitest';
+import { fileForm, type TestApp } from '../helpers/app';
+import { setUpTwoInstances } from '../helpers/instances';
 import { archiveDirectoryNames, collectionOfOneName } from '../helpers/large-collections';
-import { postgresS3Env } from '../helpers/test-backend';
 import { readWithYauzl, sha256 } from '../helpers/zip-archives';
 
 let a: TestApp;
 let b: TestApp;
 let cookie: string;
 
-beforeAll(async () => {
-  const shared = await postgresS3Env();
-  a = await startApp({ ...shared, DATA_DIR: tempDir() });
-  b = await startApp({ ...shared, DATA_DIR: tempDir() });
-  await a.createUser('curator');
-  cookie = await a.login('curator');
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
+setUpTwoInstances('curator', (instances) => {
+  ({ a, b, cookie } = instances);
 });
 
 async function uploadTo(app: TestApp, content: Buffer, name: string): Promise<string> {

@@ -4,11 +4,11 @@
 // lets the guest send through the other, and a guest's resumable upload is carried on across
 // both and takes its place once.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests/owner';
-import { startApp, tempDir, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { setUpTwoInstances } from '../helpers/instances';
 import { getPage, postForm, visibleText } from '../helpers/pages-fixtures';
-import { postgresS3Env } from '../helpers/test-backend';
 import { OFFSET_OCTET_STREAM, TUS, uploadMetadata } from '../helpers/tus';
 
 const FULL = 'This file request is full: it has received all the files it asked for.';
@@ -19,16 +19,8 @@ let a: TestApp;
 let b: TestApp;
 let cookie: string;
 
-beforeAll(async () => {
-  const shared = await postgresS3Env();
-  a = await startApp({ ...shared, DATA_DIR: tempDir() });
-  b = await startApp({ ...shared, DATA_DIR: tempDir() });
-  await a.createUser('collector');
-  cookie = await a.login('collector');
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
+setUpTwoInstances('collector', (instances) => {
+  ({ a, b, cookie } = instances);
 });
 
 /** The owner makes a request on `app`. */

@@ -2,9 +2,9 @@
 // an upload begun on one instance carries on and finishes on the other, and a request stuck on
 // one instance (a connection that went quiet) lets go when the client resumes on the other.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, tempDir, type TestApp } from '../helpers/app';
-import { postgresS3Env } from '../helpers/test-backend';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { setUpTwoInstances } from '../helpers/instances';
 import { offsetOnceSettled, openPatch, sha256, tusClient } from '../helpers/tus';
 
 const MiB = 1024 * 1024;
@@ -12,16 +12,8 @@ let a: TestApp;
 let b: TestApp;
 let cookie: string;
 
-beforeAll(async () => {
-  const shared = await postgresS3Env();
-  a = await startApp({ ...shared, DATA_DIR: tempDir() });
-  b = await startApp({ ...shared, DATA_DIR: tempDir() });
-  await a.createUser('traveller');
-  cookie = await a.login('traveller');
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
+setUpTwoInstances('traveller', (instances) => {
+  ({ a, b, cookie } = instances);
 });
 
 describe('a resumable upload across two instances', () => {
