@@ -9,7 +9,11 @@ const EXPRESS = '(^|/)node_modules/(@types/)?express(/|$)';
  * The server modules the browser bundle may take at run time: pure helpers with no I/O and no
  * secrets. Everything else in server/ reaches app/ through the Remix load context, or as types.
  */
-const SERVER_MODULES_FOR_THE_BROWSER = ['^server/utilities/byte-sizes\\.ts$', '^server/collection-titles\\.ts$'];
+const SERVER_MODULES_FOR_THE_BROWSER = [
+  '^server/utilities/byte-sizes\\.ts$',
+  '^server/utilities/thumbnail-types\\.ts$',
+  '^server/collection-titles\\.ts$',
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -49,6 +53,14 @@ module.exports = {
       comment: 'Services take (ctx, input) and throw AppError; each door maps that to its transport.',
       from: { path: '^server/services/' },
       to: { path: ['^server/(http|doors)/', EXPRESS] },
+    },
+    {
+      name: 'services-reach-the-database-through-server-db',
+      severity: 'error',
+      comment:
+        'Services use the ORM (EntityManager, entities) or named functions of server/db/; the query builder and SQL live in server/db/.',
+      from: { path: '^server/(services|webhooks|instance)/' },
+      to: { path: '(^|/)node_modules/(knex|@mikro-orm/knex)(/|$)' },
     },
     {
       name: 'storage-and-db-sit-below-services',

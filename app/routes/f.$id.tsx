@@ -19,22 +19,12 @@ import { renderedMarkdown } from '~/utils/markdown.server';
 import { fileTypeInWords, sourceLanguageOf } from '~/utils/share-file-type';
 import { sharePageHeaders } from '~/utils/share-page';
 import { FILE_NOT_FOUND } from '~/utils/share-messages';
+// Images that have a thumbnail: a link preview can show it.
+import { THUMBNAIL_IMAGE_TYPES } from '../../server/utilities/thumbnail-types';
 
 /** The share page shows at most this much of a text file (the loader reads no more). */
 const TEXT_PREVIEW_BYTES = 64 * 1024;
 
-/** Images that have a thumbnail (server/services/thumbnails.ts): a link preview can show it. */
-const THUMBNAIL_TYPES = new Set([
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-  'image/avif',
-  'image/gif',
-  'image/tiff',
-  'image/heic',
-  'image/heif',
-  'image/svg+xml',
-]);
 /** Images the page shows by their thumbnail: an SVG is active content, TIFF and HEIC show in few browsers. */
 const THUMBNAIL_PREVIEW_TYPES = new Set(['image/svg+xml', 'image/tiff', 'image/heic', 'image/heif']);
 
@@ -128,7 +118,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       thumbnailPath: `/f/${encodeURIComponent(file.id)}/thumbnail`,
       // A link preview's picture is the thumbnail, which anyone may fetch only where the link
       // neither asks for a password nor counts downloads (server/doors/raw/thumbnail.ts).
-      cardImage: THUMBNAIL_TYPES.has(mimeType) && !file.hasPassword && file.maxDownloads === null,
+      cardImage: THUMBNAIL_IMAGE_TYPES.has(mimeType) && !file.hasPassword && file.maxDownloads === null,
       // A protected file's link preview names nothing (it may unfurl in a chat for anyone).
       hasPassword: file.hasPassword,
       downloadsLeft: file.maxDownloads === null ? null : file.maxDownloads - file.downloads,

@@ -5,6 +5,9 @@ import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config';
 import { mikroOrmConfig } from './mikro-orm.config';
 
+/** The unit of work services are handed; what it offers beyond the ORM stays in server/db/ (ADR 0033). */
+export type { EntityManager };
+
 /** SQLite or PostgreSQL: services see the SQL driver's common surface only. */
 export type Orm = MikroORM<AbstractSqlDriver, EntityManager>;
 

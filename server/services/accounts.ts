@@ -8,6 +8,7 @@ import { ResumableUploadSchema } from '../db/entities/resumable-upload.entity';
 import { FileSchema } from '../db/entities/file.entity';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema, type User } from '../db/entities/user.entity';
+import { countFilesAndBytesByUser } from '../db/usage';
 import { AppError } from '../utilities/errors';
 import { firstIssue, newPasswordSchema } from '../schemas';
 import { quotaOf, usageOf, type Usage } from './quotas';
@@ -52,13 +53,7 @@ function summarise(ctx: ServiceContext, user: User, usage: Usage): UserSummary {
 /** Every user, by name, with their files, bytes used, quota and state. */
 export async function listUsers(ctx: ServiceContext): Promise<UserSummary[]> {
   const users = await ctx.em.find(UserSchema, {}, { orderBy: { usernameKey: 'asc' }, disableIdentityMap: true });
-  const usage: { userId: string; files: number | string; bytes: number | string | null }[] = await ctx.em
-    .getKnex()('files')
-    .select('user_id as userId')
-    .count('* as files')
-    .sum('size as bytes')
-    .groupBy('user_id');
-  const byUser = new Map(usage.map((row) => [row.userId, { files: Number(row.files), bytes: Number(row.bytes ?? 0) }]));
+  const byUser = await countFilesAndBytesByUser(ctx.em);
   return users.map((user) => summarise(ctx, user, byUser.get(user.id) ?? { files: 0, bytes: 0 }));
 }
 

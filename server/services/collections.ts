@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { normaliseArchivePath } from '../archive/archive-paths';
 import { countedTitle, folderTitle } from '../collection-titles';
-import type { EntityManager } from '@mikro-orm/knex';
+import type { EntityManager } from '../db/orm';
 import type { ServiceContext } from '../context';
 import { CollectionFileSchema, type CollectionFile } from '../db/entities/collection-file.entity';
 import { CollectionSchema, type StoredCollection } from '../db/entities/collection.entity';
@@ -18,7 +18,7 @@ import {
   MAX_COLLECTION_FILES,
   newCollectionSchema,
 } from '../schemas';
-import { collectionFilesChanged } from './collection-versions';
+import { collectionFilesChanged } from '../db/collection-versions';
 import { deleteFile, newFileId, toFileDto, type FileDto } from './files';
 import { requireUser } from './guards';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';

@@ -6,7 +6,7 @@
 // once, so an upload it stopped stays stopped when the request is reopened. The form's files
 // (file-requests/guest-uploads.ts) and resumable uploads (resumable-uploads.ts) both ask here before their
 // content becomes a file.
-import type { EntityManager } from '@mikro-orm/knex';
+import type { EntityManager } from '../db/orm';
 import { FileRequestSchema, FileRequestUploadSchema, type StoredFileRequest } from '../db/entities/file-request.entity';
 import { AppError } from '../utilities/errors';
 

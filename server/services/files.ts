@@ -7,7 +7,7 @@ import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { AppError } from '../utilities/errors';
 import { pooledRandomBytes } from '../utilities/random-pool';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
-import { fileLinkChanged } from './collection-versions';
+import { fileLinkChanged } from '../db/collection-versions';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
 import { CODE_TYPES, fileTypeOf } from './file-types';
 import { requireUser } from './guards';

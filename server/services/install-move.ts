@@ -2,12 +2,12 @@
 // and store to another: typically SQLite + a local folder onto PostgreSQL + S3, to scale out.
 // Idempotent: what the target already has is kept, so a second run only fills gaps, and a run
 // cut short can simply be run again. Content goes before its record, as in an upload.
-import type { EntitySchema } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/knex';
 import { ApiTokenSchema } from '../db/entities/api-token.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema, type User } from '../db/entities/user.entity';
+import { insertRowsMissingById } from '../db/install-move';
+import type { EntityManager } from '../db/orm';
 import type { ContentStore } from '../storage/content-store';
 
 export interface InstallSide {
@@ -32,7 +32,7 @@ const BATCH = 500;
 export async function moveInstall(source: InstallSide, target: InstallSide): Promise<MoveReport> {
   const users = await source.em.find(UserSchema, {}, { orderBy: { id: 'asc' }, disableIdentityMap: true });
   for (let i = 0; i < users.length; i += BATCH) {
-    await insertMissing(
+    await insertRowsMissingById(
       target.em,
       UserSchema,
       users.slice(i, i + BATCH).map((user) => ({ ...user })),
@@ -42,7 +42,7 @@ export async function moveInstall(source: InstallSide, target: InstallSide): Pro
   const now = new Date();
   const sessions = await source.em.find(SessionSchema, { expiresAt: { $gt: now } }, { disableIdentityMap: true });
   for (let i = 0; i < sessions.length; i += BATCH) {
-    await insertMissing(
+    await insertRowsMissingById(
       target.em,
       SessionSchema,
       sessions.slice(i, i + BATCH).map((session) => ({ ...session })),
@@ -52,7 +52,7 @@ export async function moveInstall(source: InstallSide, target: InstallSide): Pro
   // API tokens too: scripts and ShareX keep working after the move.
   const tokens = await source.em.find(ApiTokenSchema, {}, { disableIdentityMap: true });
   for (let i = 0; i < tokens.length; i += BATCH) {
-    await insertMissing(
+    await insertRowsMissingById(
       target.em,
       ApiTokenSchema,
       tokens.slice(i, i + BATCH).map((token) => ({ ...token })),
@@ -71,26 +71,11 @@ export async function moveInstall(source: InstallSide, target: InstallSide): Pro
       await target.store.write(file.storedName, content.stream, { maxBytes: size });
       copiedFiles++;
     }
-    await insertMissing(target.em, FileSchema, [{ ...file, size }]);
+    await insertRowsMissingById(target.em, FileSchema, [{ ...file, size }]);
   }
 
   await verify(target, users, files);
   return { users: users.length, files: files.length, bytes, copiedFiles };
-}
-
-/** Inserts the rows whose primary key (`id`) the target lacks; rows it has are left as they are. */
-async function insertMissing<T extends { id: string }>(
-  em: EntityManager,
-  schema: EntitySchema<T>,
-  rows: T[],
-): Promise<void> {
-  if (!rows.length) return;
-  await em
-    .createQueryBuilder(schema)
-    .insert(rows as never)
-    .onConflict('id' as never)
-    .ignore()
-    .execute();
 }
 
 /** Every user and file of the source is in the target, every file with content of its size. */

@@ -18,6 +18,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { ServiceContext } from '../context';
+import { type Counter, LoginAttemptCounters } from '../db/throttle';
 import { AppError } from '../utilities/errors';
 import { tryAgainIn } from '../utilities/wait-in-words';
 
@@ -74,10 +75,8 @@ export async function checkedUnderThrottle(
   return right;
 }
 
-interface Counter {
-  failures: number;
-  pending: number;
-  windowEndsAt: number;
+function countersOf(ctx: Pick<ServiceContext, 'em' | 'clock'>): LoginAttemptCounters {
+  return new LoginAttemptCounters(ctx, WINDOW_MS);
 }
 
 /**
@@ -89,7 +88,7 @@ export async function admitLoginAttempt(
   username: string,
   address: string | null,
 ): Promise<LoginAttemptTicket> {
-  const counters = new ThrottleCounters(ctx);
+  const counters = countersOf(ctx);
   // Encoded: a guess may hold any character, NUL included, which no database takes in a key.
   const user = encodeURIComponent(username.toLowerCase());
   const from = addressKey(address);
@@ -179,7 +178,7 @@ export async function admitSharePasswordAttempt(
   fileId: string,
   address: string | null,
 ): Promise<LoginAttemptTicket> {
-  const counters = new ThrottleCounters(ctx);
+  const counters = countersOf(ctx);
   const key = `share:${fileId}|${addressKey(address)}`;
   await admitUnder(ctx, counters, key, MAX_SHARE_PASSWORD_FAILURES, (waitMs) => {
     ctx.metrics.throttleRefused('share_password');
@@ -212,7 +211,7 @@ export async function admitCodeGuess(
   accountId: string,
   lockedOut: (wrongCodes: number) => Promise<void>,
 ): Promise<LoginAttemptTicket> {
-  const counters = new ThrottleCounters(ctx);
+  const counters = countersOf(ctx);
   const key = `codes:${accountId}`;
   await admitUnder(ctx, counters, key, MAX_WRONG_CODES_PER_ACCOUNT, (waitMs) => {
     ctx.metrics.throttleRefused('login');
@@ -237,7 +236,7 @@ export async function admitCodeGuess(
  */
 async function admitUnder(
   ctx: Pick<ServiceContext, 'clock'>,
-  counters: ThrottleCounters,
+  counters: LoginAttemptCounters,
   key: string,
   limit: number,
   refusal: (waitMs: number) => AppError,
@@ -263,13 +262,13 @@ export async function markSignInStepFinished(
   ctx: Pick<ServiceContext, 'em' | 'clock'>,
   stepId: string,
 ): Promise<boolean> {
-  const counter = await new ThrottleCounters(ctx).add(finishedStepKey(stepId));
+  const counter = await countersOf(ctx).add(finishedStepKey(stepId));
   return counter.failures === 1;
 }
 
 /** Whether the sign-in step `stepId` has finished already (markSignInStepFinished). */
 export async function signInStepFinished(ctx: Pick<ServiceContext, 'em' | 'clock'>, stepId: string): Promise<boolean> {
-  return ((await new ThrottleCounters(ctx).read(finishedStepKey(stepId)))?.failures ?? 0) > 0;
+  return ((await countersOf(ctx).read(finishedStepKey(stepId)))?.failures ?? 0) > 0;
 }
 
 function finishedStepKey(stepId: string): string {
@@ -289,101 +288,7 @@ export async function admitGuestUpload(
   ctx: Pick<ServiceContext, 'em' | 'clock'>,
   address: string | null,
 ): Promise<void> {
-  const counter = await new ThrottleCounters(ctx).add(`guest-upload:${addressKey(address)}`);
+  const counter = await countersOf(ctx).add(`guest-upload:${addressKey(address)}`);
   if (counter.failures > MAX_GUEST_UPLOADS_PER_ADDRESS)
     throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_GUEST_UPLOADS);
-}
-
-/**
- * The `login_attempts` rows. Each method is one SQL statement in standard syntax that SQLite
- * (3.35+) and PostgreSQL both run atomically. A window that has ended starts afresh at the
- * next reservation or failure; `pending` never drops below zero.
- */
-class ThrottleCounters {
-  constructor(private readonly ctx: Pick<ServiceContext, 'em' | 'clock'>) {}
-
-  async read(key: string): Promise<Counter | null> {
-    const [row] = await this.execute('select * from "login_attempts" where "key" = ? and "window_ends_at" > ?', [
-      key,
-      this.ctx.clock.now(),
-    ]);
-    return row ? toCounter(row) : null;
-  }
-
-  /** One more attempt under way; the counter as it is now. */
-  async reserve(key: string): Promise<Counter> {
-    return this.upsert(key, { failures: 0, pending: 1 });
-  }
-
-  /** One attempt under way has failed (`pending: false`: a failure only, nothing was reserved); the counter now. */
-  async fail(key: string, options = { pending: true }): Promise<Counter> {
-    return this.upsert(key, { failures: 1, pending: options.pending ? -1 : 0 });
-  }
-
-  /** One more event counted (no attempt left pending); the counter as it is now. */
-  async add(key: string): Promise<Counter> {
-    return this.upsert(key, { failures: 1, pending: 0 });
-  }
-
-  /** One attempt under way ended without counting. */
-  async release(key: string): Promise<void> {
-    await this.execute(
-      'update "login_attempts" set "pending" = case when "pending" > 0 then "pending" - 1 else 0 end where "key" = ?',
-      [key],
-    );
-  }
-
-  /** One attempt under way succeeded: no failures any more. */
-  async clear(key: string): Promise<void> {
-    await this.execute(
-      'update "login_attempts" set "failures" = 0, "pending" = case when "pending" > 0 then "pending" - 1 else 0 end where "key" = ?',
-      [key],
-    );
-  }
-
-  /** Keeps the counter (and what it refuses) until `endsAt` at least. */
-  async holdUntil(key: string, endsAt: number): Promise<void> {
-    await this.execute('update "login_attempts" set "window_ends_at" = ? where "key" = ? and "window_ends_at" < ?', [
-      endsAt,
-      key,
-      endsAt,
-    ]);
-  }
-
-  /** Adds `change` to the counter (starting it afresh when its window has ended). */
-  private async upsert(key: string, change: { failures: number; pending: number }): Promise<Counter> {
-    const now = this.ctx.clock.now();
-    const ended = 'case when "login_attempts"."window_ends_at" <= ?';
-    const [row] = await this.execute(
-      'insert into "login_attempts" ("key", "failures", "pending", "window_ends_at") values (?, ?, ?, ?) ' +
-        'on conflict ("key") do update set ' +
-        `"failures" = ${ended} then excluded."failures" else "login_attempts"."failures" + ? end, ` +
-        `"pending" = ${ended} then excluded."pending" ` +
-        'when "login_attempts"."pending" + ? > 0 then "login_attempts"."pending" + ? else 0 end, ' +
-        `"window_ends_at" = ${ended} then excluded."window_ends_at" else "login_attempts"."window_ends_at" end ` +
-        'returning *',
-      [
-        key,
-        change.failures,
-        Math.max(0, change.pending),
-        now + WINDOW_MS,
-        now,
-        change.failures,
-        now,
-        change.pending,
-        change.pending,
-        now,
-      ],
-    );
-    return toCounter(row);
-  }
-
-  private execute(sql: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
-    return this.ctx.em.getConnection().execute(sql, params as never[], 'all');
-  }
-}
-
-/** PostgreSQL returns bigint columns as strings. */
-function toCounter(row: Record<string, unknown>): Counter {
-  return { failures: Number(row.failures), pending: Number(row.pending), windowEndsAt: Number(row.window_ends_at) };
 }

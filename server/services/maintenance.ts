@@ -9,13 +9,13 @@
 // upload between its content and its record. A start on SQLite is the exception: one process
 // owns that data, and before it serves nothing of it is under way, so every leftover goes at
 // once, rows included (ADR 0028).
-import { raw } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
 import { DOWNLOAD_CLAIM_TTL_SECONDS } from '../auth/download-claim';
 import { FileSchema } from '../db/entities/file.entity';
+import { goneFileFilters } from '../db/files';
 import { LoginAttemptSchema } from '../db/entities/login-attempt.entity';
 import { SessionSchema } from '../db/entities/session.entity';
+import type { EntityManager } from '../db/orm';
 import type { Clock } from '../utilities/clock';
 import type { Metrics } from '../metrics';
 import type { ContentStore } from '../storage/content-store';
@@ -88,14 +88,7 @@ export async function removeExpiredFiles(deps: { em: EntityManager; store: Conte
   const now = new Date(clock.now());
   const claimsFrom = new Date(clock.now() - DOWNLOAD_CLAIM_TTL_SECONDS * 1000);
   // Two conditions, each read through its own index.
-  const conditions = [
-    { expiresAt: { $lte: now } },
-    {
-      maxDownloads: { $ne: null },
-      downloads: { $gte: raw('max_downloads') },
-      $or: [{ lastDownloadAt: null }, { lastDownloadAt: { $lte: claimsFrom } }],
-    },
-  ];
+  const conditions = goneFileFilters(now, claimsFrom);
   let removed = 0;
   for (const gone of conditions) {
     for (;;) {

@@ -5,11 +5,12 @@
 // quota, and an upload is refused only when the bytes received by all of them would pass it.
 // The same row is the upload's sign of life for the storage sweep (ADR 0029).
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/knex';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { Config } from '../config';
 import type { ServiceContext, UserQuotaColumns } from '../context';
 import { UploadReservationSchema } from '../db/entities/upload-reservation.entity';
+import type { EntityManager } from '../db/orm';
+import { countFilesAndBytesOfUser, lockUserAndSumQuotaUse, selectQuotaColumnsOfUser } from '../db/usage';
 
 export const QUOTA_EXCEEDED = 'Storage quota exceeded';
 /** While room is ample, an upload holds up to this much ahead of what it received: one locked transaction per step, not per chunk. */
@@ -38,16 +39,8 @@ export function quotaOf(config: Pick<Config, 'defaultQuotaBytes'>, user: UserQuo
 }
 
 /** The files a user has stored and their bytes (uploads in progress not included). */
-type SumRow = { bytes?: number | string | null } | undefined;
-
 export async function usageOf(ctx: ServiceContext, userId: string): Promise<Usage> {
-  const row: { files?: number | string; bytes?: number | string | null } | undefined = await ctx.em
-    .getKnex()('files')
-    .where({ user_id: userId })
-    .count('* as files')
-    .sum('size as bytes')
-    .first();
-  return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
+  return countFilesAndBytesOfUser(ctx.em, userId);
 }
 
 /** Thrown inside the upload stream when the next bytes would pass the quota. */
@@ -232,27 +225,9 @@ export async function withAvailableBytes<T>(
   decide: (em: EntityManager, available: number) => Promise<T>,
 ): Promise<T> {
   return ctx.em.transactional(async (em) => {
-    const transaction = em.getTransactionContext();
-    if (!transaction) throw new Error('withAvailableBytes runs inside a transaction');
-    const inTransaction = (table: string) => em.getKnex()(table).transacting(transaction);
-    const lockUser = inTransaction('users').where({ id: userId });
-    await (ctx.config.database.dialect === 'postgresql' ? lockUser.forUpdate() : lockUser).first('id');
-    // A hold whose file is recorded already (given back a moment later) counts once, as the file:
-    // counted twice, it could refuse an upload that fits to the byte. Holds are read before the
-    // files, so that a file recorded in between is counted twice rather than not at all.
-    const knex = em.getKnex();
-    const recorded = knex('files')
-      .select(knex.raw('1'))
-      .where('files.stored_name', knex.ref('upload_reservations.stored_name'));
-    const holds = inTransaction('upload_reservations').where({ user_id: userId }).whereNotExists(recorded);
-    const held: SumRow = await (exceptHold ? holds.whereNot({ id: exceptHold }) : holds).sum('bytes as bytes').first();
-    const used: SumRow = await inTransaction('files').where({ user_id: userId }).sum('size as bytes').first();
-    const resumable: SumRow = await inTransaction('resumable_uploads')
-      .where({ user_id: userId })
-      .whereNull('finished_at')
-      .sum('length as bytes')
-      .first();
-    const available = quotaBytes - Number(used?.bytes ?? 0) - Number(held?.bytes ?? 0) - Number(resumable?.bytes ?? 0);
+    const postgres = ctx.config.database.dialect === 'postgresql';
+    const use = await lockUserAndSumQuotaUse(em, postgres, userId, exceptHold);
+    const available = quotaBytes - use.filesBytes - use.heldBytes - use.resumableBytes;
     return decide(em, available);
   });
 }
@@ -261,13 +236,10 @@ export async function withAvailableBytes<T>(
 export async function quotaOfUser(ctx: ServiceContext, userId: string): Promise<number | null> {
   // Read with the session already, in this same request.
   if (ctx.userQuotaColumns && ctx.user?.id === userId) return quotaOf(ctx.config, ctx.userQuotaColumns);
-  // Asked before every upload otherwise (an API token): written out (db/direct-sql.ts).
-  const [user] = await ctx.sql.select<UserQuotaColumns>(QUOTA_OF_USER, [userId]);
+  // Asked before every upload otherwise (an API token).
+  const user = await selectQuotaColumnsOfUser(ctx.sql, userId);
   return user ? quotaOf(ctx.config, user) : null;
 }
-
-const QUOTA_OF_USER =
-  'select "has_own_quota" as "hasOwnQuota", "quota_bytes" as "quotaBytes" from "users" where "id" = ?';
 
 /** Rows not refreshed for STALE_RESERVATION_MS: their receiver is gone (ADR 0029). */
 export async function removeStaleReservations(ctx: Pick<ServiceContext, 'em' | 'clock'>): Promise<number> {

@@ -6,10 +6,11 @@
 // same lock, as an upload's hold does against its owner's quota.
 import { randomUUID } from 'node:crypto';
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
-import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../context';
 import { FileRequestSchema, FileRequestUploadSchema, type StoredFileRequest } from '../db/entities/file-request.entity';
 import { ResumableUploadSchema } from '../db/entities/resumable-upload.entity';
+import { lockFileRequestRow, sumRequestUsage } from '../db/file-requests';
+import type { EntityManager } from '../db/orm';
 import { AppError } from '../utilities/errors';
 import { requireRequestTakesUpload, stoppedState } from './file-request-stops';
 import { goneError, ownerOf, refusalOf } from './file-requests/request-state';
@@ -30,44 +31,9 @@ export async function requestUsageOf(
   requestId: string,
   exceptUpload: string | null,
 ): Promise<{ files: number; bytes: number; heldFiles: number; heldBytes: number }> {
-  const knex = em.getKnex();
-  const transaction = em.getTransactionContext();
-  const fresh = ctx.clock.now() - STALE_RESERVATION_MS;
-  // An upload whose file is recorded already counts once, as the file.
-  const recorded = knex('files').select(knex.raw('1')).where('files.id', knex.ref('file_request_uploads.file_id'));
+  const freshSince = ctx.clock.now() - STALE_RESERVATION_MS;
   const postgres = ctx.config.database.dialect === 'postgresql';
-  const instant = (ms: number) => (postgres ? new Date(ms) : ms);
-  // A resumable upload's place lives as long as the upload, whatever its receivers do.
-  const liveResumable = knex('resumable_uploads')
-    .select(knex.raw('1'))
-    .where('resumable_uploads.id', knex.ref('file_request_uploads.id'))
-    .whereNull('resumable_uploads.finished_at')
-    .where('resumable_uploads.expires_at', '>', instant(ctx.clock.now()));
-  const held = () => {
-    const uploads = knex('file_request_uploads')
-      .where({ request_id: requestId })
-      .where((alive) => alive.where('updated_at', '>=', instant(fresh)).orWhereExists(liveResumable))
-      .whereNotExists(recorded);
-    return exceptUpload ? uploads.whereNot({ id: exceptUpload }) : uploads;
-  };
-  const received = () => knex('files').where({ request_id: requestId });
-  // One statement, so one snapshot: read in two, an upload whose file was recorded and whose
-  // place was given back between them would count in neither (PostgreSQL reads each statement
-  // as of its own start), and a request for 5 files could take a 6th.
-  const usage = knex.first({
-    files: received().count('*'),
-    bytes: received().sum('size'),
-    heldFiles: held().count('*'),
-    heldBytes: held().sum('bytes'),
-  });
-  const row: Record<'files' | 'bytes' | 'heldFiles' | 'heldBytes', number | string | null> | undefined =
-    await (transaction ? usage.transacting(transaction) : usage);
-  return {
-    files: Number(row?.files ?? 0),
-    bytes: Number(row?.bytes ?? 0),
-    heldFiles: Number(row?.heldFiles ?? 0),
-    heldBytes: Number(row?.heldBytes ?? 0),
-  };
+  return sumRequestUsage(em, postgres, requestId, exceptUpload, { now: ctx.clock.now(), freshSince });
 }
 
 /**
@@ -81,10 +47,8 @@ export function underRequestLock<T>(
   decide: (em: EntityManager, request: StoredFileRequest | null) => Promise<T>,
 ): Promise<T> {
   return ctx.em.transactional(async (em) => {
-    const transaction = em.getTransactionContext();
-    const lock = em.getKnex()('file_requests').transacting(transaction).where({ id: requestId });
-    const row = await (ctx.config.database.dialect === 'postgresql' ? lock.forUpdate() : lock).first('id');
-    if (!row) return decide(em, null);
+    if (!(await lockFileRequestRow(em, ctx.config.database.dialect === 'postgresql', requestId)))
+      return decide(em, null);
     return decide(em, await em.findOne(FileRequestSchema, { id: requestId }, { disableIdentityMap: true }));
   });
 }

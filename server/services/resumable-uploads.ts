@@ -6,7 +6,7 @@
 // One request at a time works on an upload, on any instance: a claim on its row (a lease).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { EntityManager } from '@mikro-orm/knex';
+import type { EntityManager } from '../db/orm';
 import type { ServiceContext } from '../context';
 import { FileRequestSchema, FileRequestUploadSchema } from '../db/entities/file-request.entity';
 import { FileSchema, type StoredFile } from '../db/entities/file.entity';

@@ -3,18 +3,16 @@
 // Only reads: the holds are made and given back by quotas.ts and resumable-uploads.ts. The
 // holds counted here are the ones withAvailableBytes (quotas.ts) counts against the quota:
 // each multipart upload's reservation, and the whole length of each unfinished resumable upload.
-import type { EntityManager } from '@mikro-orm/knex';
 import { formatBytes, formatLimit, unitsOf } from '../utilities/byte-sizes';
 import type { AuthUser, ServiceContext } from '../context';
+import type { EntityManager } from '../db/orm';
+import { type HeldBytes, sumFileBytesOfUser, sumHeldBytesByUser, sumHeldBytesOfUser } from '../db/usage';
 import { AppError } from '../utilities/errors';
 import { QUOTA_EXCEEDED, quotaOfUser, usageOf } from './quotas';
 import { requireUser } from './guards';
 
 /** Bytes held against the quota by uploads not yet files, and how many uploads hold them. */
-export interface HeldBytes {
-  bytes: number;
-  uploads: number;
-}
+export type { HeldBytes };
 
 /** `GET /api/v1/me` and the files page. */
 export interface StorageReport {
@@ -31,66 +29,16 @@ export interface StorageReport {
   quota: number | null;
 }
 
-type Row = { bytes?: number | string | null; uploads?: number | string } | undefined;
-
-/** A table's query, inside `em`'s transaction when it has one (else SQLite's one connection would wait on itself). */
-function tableOf(em: EntityManager, name: string) {
-  const query = em.getKnex()(name);
-  const transaction = em.getTransactionContext();
-  return transaction ? query.transacting(transaction) : query;
-}
-
-/** What a user's unfinished uploads hold right now. */
-async function heldBytesOf(em: EntityManager, userId: string): Promise<HeldBytes> {
-  // A multipart upload's row holds nothing without a quota (it is then only its sign of life).
-  const reserved: Row = await tableOf(em, 'upload_reservations')
-    .where({ user_id: userId })
-    .where('bytes', '>', 0)
-    .count('* as uploads')
-    .sum('bytes as bytes')
-    .first();
-  const resumable: Row = await tableOf(em, 'resumable_uploads')
-    .where({ user_id: userId })
-    .whereNull('finished_at')
-    .count('* as uploads')
-    .sum('length as bytes')
-    .first();
-  return {
-    bytes: Number(reserved?.bytes ?? 0) + Number(resumable?.bytes ?? 0),
-    uploads: Number(reserved?.uploads ?? 0) + Number(resumable?.uploads ?? 0),
-  };
-}
-
 /** Every user's holds, by user id (the admin's list); a user holding nothing is absent. */
 export async function heldBytesByUser(ctx: ServiceContext): Promise<Map<string, HeldBytes>> {
-  type GroupRow = { userId: string; bytes: number | string | null; uploads: number | string };
-  const reserved: GroupRow[] = await ctx.em
-    .getKnex()('upload_reservations')
-    .where('bytes', '>', 0)
-    .select('user_id as userId')
-    .count('* as uploads')
-    .sum('bytes as bytes')
-    .groupBy('user_id');
-  const resumable: GroupRow[] = await ctx.em
-    .getKnex()('resumable_uploads')
-    .whereNull('finished_at')
-    .select('user_id as userId')
-    .count('* as uploads')
-    .sum('length as bytes')
-    .groupBy('user_id');
-  const held = new Map<string, HeldBytes>();
-  for (const row of [...reserved, ...resumable]) {
-    const sum = held.get(row.userId) ?? { bytes: 0, uploads: 0 };
-    held.set(row.userId, { bytes: sum.bytes + Number(row.bytes ?? 0), uploads: sum.uploads + Number(row.uploads) });
-  }
-  return held;
+  return sumHeldBytesByUser(ctx.em);
 }
 
 /** The signed-in user's files, holds and quota. */
 export async function myStorageReport(ctx: ServiceContext): Promise<StorageReport> {
   const user = requireUser(ctx);
   const usage = await usageOf(ctx, user.id);
-  const held = await heldBytesOf(ctx.em, user.id);
+  const held = await sumHeldBytesOfUser(ctx.em, user.id);
   const quota = await quotaOfUser(ctx, user.id);
   return { user, usage: { ...usage, heldBytes: held.bytes, unfinishedUploads: held.uploads }, quota };
 }
@@ -132,9 +80,9 @@ export async function quotaExceededError(
     const quota = refusedWith?.quota ?? (await quotaOfUser(ctx, userId));
     if (quota === null) return new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);
     const em = refusedWith?.em ?? ctx.em;
-    const used: Row = await tableOf(em, 'files').where({ user_id: userId }).sum('size as bytes').first();
-    const held = await heldBytesOf(em, userId);
-    return new AppError('PAYLOAD_TOO_LARGE', quotaExceededMessage(quota, Number(used?.bytes ?? 0), held));
+    const used = await sumFileBytesOfUser(em, userId);
+    const held = await sumHeldBytesOfUser(em, userId);
+    return new AppError('PAYLOAD_TOO_LARGE', quotaExceededMessage(quota, used, held));
   } catch (error) {
     ctx.log.warn({ err: error }, 'quota figures not read for the refusal');
     return new AppError('PAYLOAD_TOO_LARGE', QUOTA_EXCEEDED);

@@ -10,7 +10,7 @@
 // thumbnail with it. The thumbnail's key is not a stored name (isStoredName), so the
 // storage sweep, which removes content without a record, never mistakes one for an orphan.
 import { Readable } from 'node:stream';
-import type { EntityManager } from '@mikro-orm/knex';
+import type { EntityManager } from '../db/orm';
 import type { Logger } from 'pino';
 import type { Sharp, SharpOptions } from 'sharp';
 import {
@@ -22,6 +22,7 @@ import {
   type WriteOptions,
 } from '../storage/content-store';
 import { FileSchema } from '../db/entities/file.entity';
+import { THUMBNAIL_IMAGE_TYPES } from '../utilities/thumbnail-types';
 import { isStoredName } from './files';
 import { thumbnailMemory } from './thumbnail-memory';
 
@@ -45,18 +46,6 @@ const MAKING_TIMEOUT_SECONDS = 30;
 /** Stored names whose image could not be read, remembered so that a request does not try again. */
 const FAILED_REMEMBERED = 10_000;
 
-/** The types libvips reads (HEIC only where its build decodes it); SVG is rendered to pixels. */
-const IMAGE_TYPES = new Set([
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-  'image/avif',
-  'image/gif',
-  'image/tiff',
-  'image/heic',
-  'image/heif',
-  'image/svg+xml',
-]);
 const IMAGE_EXTENSIONS = new Set([
   'jpg',
   'jpeg',
@@ -112,7 +101,9 @@ export async function removeOrphanThumbnails(
  * large): the pages that list files show `/f/<id>/thumbnail` for it, a type icon for the rest.
  */
 export function thumbnailExpected(file: ThumbnailSource): boolean {
-  return (IMAGE_TYPES.has(file.mimeType) || hasImageExtension(file.storedName)) && file.size <= MAX_INPUT_BYTES;
+  return (
+    (THUMBNAIL_IMAGE_TYPES.has(file.mimeType) || hasImageExtension(file.storedName)) && file.size <= MAX_INPUT_BYTES
+  );
 }
 
 function hasImageExtension(storedName: string): boolean {
@@ -205,7 +196,7 @@ export class Thumbnails {
       if (!(error instanceof ContentNotFoundError)) throw error;
     }
     const { storedName } = file;
-    const image = IMAGE_TYPES.has(file.mimeType) || hasImageExtension(storedName);
+    const image = THUMBNAIL_IMAGE_TYPES.has(file.mimeType) || hasImageExtension(storedName);
     if (!image || file.size > MAX_INPUT_BYTES || this.failed.has(storedName)) return null;
     // Being made (just uploaded): the request waits for it, as a page of new files asks at once.
     return this.make(storedName, file.size);

@@ -10,6 +10,7 @@ import { authenticator } from 'otplib';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
 import { UserSchema, type User } from '../db/entities/user.entity';
+import { addWrongCodesLockOut } from '../db/users';
 import { AppError } from '../utilities/errors';
 import { firstIssue } from '../schemas';
 import { requireSessionUser } from './guards';
@@ -127,13 +128,7 @@ async function guessCode(ctx: ServiceContext, user: User, rawCode: string): Prom
 
 /** Wrong codes locked the account's code step: kept (added up) for its owner's next sign-in. */
 async function recordLockOut(ctx: ServiceContext, userId: string, wrongCodes: number): Promise<void> {
-  await ctx.em
-    .getConnection()
-    .execute(
-      'update "users" set "unreported_wrong_codes" = "unreported_wrong_codes" + ?, "wrong_codes_locked_at" = ? where "id" = ?',
-      [wrongCodes, ctx.clock.now(), userId],
-      'run',
-    );
+  await addWrongCodesLockOut(ctx.em, userId, wrongCodes, ctx.clock.now());
   ctx.log.warn({ userId, wrongCodes }, 'two-factor code step locked: too many wrong codes');
 }
 

@@ -3,7 +3,7 @@
 // change (the migration Migration20261203000000Webhooks); server/webhooks/deliverer.ts sends
 // them. Every function here acts on the caller's own endpoints: another's id is a 404.
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/knex';
+import type { EntityManager } from '../db/orm';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
 import { WebhookDeliverySchema, type WebhookDelivery } from '../db/entities/webhook-delivery.entity';

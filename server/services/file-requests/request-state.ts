@@ -1,8 +1,9 @@
 // What a file request is now (ADR 0048): open, or closed, expired or full, and why it takes no
 // files; shared by the owner's side, the guest's side and the metering of its places.
-import type { EntityManager } from '@mikro-orm/knex';
 import type { ServiceContext } from '../../context';
 import { FileRequestSchema, type StoredFileRequest } from '../../db/entities/file-request.entity';
+import { type RequestOwnerRow, selectRequestOwner } from '../../db/file-requests';
+import type { EntityManager } from '../../db/orm';
 import { AppError } from '../../utilities/errors';
 import { GONE_REQUEST_MESSAGES, stoppedState } from '../file-request-stops';
 
@@ -20,11 +21,7 @@ export function stateOf(
   return 'open';
 }
 
-export interface OwnerRow {
-  id: string;
-  username: string;
-  disabledAt: unknown;
-}
+export type OwnerRow = RequestOwnerRow;
 
 /** A request by its id; null when there is none (or the id could not be one). */
 export async function findRequest(ctx: ServiceContext, requestId: string): Promise<StoredFileRequest | null> {
@@ -37,21 +34,8 @@ export async function ownerOf(
   request: StoredFileRequest,
   em?: EntityManager,
 ): Promise<OwnerRow | null> {
-  // Inside the request's lock, on its transaction's connection: a pool of waiters must not starve it.
-  const transaction = em?.getTransactionContext();
-  if (em && transaction) {
-    const row: { id: string; username: string; disabled_at: unknown } | undefined = await em
-      .getKnex()('users')
-      .transacting(transaction)
-      .where({ id: request.userId })
-      .first('id', 'username', 'disabled_at');
-    return row ? { id: row.id, username: row.username, disabledAt: row.disabled_at } : null;
-  }
-  const [row] = await ctx.sql.select<OwnerRow>(
-    'select "id", "username", "disabled_at" as "disabledAt" from "users" where "id" = ?',
-    [request.userId],
-  );
-  return row ?? null;
+  // Inside the request's lock (`em`), on its transaction's connection.
+  return selectRequestOwner(ctx.sql, em, request.userId);
 }
 
 /** Why a request takes nothing now, or null while it takes files. */

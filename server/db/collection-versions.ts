@@ -4,7 +4,7 @@
 // collections with a cascade, which their count of files shows.
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
-import { CollectionSchema } from '../db/entities/collection.entity';
+import { CollectionSchema } from './entities/collection.entity';
 
 /** Its files, their paths or their order changed. */
 export async function collectionFilesChanged(em: EntityManager, collectionId: string): Promise<void> {
