@@ -2,7 +2,7 @@
 // without it, the same forms post to the page's action and the page is drawn anew).
 import { TRPCClientError } from '@trpc/client';
 import { useNavigation } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 
 /** Said when the call got no answer at all (the network, or the server down). */
 const NO_ANSWER = 'The server could not be reached. Try again.';
@@ -47,4 +47,20 @@ export function useRowsGone(): {
         return next;
       }),
   };
+}
+
+/**
+ * A form given to `send` in place instead of being posted: it empties once `made` says the server
+ * took it, as a page drawn anew without JavaScript is; a refused one keeps what was typed.
+ */
+export function useFormSentInPlace(made: unknown, send: (form: FormData) => void) {
+  const ref = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (made) ref.current?.reset();
+  }, [made]);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    send(new FormData(event.currentTarget));
+  };
+  return { ref, onSubmit };
 }

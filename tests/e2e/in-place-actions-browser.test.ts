@@ -151,6 +151,8 @@ describe.skipIf(!hasChromium)(`in-place actions in Chromium${SKIP_REASON}`, () =
         await page.getByLabel('URL').fill(hook);
         await page.getByRole('button', { name: 'Add webhook' }).click();
         expect(await page.getByLabel('Signing secret').inputValue()).toMatch(/^whsec_/);
+        // The form is empty again, for the next webhook.
+        expect(await page.getByLabel('URL').inputValue()).toBe('');
         const webhook = page.locator('.webhook', { hasText: hook });
         await webhook.waitFor();
         await webhook.getByRole('button', { name: `Remove ${hook}` }).click();

@@ -1,5 +1,5 @@
 import { Form } from '@remix-run/react';
-import { type FormEvent, useEffect, useRef } from 'react';
+import { useFormSentInPlace } from '~/utils/in-place';
 import { ShareLink } from '~/components/share-link';
 import type { SettingsResult } from './form-result';
 
@@ -43,16 +43,9 @@ export function NewTokenForm({
   sent: SettingsResult['sentToken'];
   onCreate: (form: FormData) => void;
 }) {
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (created) form.current?.reset();
-  }, [created]);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    onCreate(new FormData(event.currentTarget));
-  };
+  const form = useFormSentInPlace(created, onCreate);
   return (
-    <Form method="post" className="token-form" ref={form} onSubmit={onSubmit}>
+    <Form method="post" className="token-form" ref={form.ref} onSubmit={form.onSubmit}>
       <input type="hidden" name="intent" value="create-token" />
       <label>
         <span>Name</span>

@@ -1,5 +1,5 @@
 import { Form } from '@remix-run/react';
-import { type FormEvent, useEffect, useRef } from 'react';
+import { useFormSentInPlace } from '~/utils/in-place';
 import { ShareLink } from '~/components/share-link';
 import type { WebhooksResult } from './webhooks-section';
 
@@ -37,16 +37,9 @@ export function NewWebhookForm({
   sent: WebhooksResult['sent'];
   onAdd: (form: FormData) => void;
 }) {
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (created) form.current?.reset();
-  }, [created]);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    onAdd(new FormData(event.currentTarget));
-  };
+  const form = useFormSentInPlace(created, onAdd);
   return (
-    <Form method="post" className="stack webhook-form" ref={form} onSubmit={onSubmit}>
+    <Form method="post" className="stack webhook-form" ref={form.ref} onSubmit={form.onSubmit}>
       <input type="hidden" name="intent" value="add-webhook" />
       <label>
         <span>URL</span>
