@@ -9,35 +9,9 @@
 // nothing either, and a page opened by many is one write a second, not one per look.
 import type { Logger } from 'pino';
 import type { DirectSql } from '../db/direct-sql';
+import { addFileCounts, type CountedColumn, FILES_PER_STATEMENT } from '../db/file-counts';
 
 export const DOWNLOAD_TALLY_EVERY_MS = 1_000;
-
-/**
- * How many files one statement counts, largest first: a flush splits its files into statements
- * of these sizes. With one statement per file, a server busy with downloads of many different
- * files (an image host's gallery) wrote once per download: 3,600 commits a second in the bench.
- * Now 3,600 files take 15 statements. Few sizes, so PostgreSQL keeps few prepared statements.
- */
-const FILES_PER_STATEMENT = [256, 64, 16, 4, 1];
-
-/** What the tally counts of a file: each is a column of its row. */
-type Counted = 'downloads' | 'views';
-
-/**
- * Adds each (file id, count) pair of the VALUES list to the column of its row: the same text runs
- * on both databases. A statement sets its one column only: the file.downloaded webhook's
- * trigger watches `downloads` (ADR 0050), and a view is no download.
- */
-function addCountsStatement(column: Counted, files: number): string {
-  const values = Array.from({ length: files }, () => '(?, cast(? as integer))').join(', ');
-  // VALUES names its columns column1, column2 on SQLite and PostgreSQL alike.
-  return `update "files" set "${column}" = "${column}" + "v"."column2" from (values ${values}) as "v" where "files"."id" = "v"."column1"`;
-}
-
-const ADD_COUNTS = {
-  downloads: new Map(FILES_PER_STATEMENT.map((files) => [files, addCountsStatement('downloads', files)])),
-  views: new Map(FILES_PER_STATEMENT.map((files) => [files, addCountsStatement('views', files)])),
-};
 
 /** The batch cut into runs of FILES_PER_STATEMENT's sizes, largest first. */
 function statementsFor(batch: Array<[string, number]>): Array<Array<[string, number]>> {
@@ -53,7 +27,7 @@ function statementsFor(batch: Array<[string, number]>): Array<Array<[string, num
 }
 
 export class DownloadTally {
-  private pending: Record<Counted, Map<string, number>> = { downloads: new Map(), views: new Map() };
+  private pending: Record<CountedColumn, Map<string, number>> = { downloads: new Map(), views: new Map() };
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -62,7 +36,7 @@ export class DownloadTally {
   ) {}
 
   /** One more download of the file, or one more view of its share page. */
-  add(fileId: string, what: Counted = 'downloads'): void {
+  add(fileId: string, what: CountedColumn = 'downloads'): void {
     const pending = this.pending[what];
     pending.set(fileId, (pending.get(fileId) ?? 0) + 1);
   }
@@ -77,7 +51,7 @@ export class DownloadTally {
     return this.writing;
   }
 
-  private async writePending(what: Counted): Promise<void> {
+  private async writePending(what: CountedColumn): Promise<void> {
     if (this.pending[what].size === 0) return;
     const batch = [...this.pending[what]];
     this.pending[what] = new Map();
@@ -85,7 +59,7 @@ export class DownloadTally {
     try {
       // A file deleted meanwhile changes no row: its counts go with it.
       for (const run of statementsFor(batch)) {
-        await this.sql.change(ADD_COUNTS[what].get(run.length) as string, run.flat());
+        await addFileCounts(this.sql, what, run);
         written += run.length;
       }
     } catch (error) {

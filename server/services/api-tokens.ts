@@ -4,7 +4,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AuthUser, ServiceContext } from '../context';
 import { ApiTokenSchema, type ApiToken } from '../db/entities/api-token.entity';
-import { storedDateMillis, type StoredDate } from '../db/stored-date';
+import { selectTokenUser } from '../db/api-tokens';
+import { storedDateMillis } from '../db/stored-date';
 import { AppError } from '../utilities/errors';
 import { firstIssue, isRecordId, newApiTokenSchema } from '../schemas';
 import { requireSessionUser } from './guards';
@@ -117,25 +118,14 @@ export async function recogniseApiToken(ctx: ServiceContext, token: string): Pro
   return found.user;
 }
 
-const TOKEN_USER =
-  'select "t"."id" as "tokenId", "u"."id" as "id", "u"."username" as "username", "t"."expires_at" as "expiresAt", ' +
-  '"t"."last_used_at" as "lastUsedAt" from "api_tokens" "t" join "users" "u" on "u"."id" = "t"."user_id" ' +
-  'where "t"."token_hash" = ? and "u"."disabled_at" is null limit 1';
-
 async function lookUpToken(
   ctx: ServiceContext,
   token: string,
 ): Promise<{ tokenId: string; user: AuthUser; lastUsedAt: number | null } | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
-  // One query for the token and its user, written out (db/direct-sql.ts): this runs on every
+  // One query for the token and its user, written out (db/api-tokens.ts): this runs on every
   // request that carries one, the uploads of screenshot tools included.
-  const [row] = await ctx.sql.select<{
-    tokenId: string;
-    id: string;
-    username: string;
-    expiresAt: StoredDate;
-    lastUsedAt: StoredDate;
-  }>(TOKEN_USER, [hashToken(token)]);
+  const row = await selectTokenUser(ctx.sql, hashToken(token));
   if (!row) return null;
   const expiresAt = storedDateMillis(row.expiresAt);
   if (expiresAt !== null && expiresAt <= ctx.clock.now()) return null;

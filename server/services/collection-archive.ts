@@ -15,8 +15,13 @@ import { contentCrc32 } from '../archive/content-crc32';
 import { sendZip } from '../archive/send-zip';
 import { type ZipByteRange, ZipPlanner } from '../archive/zip-plan';
 import type { ServiceContext } from '../context';
+import {
+  type CollectionEntry,
+  countUsedUpFilesOfCollection,
+  selectCollectionEntries,
+  selectCollectionFilesState,
+} from '../db/collections';
 import { FileSchema } from '../db/entities/file.entity';
-import { type StoredDate, storedDateMillis } from '../db/stored-date';
 import { StorageUnavailableError } from '../storage/content-store';
 import type { PlannedArchive } from '../instance/archive-plan-cache';
 import { goneReason } from './share-settings';
@@ -31,58 +36,8 @@ export interface CollectionArchive {
 
 /** How long laying out holds the event loop at a time; then it leaves it twice as long to other requests. */
 const TURN_MS = 5;
-/** Files read a statement: each statement's rows become objects on the event loop at once. */
-const ROWS_PER_READ = 1_000;
 /** What a kept plan holds per entry besides its name (fields, offsets, stored name): about 190 bytes measured. */
 const HELD_BYTES_PER_ENTRY = 200;
-
-// One statement, so that the version and the count are read together.
-const COLLECTION_STATE =
-  'select "c"."files_version" as "version", ' +
-  '(select count(*) from "collection_files" "m" where "m"."collection_id" = "c"."id") as "files" ' +
-  'from "collections" "c" where "c"."id" = ?';
-
-// The files after a place, in order. Two files that join at the same moment can take the same
-// place: the file id orders them, as everywhere (collections.ts, entriesOf), so that the archive
-// never changes between requests.
-const ENTRIES_AFTER =
-  'select "m"."position" as "position", "m"."file_id" as "id", "m"."path" as "path", "f"."size" as "size", ' +
-  '"f"."crc32" as "crc32", "f"."created_at" as "createdAt", "f"."stored_name" as "storedName", ' +
-  '"f"."expires_at" as "expiresAt", "f"."max_downloads" as "maxDownloads", "f"."downloads" as "downloads" ' +
-  'from "collection_files" "m" join "files" "f" on "f"."id" = "m"."file_id" ' +
-  'where "m"."collection_id" = ? and "m"."position" >= ? and ("m"."position" > ? or "m"."file_id" > ?) ' +
-  `order by "m"."position", "m"."file_id" limit ${ROWS_PER_READ}`;
-
-// Downloads only ever add up, so a link once used up stays so: a count that has not grown names the same files.
-const USED_UP_FILES =
-  'select count(*) as "files" from "collection_files" "m" join "files" "f" on "f"."id" = "m"."file_id" ' +
-  'where "m"."collection_id" = ? and "f"."max_downloads" is not null and "f"."downloads" >= "f"."max_downloads"';
-
-interface EntryRow {
-  position: number;
-  id: string;
-  path: string;
-  size: number | string;
-  crc32: number | string | null;
-  createdAt: StoredDate;
-  storedName: string;
-  expiresAt: StoredDate;
-  maxDownloads: number | string | null;
-  downloads: number | string;
-}
-
-/** A file of the collection, as its archive needs it. */
-interface Entry {
-  id: string;
-  path: string;
-  size: number;
-  crc32: number | null;
-  createdAt: Date;
-  storedName: string;
-  expiresAt: Date | null;
-  maxDownloads: number | null;
-  downloads: number;
-}
 
 /** The "Download all" archive of a collection its door has opened, laid out in full. */
 export async function collectionArchive(ctx: ServiceContext, collectionId: string): Promise<CollectionArchive> {
@@ -116,9 +71,7 @@ export async function collectionArchive(ctx: ServiceContext, collectionId: strin
  * files): equal strings, equal files. Null when the collection has just been deleted.
  */
 async function collectionState(ctx: ServiceContext, collectionId: string): Promise<string | null> {
-  const [row] = await ctx.sql.select<{ version: number | string; files: number | string }>(COLLECTION_STATE, [
-    collectionId,
-  ]);
+  const row = await selectCollectionFilesState(ctx.sql, collectionId);
   return row ? `${row.version}/${row.files}` : null;
 }
 
@@ -126,8 +79,7 @@ async function collectionState(ctx: ServiceContext, collectionId: string): Promi
 async function stillWhole(ctx: ServiceContext, collectionId: string, archive: PlannedArchive): Promise<boolean> {
   if (ctx.clock.now() >= archive.goneWhen.firstExpiry) return false;
   if (archive.goneWhen.usedUp === null) return true;
-  const [row] = await ctx.sql.select<{ files: number | string }>(USED_UP_FILES, [collectionId]);
-  return Number(row?.files ?? 0) === archive.goneWhen.usedUp;
+  return (await countUsedUpFilesOfCollection(ctx.sql, collectionId)) === archive.goneWhen.usedUp;
 }
 
 /**
@@ -137,7 +89,7 @@ async function stillWhole(ctx: ServiceContext, collectionId: string, archive: Pl
  */
 async function layOut(ctx: ServiceContext, collectionId: string): Promise<PlannedArchive> {
   const now = ctx.clock.now();
-  const entries = await entriesOf(ctx, collectionId);
+  const entries = await selectCollectionEntries(ctx.sql, collectionId);
   const live = entries.filter((entry) => goneReason(entry, now) === null);
   const turns = new Turns();
   const namer = new ArchiveNamer();
@@ -167,42 +119,13 @@ async function layOut(ctx: ServiceContext, collectionId: string): Promise<Planne
         (first, entry) => Math.min(first, entry.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY),
         Number.POSITIVE_INFINITY,
       ),
-      // As USED_UP_FILES counts them.
+      // As countUsedUpFilesOfCollection counts them.
       usedUp: entries.some((entry) => entry.maxDownloads !== null)
         ? entries.filter((entry) => entry.maxDownloads !== null && entry.downloads >= entry.maxDownloads).length
         : null,
     },
     heldBytes: live.length * HELD_BYTES_PER_ENTRY + namesBytes,
   };
-}
-
-/** The collection's files in order, read ROWS_PER_READ at a time. */
-async function entriesOf(ctx: ServiceContext, collectionId: string): Promise<Entry[]> {
-  const entries: Entry[] = [];
-  let after = { position: -1, id: '' };
-  for (;;) {
-    const rows = await ctx.sql.select<EntryRow>(ENTRIES_AFTER, [
-      collectionId,
-      after.position,
-      after.position,
-      after.id,
-    ]);
-    // Dates and numbers as each dialect returns them (PostgreSQL gives bigint as text).
-    for (const row of rows)
-      entries.push({
-        id: row.id,
-        path: row.path,
-        size: Number(row.size),
-        crc32: row.crc32 === null ? null : Number(row.crc32),
-        createdAt: new Date(storedDateMillis(row.createdAt) ?? 0),
-        storedName: row.storedName,
-        expiresAt: row.expiresAt === null ? null : new Date(storedDateMillis(row.expiresAt) ?? 0),
-        maxDownloads: row.maxDownloads === null ? null : Number(row.maxDownloads),
-        downloads: Number(row.downloads),
-      });
-    if (rows.length < ROWS_PER_READ) return entries;
-    after = { position: Number(rows[rows.length - 1].position), id: rows[rows.length - 1].id };
-  }
 }
 
 /**
@@ -225,7 +148,7 @@ class Turns {
  * The CRC-32 of a file recorded before it was kept at upload (or finished as a resumable upload):
  * computed once from its content, and kept.
  */
-async function computeCrc32(ctx: ServiceContext, file: Entry): Promise<number> {
+async function computeCrc32(ctx: ServiceContext, file: CollectionEntry): Promise<number> {
   const { crc32, size } = await contentCrc32((await ctx.store.open(file.storedName)).stream);
   if (size !== Number(file.size))
     throw new StorageUnavailableError(

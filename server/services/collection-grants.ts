@@ -8,31 +8,8 @@
 import type { CollectionGrant } from '../auth/cookie';
 import { verifyShareGrant } from '../auth/share-grant';
 import type { ServiceContext } from '../context';
+import { selectGrantingCollections } from '../db/collections';
 import { goneReason } from './share-settings';
-
-interface GrantingCollection {
-  id: string;
-  passwordHash: string;
-  expiresAt: Date | number | null;
-  maxDownloads: number | string | null;
-  downloads: number | string;
-}
-
-/**
- * The protected, enabled owner's collections among `count` ids that hold a file: one statement
- * per count, which readCollectionGrants keeps small (each is prepared and kept, ADR 0024).
- */
-function grantingCollectionsSql(count: number): string {
-  const ids = Array.from({ length: count }, () => '?').join(', ');
-  return (
-    'select "c"."id" as "id", "c"."password_hash" as "passwordHash", "c"."expires_at" as "expiresAt", ' +
-    '"c"."max_downloads" as "maxDownloads", "c"."downloads" as "downloads" ' +
-    'from "collection_files" "cf" join "collections" "c" on "c"."id" = "cf"."collection_id" ' +
-    'join "users" "u" on "u"."id" = "c"."user_id" ' +
-    `where "cf"."file_id" = ? and "cf"."collection_id" in (${ids}) ` +
-    'and "c"."password_hash" is not null and "u"."disabled_at" is null'
-  );
-}
 
 /** Whether one of the visitor's collection grants opens this file: a file of that collection, as it is now. */
 export async function opensAsCollectionFile(
@@ -41,10 +18,11 @@ export async function opensAsCollectionFile(
   grants: readonly CollectionGrant[],
 ): Promise<boolean> {
   if (grants.length === 0) return false;
-  const collections = await ctx.sql.select<GrantingCollection>(grantingCollectionsSql(grants.length), [
+  const collections = await selectGrantingCollections(
+    ctx.sql,
     fileId,
-    ...grants.map((grant) => grant.collectionId),
-  ]);
+    grants.map((grant) => grant.collectionId),
+  );
   const now = ctx.clock.now();
   const nowSeconds = Math.floor(now / 1000);
   for (const collection of collections) {

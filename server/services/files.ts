@@ -8,6 +8,16 @@ import { AppError } from '../utilities/errors';
 import { pooledRandomBytes } from '../utilities/random-pool';
 import { fileIdSchema, filePageSchema, firstIssue } from '../schemas';
 import { fileLinkChanged } from '../db/collection-versions';
+import {
+  FILE_KINDS,
+  FILE_SORTS,
+  type FileListFilters,
+  type FileSort,
+  fileListStatements,
+  type ListedFileRow,
+  type SortKey,
+} from '../db/file-list';
+import { insertFile, selectFileById } from '../db/files';
 import { QUOTA_EXCEEDED, QuotaHold } from './quotas';
 import { CODE_TYPES, fileTypeOf } from './file-types';
 import { requireUser } from './guards';
@@ -86,34 +96,6 @@ export function toFileDto(file: StoredFile): FileDto {
     hasPassword: file.passwordHash !== null,
   };
 }
-
-/** The columns of a file under the entity's names, for statements written out (db/direct-sql.ts). */
-export const FILE_COLUMNS =
-  '"f"."id" as "id", "f"."user_id" as "userId", "f"."original_name" as "originalName", "f"."mime_type" as "mimeType", ' +
-  '"f"."size" as "size", "f"."stored_name" as "storedName", "f"."created_at" as "createdAt", "f"."expires_at" as "expiresAt", ' +
-  '"f"."max_downloads" as "maxDownloads", "f"."downloads" as "downloads", "f"."views" as "views", ' +
-  '"f"."password_hash" as "passwordHash"';
-
-/** A row selected with FILE_COLUMNS as the entity types it (dates and numbers as each dialect returns them). */
-function fileFromRow(row: Record<keyof StoredFile, unknown>): StoredFile {
-  return {
-    id: row.id as string,
-    userId: row.userId as string,
-    originalName: row.originalName as string,
-    mimeType: row.mimeType as string,
-    size: Number(row.size),
-    storedName: row.storedName as string,
-    createdAt: new Date(row.createdAt as Date | number),
-    expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt as Date | number),
-    maxDownloads: row.maxDownloads === null ? null : Number(row.maxDownloads),
-    downloads: Number(row.downloads),
-    views: Number(row.views),
-    passwordHash: row.passwordHash as string | null,
-  };
-}
-
-/** A list's row: a file's columns, its request's id and title, the guest's name and note. */
-type ListedFileRow = StoredFile & { listedRequestId: string | null; requestTitle: string | null };
 
 function toListedFileDto(row: ListedFileRow): ListedFileDto {
   const name = row.guestName ?? null;
@@ -206,24 +188,14 @@ async function storeAndRecord(
     expiresAt: expiresAfterMs === null ? columns.expiresAt : new Date(createdAt + expiresAfterMs),
   };
   try {
-    // One INSERT, written out (db/direct-sql.ts): nothing else changes here.
-    await ctx.sql.change(INSERT_FILE, [
-      file.id,
-      file.userId,
-      file.originalName,
-      file.mimeType,
-      file.size,
-      file.storedName,
-      file.createdAt,
-      file.expiresAt,
-      file.maxDownloads,
-      file.downloads,
-      file.passwordHash,
+    // One INSERT, written out (db/files.ts): nothing else changes here.
+    await insertFile(ctx.sql, {
+      ...file,
       crc32,
-      upload.received?.requestId ?? null,
-      upload.received?.guestName ?? null,
-      upload.received?.guestNote ?? null,
-    ]);
+      requestId: upload.received?.requestId ?? null,
+      guestName: upload.received?.guestName ?? null,
+      guestNote: upload.received?.guestNote ?? null,
+    });
   } catch (error) {
     await ctx.store.delete(storedName);
     throw error;
@@ -232,85 +204,20 @@ async function storeAndRecord(
   return toFileDto(file);
 }
 
-const INSERT_FILE =
-  'insert into "files" ("id", "user_id", "original_name", "mime_type", "size", "stored_name", "created_at", "expires_at", ' +
-  '"max_downloads", "downloads", "password_hash", "crc32", "request_id", "guest_name", "guest_note") ' +
-  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+// The list's statements, with the types of the "Code" kind (file-types.ts, ADR 0064).
+const FILE_LIST = fileListStatements(CODE_TYPES);
 
 /**
  * The caller's files, newest first, as the JSON text of the API's `files` array, written by the
- * database itself (PostgreSQL: the whole array; SQLite: each file's object, joined here), not
- * 10,000 rows turned into objects and then into text (which, with its garbage, cost twice the
- * bare SELECT + JSON; ADR 0020).
+ * database itself (db/file-list.ts).
  * Same objects as toListedFileDto makes (tests/api/pagination.test.ts compares them with each
  * file's upload and page).
  */
 export async function listFilesJson(ctx: ServiceContext, input: unknown = {}): Promise<string> {
   const owner = requireUser(ctx);
-  const postgres = ctx.config.database.dialect === 'postgresql';
   const filters = parseListFilters(input);
-  const { where, params } = listFilters(filters, postgres, owner.id);
-  const { order } = SORTS[filters.sort];
-  if (postgres) {
-    const [row] = await ctx.sql.select<{ files: string | null }>(filesJsonPostgres(where, order), params);
-    return row?.files ?? '[]';
-  }
-  // SQLite writes each file's object; the array is joined here: SQLite's group_concat of
-  // 10,000 objects in order took twice as long as the objects themselves (docs/performance.md).
-  const rows = await ctx.sql.select<{ file: string }>(filesJsonSqlite(where, order), params);
-  let json = '[';
-  for (let i = 0; i < rows.length; i++) json += i === 0 ? rows[i].file : `,${rows[i].file}`;
-  return `${json}]`;
+  return FILE_LIST.selectJson(ctx.sql, ctx.config.database.dialect === 'postgresql', filters, owner.id);
 }
-
-// A guest's file names its request: joined in the list's one statement (by the request's
-// primary key), never looked up file by file.
-const LISTED_FROM = 'from "files" "f" left join "file_requests" "r" on "r"."id" = "f"."request_id"';
-
-// SQLite keeps dates as milliseconds; strftime's %f gives seconds with three decimals, which
-// makes toISOString's text exactly (checked on 200,000 random instants).
-const SQLITE_ISO = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', "f"."${column}" / 1000.0, 'unixepoch')`;
-// One object per row, in order (json_group_array with ORDER BY would quote each one as a
-// string in SQLite 3.44: the sort drops their JSON subtype).
-// A nested object or null: json() keeps the object's JSON subtype through the case (and gives null for null).
-const filesJsonSqlite = (where: string, order: string) =>
-  `select json_object(` +
-  `'id', "f"."id", 'userId', "f"."user_id", 'originalName', "f"."original_name", 'mimeType', "f"."mime_type", 'size', "f"."size", ` +
-  `'storedName', "f"."stored_name", 'createdAt', ${SQLITE_ISO('created_at')}, ` +
-  `'expiresAt', case when "f"."expires_at" is null then null else ${SQLITE_ISO('expires_at')} end, ` +
-  `'maxDownloads', "f"."max_downloads", 'downloads', "f"."downloads", 'views', "f"."views", ` +
-  `'hasPassword', json(case when "f"."password_hash" is null then 'false' else 'true' end), ` +
-  `'request', json(case when "r"."id" is null then null else json_object('id', "r"."id", 'title', "r"."title") end), ` +
-  `'receivedFrom', json(case when "f"."guest_name" is null and "f"."guest_note" is null then null ` +
-  `else json_object('name', "f"."guest_name", 'note', "f"."guest_note") end)` +
-  `) as "file" ${LISTED_FROM} where ${where} order by ${order}`;
-
-// Dates are kept to the millisecond (they come from JavaScript), so MS loses nothing.
-const POSTGRES_ISO = (column: string) => `to_char("f"."${column}" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const filesJsonPostgres = (where: string, order: string) =>
-  'select (json_agg(json_build_object(' +
-  `'id', "f"."id", 'userId', "f"."user_id", 'originalName', "f"."original_name", 'mimeType', "f"."mime_type", 'size', "f"."size", ` +
-  `'storedName', "f"."stored_name", 'createdAt', ${POSTGRES_ISO('created_at')}, ` +
-  `'expiresAt', ${POSTGRES_ISO('expires_at')}, 'maxDownloads', "f"."max_downloads", 'downloads', "f"."downloads", ` +
-  `'views', "f"."views", 'hasPassword', "f"."password_hash" is not null, ` +
-  `'request', case when "r"."id" is null then null else json_build_object('id', "r"."id", 'title', "r"."title") end, ` +
-  `'receivedFrom', case when "f"."guest_name" is null and "f"."guest_note" is null then null ` +
-  `else json_build_object('name', "f"."guest_name", 'note', "f"."guest_note") end` +
-  `) order by ${order}))::text as "files" ${LISTED_FROM} where ${where}`;
-
-// Lists are read as plain rows on the read connection (db/direct-sql.ts) and turned into the
-// API's objects in one pass: no entities, no identity map, no query builder, whose plain rows
-// still made a list of 10,000 files cost about twice the bare SELECT + JSON (docs/performance.md).
-const FILES_SELECT =
-  `select ${FILE_COLUMNS}, "f"."guest_name" as "guestName", "f"."guest_note" as "guestNote", ` +
-  `"r"."id" as "listedRequestId", "r"."title" as "requestTitle" ${LISTED_FROM}`;
-
-/** What the list can be narrowed to, by MIME type. */
-const FILE_KINDS = ['images', 'video', 'audio', 'documents', 'code', 'other'] as const;
-/** The orders of the list: newest (the default), oldest, name (A to Z), size (largest first). */
-const FILE_SORTS = ['newest', 'oldest', 'name', 'size'] as const;
-type FileKind = (typeof FILE_KINDS)[number];
-type FileSort = (typeof FILE_SORTS)[number];
 
 /** Longer than any name (255 characters, each up to two UTF-16 units), short of a cost. */
 const MAX_QUERY_LENGTH = 1000;
@@ -337,19 +244,13 @@ export const fileListPageSchema = filePageSchema
   .extend({ cursor: z.string().max(4000, 'Invalid cursor').optional() })
   .merge(fileListFiltersSchema);
 
-interface ListFilters {
-  q: string | null;
-  type: FileKind | null;
-  sort: FileSort;
-}
-
 /** A blank value of a form left empty is no filter at all. */
 function withoutBlanks(input: unknown): unknown {
   if (typeof input !== 'object' || input === null) return input;
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== '' && value !== undefined));
 }
 
-function parseListFilters(input: unknown): ListFilters {
+function parseListFilters(input: unknown): FileListFilters {
   const parsed = fileListFiltersSchema.safeParse(withoutBlanks(input));
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   // Names keep no control characters (cleanFileName): nor does a search for one (PostgreSQL refuses NUL).
@@ -357,96 +258,12 @@ function parseListFilters(input: unknown): ListFilters {
   return { q: q === '' ? null : q, type: parsed.data.type ?? null, sort: parsed.data.sort ?? 'newest' };
 }
 
-const MIME = '"f"."mime_type"';
-/** Code: source, scripts, style sheets, markup and data formats (file-types.ts, ADR 0064). */
-const CODE = `${MIME} in (${CODE_TYPES.map((type) => `'${type}'`).join(', ')})`;
-/** Documents: text, PDF, and the office formats (Microsoft's and OpenDocument), by MIME type; not code. */
-const DOCUMENTS =
-  `((${MIME} like 'text/%' or ${MIME} in ('application/pdf', 'application/rtf', 'application/msword', ` +
-  `'application/vnd.ms-excel', 'application/vnd.ms-powerpoint', 'application/epub+zip') ` +
-  `or ${MIME} like 'application/vnd.openxmlformats-officedocument.%' or ${MIME} like 'application/vnd.oasis.opendocument.%') ` +
-  `and not ${CODE})`;
-// Types are stored in lower case (file-types.ts), so LIKE's case rules never matter here.
-const KIND_CONDITIONS: Record<Exclude<FileKind, 'other'>, string> = {
-  images: `${MIME} like 'image/%'`,
-  video: `${MIME} like 'video/%'`,
-  audio: `${MIME} like 'audio/%'`,
-  documents: DOCUMENTS,
-  code: CODE,
-};
-
-/** The filters as SQL after `where "f"."user_id" = ?`, and their parameters. */
-function listFilters(filters: ListFilters, postgres: boolean, ownerId: string): { where: string; params: SqlValue[] } {
-  let where = '"f"."user_id" = ?';
-  const params: SqlValue[] = [ownerId];
-  if (filters.q !== null) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, '\\$&')}%`;
-    if (postgres) {
-      // A substring in any case: ILIKE folds every letter the collation knows.
-      where += ' and "f"."original_name" ilike ? escape \'\\\'';
-      params.push(pattern);
-    } else {
-      // SQLite's LIKE ignores the case of ASCII letters. The names are matched in the index on
-      // (user_id, original_name), which holds them (no row is read for a name that does not
-      // match), and only the matches' rows are read, by rowid within this one statement; the
-      // unary + keeps SQLite from reading all the user's rows through the other index instead
-      // (ADR 0042: 100,000 files searched in a third of the time).
-      where =
-        '+"f"."user_id" = ? and "f"."rowid" in ' +
-        '(select "n"."rowid" from "files" "n" where "n"."user_id" = ? and "n"."original_name" like ? escape \'\\\')';
-      params.push(ownerId, pattern);
-    }
-  }
-  if (filters.type !== null) {
-    where +=
-      filters.type === 'other'
-        ? ` and not (${Object.values(KIND_CONDITIONS).join(' or ')})`
-        : ` and ${KIND_CONDITIONS[filters.type]}`;
-  }
-  return { where, params };
-}
-
-/** A value a statement takes for a `?`. */
-type SqlValue = string | number | Date;
-
-/** A file's place in an order, as its cursor carries it. */
-type SortKey = number | string;
-
-/**
- * Each order, its id breaking ties so that every page boundary is exact (keyset pagination):
- * `after` selects what comes after a cursor's file, given `params(key, id)`.
- */
-const SORTS: Record<
-  FileSort,
-  { order: string; after: string; params: (key: SortKey, id: string) => SqlValue[]; key: (file: StoredFile) => SortKey }
-> = {
-  newest: {
-    order: '"f"."created_at" desc, "f"."id" desc',
-    after: '("f"."created_at" < ? or ("f"."created_at" = ? and "f"."id" < ?))',
-    params: (key, id) => [new Date(key), new Date(key), id],
-    key: (file) => new Date(file.createdAt).getTime(),
-  },
-  oldest: {
-    order: '"f"."created_at" asc, "f"."id" asc',
-    after: '("f"."created_at" > ? or ("f"."created_at" = ? and "f"."id" > ?))',
-    params: (key, id) => [new Date(key), new Date(key), id],
-    key: (file) => new Date(file.createdAt).getTime(),
-  },
-  size: {
-    order: '"f"."size" desc, "f"."id" desc',
-    after: '("f"."size" < ? or ("f"."size" = ? and "f"."id" < ?))',
-    params: (key, id) => [key, key, id],
-    key: (file) => Number(file.size),
-  },
-  // A to Z in any case first, then the exact name, so that "apple" and "Apple" have one place each.
-  name: {
-    order: 'lower("f"."original_name") asc, "f"."original_name" asc, "f"."id" asc',
-    after:
-      '(lower("f"."original_name") > lower(cast(? as text)) or (lower("f"."original_name") = lower(cast(? as text)) and ' +
-      '("f"."original_name" > ? or ("f"."original_name" = ? and "f"."id" > ?))))',
-    params: (key, id) => [key, key, key, key, id],
-    key: (file) => file.originalName,
-  },
+/** Each order's key of a file, as its cursor carries it (the id breaks ties: db/file-list.ts). */
+const SORT_KEYS: Record<FileSort, (file: StoredFile) => SortKey> = {
+  newest: (file) => new Date(file.createdAt).getTime(),
+  oldest: (file) => new Date(file.createdAt).getTime(),
+  size: (file) => Number(file.size),
+  name: (file) => file.originalName,
 };
 
 export interface FilePage {
@@ -466,13 +283,9 @@ export async function listFilesPage(ctx: ServiceContext, input: unknown): Promis
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   const { limit, cursor } = parsed.data;
   const filters = parseListFilters(input);
-  const sort = SORTS[filters.sort];
-  const { where, params } = listFilters(filters, ctx.config.database.dialect === 'postgresql', owner.id);
   const after = cursor === undefined ? null : decodeCursor(cursor, filters.sort);
-  const rows = await ctx.sql.select<ListedFileRow>(
-    `${FILES_SELECT} where ${where}${after ? ` and ${sort.after}` : ''} order by ${sort.order} limit ?`,
-    [...params, ...(after ? sort.params(after.key, after.id) : []), limit + 1],
-  );
+  const postgres = ctx.config.database.dialect === 'postgresql';
+  const rows = await FILE_LIST.selectPage(ctx.sql, postgres, filters, owner.id, after, limit + 1);
   const files = rows.slice(0, limit);
   const last = files[files.length - 1];
   return {
@@ -485,7 +298,7 @@ const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Newest first: the date and id as before; another order: its name, the key and the id, as JSON. */
 function encodeCursor(file: StoredFile, sort: FileSort): string {
-  const key = SORTS[sort].key(file);
+  const key = SORT_KEYS[sort](file);
   const text = sort === 'newest' ? `${key}.${file.id}` : JSON.stringify([sort, key, file.id]);
   return Buffer.from(text).toString('base64url');
 }
@@ -631,21 +444,14 @@ function newFileName(name: unknown): string {
   return cleanFileName(name);
 }
 
-const FILE_BY_ID = `select ${FILE_COLUMNS} from "files" "f" where "f"."id" = ?`;
-
 /** Any file by id, as its row; null when there is none. */
 export function findFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
-  return selectFileById(ctx, FILE_BY_ID, fileId);
+  return isFileId(fileId) ? selectFileById(ctx.sql, fileId) : Promise.resolve(null);
 }
 
-/**
- * The one file a statement selects by id (`?`, with FILE_COLUMNS on `"f"`), as its row; null
- * when it selects none. An id that cannot be one of ours never reaches the database.
- */
-export async function selectFileById(ctx: ServiceContext, sql: string, fileId: string): Promise<StoredFile | null> {
-  if (!fileIdSchema.safeParse(fileId).success) return null;
-  const [row] = await ctx.sql.select<Record<keyof StoredFile, unknown>>(sql, [fileId]);
-  return row ? fileFromRow(row) : null;
+/** Whether `fileId` could be one of ours: one that cannot never reaches the database. */
+export function isFileId(fileId: string): boolean {
+  return fileIdSchema.safeParse(fileId).success;
 }
 
 const FILE_ID_BYTES = 16;

@@ -6,7 +6,8 @@ import { signSessionToken, verifySessionToken } from '../auth/tokens';
 import type { AuthUser, ServiceContext, UserQuotaColumns } from '../context';
 import { SessionSchema, type Session } from '../db/entities/session.entity';
 import type { User } from '../db/entities/user.entity';
-import { storedDateMillis, type StoredDate } from '../db/stored-date';
+import { selectSessionUser } from '../db/sessions';
+import { storedDateMillis } from '../db/stored-date';
 import { AppError } from '../utilities/errors';
 import { firstIssue, isRecordId, loginSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
@@ -108,17 +109,6 @@ export interface RecognisedSession {
   renewed: IssuedSession | null;
 }
 
-interface SessionUserRow extends UserQuotaColumns {
-  id: string;
-  username: string;
-  lastSeenAt: StoredDate;
-}
-
-const SESSION_USER =
-  'select "u"."id" as "id", "u"."username" as "username", "s"."last_seen_at" as "lastSeenAt", ' +
-  '"u"."has_own_quota" as "hasOwnQuota", "u"."quota_bytes" as "quotaBytes" ' +
-  'from "sessions" "s" join "users" "u" on "u"."id" = "s"."user_id" where "s"."id" = ? and "s"."user_id" = ? and "u"."disabled_at" is null';
-
 /**
  * The user a token belongs to, or null for any token that is not valid: bad signature,
  * expired, revoked by logout, or whose user no longer exists.
@@ -130,9 +120,8 @@ export async function recogniseSession(
 ): Promise<RecognisedSession | null> {
   const claims = await verifySessionToken(token, ctx.config.sessionSecret);
   if (!claims) return null;
-  // One query for the session and its user (tables and columns as the migrations create them):
-  // this runs on every request that carries a cookie.
-  const [row] = await ctx.sql.select<SessionUserRow>(SESSION_USER, [claims.sid, claims.sub]);
+  // One query for the session and its user, written out: this runs on every request that carries a cookie.
+  const row = await selectSessionUser(ctx.sql, claims.sid, claims.sub);
   if (!row) return null;
   const authUser = { id: row.id, username: row.username };
   const quotaColumns = { hasOwnQuota: row.hasOwnQuota, quotaBytes: row.quotaBytes };

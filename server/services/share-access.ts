@@ -10,12 +10,15 @@ import { claimedEtag, DOWNLOAD_CLAIM_TTL_SECONDS, signDownloadClaim } from '../a
 import { signShareGrant, SHARE_GRANT_TTL_SECONDS, verifyShareGrant } from '../auth/share-grant';
 import { verifyPassword } from '../auth/passwords';
 import type { ServiceContext } from '../context';
+import { countDownloadOfCollection } from '../db/collections';
 import type { StoredFile } from '../db/entities/file.entity';
+import { countDownloadOfFile } from '../db/file-counts';
+import { selectSharedFileById } from '../db/files';
 import { AppError } from '../utilities/errors';
 import { ContentNotFoundError, type ByteRange, type OpenedContent } from '../storage/content-store';
 import { opensAsCollectionFile } from './collection-grants';
 import { previewKind } from './content-policy';
-import { FILE_COLUMNS, findFile, selectFileById, toFileDto, type FileDto } from './files';
+import { findFile, isFileId, toFileDto, type FileDto } from './files';
 import { admitSharePasswordAttempt, checkedUnderThrottle } from './login-throttle';
 import { GONE_MESSAGES, goneReason, type GoneReason } from './share-settings';
 import { noteExpiredLink } from './webhooks';
@@ -253,20 +256,6 @@ export function claimedContent(
 }
 
 /**
- * The statement that counts one download of a file's or a collection's link while it has one to
- * give. A file's row keeps when it was last counted: once used up, it stays until every claim
- * on its downloads has run out (maintenance.ts: removeExpiredFiles).
- */
-const COUNT_DOWNLOAD = {
-  files:
-    'update "files" set "downloads" = "downloads" + 1, "last_download_at" = ? where "id" = ? ' +
-    'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)',
-  collections:
-    'update "collections" set "downloads" = "downloads" + 1 where "id" = ? ' +
-    'and ("max_downloads" is null or "downloads" < "max_downloads") and ("expires_at" is null or "expires_at" > ?)',
-};
-
-/**
  * Counts one download of a link in its row, atomically: null when the link still had one to give
  * (then it is counted), or why it has none any more (expired or used up meanwhile). One
  * statement, so N parallel downloads of a link allowing N all get one, and the next ones none.
@@ -277,8 +266,10 @@ export async function countDownload(
   share: { id: string; expiresAt: string | null },
 ): Promise<GoneReason | null> {
   const now = new Date(ctx.clock.now());
-  const params = table === 'files' ? [now, share.id, now] : [share.id, now];
-  const counted = await ctx.sql.change(COUNT_DOWNLOAD[table], params);
+  const counted =
+    table === 'files'
+      ? await countDownloadOfFile(ctx.sql, share.id, now)
+      : await countDownloadOfCollection(ctx.sql, share.id, now);
   if (counted === 1) return null;
   return share.expiresAt !== null && Date.parse(share.expiresAt) <= now.getTime() ? 'expired' : 'used-up';
 }
@@ -378,12 +369,10 @@ export async function readTextPreview(
   return { text: truncated ? text.replace(/\uFFFD$/, '') : text, truncated };
 }
 
-// A disabled account's links are off with it, and back when it is enabled (ADR 0018).
-const SHARED_FILE_BY_ID =
-  `select ${FILE_COLUMNS} from "files" "f" join "users" "u" on "u"."id" = "f"."user_id" ` +
-  'where "f"."id" = ? and "u"."disabled_at" is null';
-
-/** The file behind a share link, in one query on every download: null when there is none or its owner is disabled. */
+/**
+ * The file behind a share link, in one query on every download: null when there is none or its
+ * owner is disabled (ADR 0018). An id that cannot be one of ours never reaches the database.
+ */
 function findSharedFile(ctx: ServiceContext, fileId: string): Promise<StoredFile | null> {
-  return selectFileById(ctx, SHARED_FILE_BY_ID, fileId);
+  return isFileId(fileId) ? selectSharedFileById(ctx.sql, fileId) : Promise.resolve(null);
 }

@@ -14,6 +14,13 @@ import type { Logger } from 'pino';
 import type { Clock } from '../utilities/clock';
 import type { Config } from '../config';
 import type { DirectSql } from '../db/direct-sql';
+import {
+  claimDelivery,
+  type DueDelivery,
+  markDelivered,
+  markNotDelivered,
+  selectDueDeliveries,
+} from '../db/webhook-deliveries';
 import { dependencyOutageOf } from '../outages/classification';
 import { bareHost, guardConnectedAddress, isPublicAddress, pinnedLookup, RefusedAddressError } from './address-guard';
 import { openSecret } from './secrets';
@@ -33,44 +40,6 @@ const PER_ENDPOINT = 2;
 const IN_FLIGHT = 64;
 /** How much of a response's error text is kept. */
 const ERROR_TEXT = 200;
-
-interface DueDelivery {
-  id: string;
-  endpointId: string;
-  type: string;
-  data: string;
-  createdAt: Date | number | string;
-  attempts: number | string;
-  url: string;
-  secret: string;
-}
-
-/**
- * The oldest due delivery of each endpoint that has one, oldest first: an endpoint with a backlog
- * comes once, not ahead of everyone's. Each probe is one range of the index on
- * (endpoint_id, status, next_attempt_at). Twice IN_FLIGHT rows leave room after those of the
- * endpoints whose slots are full here.
- */
-const DUE =
-  'select "d"."id" as "id", "d"."endpoint_id" as "endpointId", "d"."type" as "type", "d"."data" as "data", ' +
-  '"d"."created_at" as "createdAt", "d"."attempts" as "attempts", "e"."url" as "url", "e"."secret" as "secret" ' +
-  'from "webhook_endpoints" "e" join "webhook_deliveries" "d" on "d"."id" = (' +
-  'select "x"."id" from "webhook_deliveries" "x" where "x"."endpoint_id" = "e"."id" and "x"."status" = \'pending\' ' +
-  'and "x"."next_attempt_at" <= ? and ("x"."lease_until" is null or "x"."lease_until" <= ?) ' +
-  'order by "x"."next_attempt_at" limit 1) ' +
-  `order by "d"."next_attempt_at" limit ${2 * IN_FLIGHT}`;
-
-const CLAIM =
-  'update "webhook_deliveries" set "lease_until" = ?, "lease_token" = ? where "id" = ? and "status" = \'pending\' ' +
-  'and "next_attempt_at" <= ? and ("lease_until" is null or "lease_until" <= ?)';
-
-const DELIVERED =
-  'update "webhook_deliveries" set "status" = \'delivered\', "attempts" = "attempts" + 1, "delivered_at" = ?, ' +
-  '"last_status_code" = ?, "last_error" = null, "lease_until" = null, "lease_token" = null where "id" = ? and "lease_token" = ?';
-
-const NOT_DELIVERED =
-  'update "webhook_deliveries" set "status" = ?, "attempts" = "attempts" + 1, "next_attempt_at" = ?, ' +
-  '"last_status_code" = ?, "last_error" = ?, "lease_until" = null, "lease_token" = null where "id" = ? and "lease_token" = ?';
 
 export interface DelivererDeps {
   sql: DirectSql;
@@ -227,14 +196,15 @@ export class WebhookDeliverer {
     const { sql, clock } = this.deps;
     if (this.sending.size >= IN_FLIGHT) return false;
     const now = new Date(clock.now());
-    const due = await sql.select<DueDelivery>(DUE, [now, now]);
+    // Twice IN_FLIGHT rows leave room after those of the endpoints whose slots are full here.
+    const due = await selectDueDeliveries(sql, now, 2 * IN_FLIGHT);
     let claimed = false;
     for (const row of due) {
       if (this.stopped || this.sending.size >= IN_FLIGHT) break;
       if ((this.sendingTo.get(row.endpointId) ?? 0) >= PER_ENDPOINT) continue;
       const token = randomBytes(12).toString('base64url');
       const at = new Date(clock.now());
-      if ((await sql.change(CLAIM, [new Date(at.getTime() + LEASE_MS), token, row.id, at, at])) !== 1) continue;
+      if (!(await claimDelivery(sql, row.id, token, at, new Date(at.getTime() + LEASE_MS)))) continue;
       this.startSending({ ...row, token });
       claimed = true;
     }
@@ -275,21 +245,19 @@ export class WebhookDeliverer {
     }
     const at = clock.now();
     if (outcome.ok) {
-      await sql.change(DELIVERED, [new Date(at), outcome.status, row.id, row.token]);
+      await markDelivered(sql, row.id, row.token, new Date(at), outcome.status);
       log.info({ deliveryId: row.id, type: row.type, status: outcome.status }, 'webhook delivered');
       return;
     }
     const attempts = Number(row.attempts) + 1;
     const next = at + backoffMs(config.webhooks.retryBaseMs, attempts);
     const giveUp = next > new Date(row.createdAt).getTime() + RETRY_FOR_MS;
-    await sql.change(NOT_DELIVERED, [
-      giveUp ? 'failed' : 'pending',
-      new Date(next),
-      outcome.status,
-      outcome.error,
-      row.id,
-      row.token,
-    ]);
+    await markNotDelivered(sql, row.id, row.token, {
+      status: giveUp ? 'failed' : 'pending',
+      nextAttemptAt: new Date(next),
+      statusCode: outcome.status,
+      error: outcome.error,
+    });
     log.info(
       { deliveryId: row.id, type: row.type, status: outcome.status, error: outcome.error, attempts, giveUp },
       giveUp ? 'webhook delivery failed for a day: given up' : 'webhook delivery failed: tried again later',
