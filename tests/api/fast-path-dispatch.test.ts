@@ -18,7 +18,7 @@ import { registerUser } from '../../server/services/users';
 import { DEFAULT_PASSWORD, TEST_SECRET, tempDir } from '../helpers/app';
 import { CHECKED_LOG_LEVEL, checkErrorLogs } from '../helpers/error-logs';
 import { backendEnv } from '../helpers/test-backend';
-import { handMadeMultipart, request } from '../sharing/support';
+import { handMadeMultipart, request, type RawResponse } from '../sharing/support';
 
 const CONTENT = 'uploaded and served without Express\n';
 
@@ -69,28 +69,19 @@ afterAll(async () => {
 function upload(
   headers: Record<string, string> = {},
   credentials: Record<string, string> = { authorization: bearer },
-): Promise<{ status: number; body: string }> {
+): Promise<RawResponse> {
   const form = handMadeMultipart(
     ['Content-Disposition: form-data; name="file"; filename="note.txt"', 'Content-Type: text/plain'],
     CONTENT,
   );
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${url}/api/v1/files`,
-      { method: 'POST', agent: false, headers: { ...credentials, 'content-type': form.contentType, ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(form.body);
+  return request(`${url}/api/v1/files`, {
+    method: 'POST',
+    headers: { ...credentials, 'content-type': form.contentType, ...headers },
+    body: form.body,
   });
 }
 
-const uploadedId = (answer: { body: string }) => (JSON.parse(answer.body) as { file: { id: string } }).file.id;
+const uploadedId = (answer: RawResponse) => (JSON.parse(answer.text) as { file: { id: string } }).file.id;
 
 describe('the listener ahead of Express', () => {
   it('when a script uploads and then fetches the raw link, then both are answered without Express', async () => {

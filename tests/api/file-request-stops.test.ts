@@ -2,12 +2,12 @@
 // its expiry, stops the guests' uploads under way into it (ADR 0048): a resumable upload is
 // refused (410) at its next step and its bytes, row and place go, reopened or not; a form's file
 // still streaming is refused before it is committed. Both backends.
-import http from 'node:http';
 import type { FileRequestDto } from '../../server/services/file-requests/owner';
 import { TestClock, type TestApp } from '../helpers/app';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
 import { BOUNDARY, MULTIPART_TYPE, partHead, poll } from '../helpers/multipart';
 import { postForm } from '../helpers/pages-fixtures';
+import { openRequest } from '../helpers/raw-http';
 import { OFFSET_OCTET_STREAM, TUS, uploadMetadata } from '../helpers/tus';
 
 const clock = new TestClock();
@@ -84,30 +84,6 @@ async function leftOf(app: TestApp, requestId: string, name: string) {
 }
 const NOTHING_LEFT = { uploads: [], places: [], files: [] };
 
-/**
- * A request the test writes a body into bit by bit, as a slow connection sends it: `send` writes
- * more, `end` writes the last bytes, and `answer` is the status and body the server gives.
- */
-function slowRequest(url: string, method: string, headers: http.OutgoingHttpHeaders) {
-  const req = http.request(url, { method, headers });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-  });
-  return {
-    send: (bytes: Uint8Array | string) => req.write(bytes),
-    end: (bytes: Uint8Array | string) => req.end(bytes),
-    answer,
-  };
-}
-
 // The app and its user are made before the first test, which then pays only for itself.
 test.beforeAll(async ({ app, alice }) => {
   expect(app.url && alice.cookie).toBeTruthy();
@@ -154,13 +130,17 @@ describe('a guest’s resumable upload when its request stops', () => {
       const [partialBefore, storedBefore] = [await app.partialContent(), await app.storedFiles()];
       const length = 4_000_000;
       const location = await guestCreates(app, request.id, length, name);
-      const patch = slowRequest(location, 'PATCH', {
-        ...TUS,
-        'upload-offset': '0',
-        'content-type': OFFSET_OCTET_STREAM,
-        'content-length': String(length),
+      // Written bit by bit, as a slow connection sends it.
+      const patch = openRequest(location, {
+        method: 'PATCH',
+        headers: {
+          ...TUS,
+          'upload-offset': '0',
+          'content-type': OFFSET_OCTET_STREAM,
+          'content-length': String(length),
+        },
       });
-      patch.send(new Uint8Array(length / 2).fill(1));
+      patch.request.write(new Uint8Array(length / 2).fill(1));
       // The PATCH holds the upload: its bytes are being written.
       expect(
         await poll(
@@ -173,10 +153,10 @@ describe('a guest’s resumable upload when its request stops', () => {
 
       await setClosed(alice, request.id, true);
       if (reopened) await setClosed(alice, request.id, false);
-      patch.end(new Uint8Array(length / 2).fill(2));
-      const { status, body } = await patch.answer;
+      patch.request.end(new Uint8Array(length / 2).fill(2));
+      const { status, text } = await patch.answer;
       expect(status).toBe(410);
-      expect(JSON.parse(body)).toEqual({ error: reopened ? STOPPED : CLOSED });
+      expect(JSON.parse(text)).toEqual({ error: reopened ? STOPPED : CLOSED });
       expect(await leftOf(app, request.id, name)).toEqual(NOTHING_LEFT);
       expect(await app.partialContent()).toEqual(partialBefore);
       expect(await app.storedFiles()).toEqual(storedBefore);
@@ -225,13 +205,12 @@ describe('a guest’s form file when its request stops', () => {
         const request = await createRequest(alice, { title: `Form ${how}`, expiresIn: 60, ...limits });
         const name = `form-${how}.bin`;
         const before = await app.storedFiles();
-        const post = slowRequest(`${app.url}/r/${request.id}`, 'POST', {
-          'content-type': MULTIPART_TYPE,
-          accept: 'application/json',
-          'transfer-encoding': 'chunked',
+        const post = openRequest(`${app.url}/r/${request.id}`, {
+          method: 'POST',
+          headers: { 'content-type': MULTIPART_TYPE, accept: 'application/json', 'transfer-encoding': 'chunked' },
         });
-        post.send(partHead({ name: 'file', filename: name, contentType: 'application/octet-stream' }));
-        post.send(Buffer.alloc(2_000_000, 1));
+        post.request.write(partHead({ name: 'file', filename: name, contentType: 'application/octet-stream' }));
+        post.request.write(Buffer.alloc(2_000_000, 1));
         // The upload has taken its place in the request: the guest is sending.
         expect(
           await poll(
@@ -240,11 +219,11 @@ describe('a guest’s form file when its request stops', () => {
           ),
         ).toBe(true);
         await stop(request.id);
-        post.send(Buffer.alloc(2_000_000, 2));
-        post.end(`\r\n--${BOUNDARY}--\r\n`);
+        post.request.write(Buffer.alloc(2_000_000, 2));
+        post.request.end(`\r\n--${BOUNDARY}--\r\n`);
         const answer = await post.answer;
         expect(answer.status, `${how} ${JSON.stringify(limits)}`).toBe(410);
-        expect(JSON.parse(answer.body)).toEqual({ error });
+        expect(JSON.parse(answer.text)).toEqual({ error });
         expect(await leftOf(app, request.id, name)).toEqual(NOTHING_LEFT);
         expect(await app.storedFiles()).toEqual(before);
       }

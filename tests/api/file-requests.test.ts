@@ -1,10 +1,10 @@
 // File requests (ADR 0048): a user's link through which guests without an account send files
 // into the user's space. The owner's API (/api/v1/requests), and the guest's side as a script
 // sends it (`curl -F file=@x -H 'Accept: application/json' <BASE_URL>/r/<id>`). Both backends.
-import http from 'node:http';
 import type { FileRequestDto, ReceivedFileDto } from '../../server/services/file-requests/owner';
 import { fileForm } from '../helpers/app';
 import { BOUNDARY, MULTIPART_TYPE, partHead, poll } from '../helpers/multipart';
+import { openRequest } from '../helpers/raw-http';
 import { describe, expect, registeredUser, test, type TestUser } from '../helpers/fixtures';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -144,21 +144,9 @@ describe('a request deleted while a guest sends', () => {
     for (const limits of [{}, { maxBytes: 50_000_000 }]) {
       const request = await createRequest(alice, { title: 'Deleted mid-stream', ...limits });
       const before = await app.storedFiles();
-      const url = new URL(`${app.url}/r/${request.id}`);
-      const req = http.request(url, {
+      const { request: req, answer } = openRequest(`${app.url}/r/${request.id}`, {
         method: 'POST',
         headers: { 'content-type': MULTIPART_TYPE, accept: 'application/json', 'transfer-encoding': 'chunked' },
-      });
-      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-        req.on('response', (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            body += chunk;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
-        req.on('error', reject);
       });
       req.write(partHead({ name: 'file', filename: 'half.bin', contentType: 'application/octet-stream' }));
       req.write(Buffer.alloc(2_000_000, 1));
@@ -172,9 +160,9 @@ describe('a request deleted while a guest sends', () => {
       expect((await alice.fetch(`/api/v1/requests/${request.id}`, { method: 'DELETE' })).status).toBe(200);
       req.write(Buffer.alloc(2_000_000, 2));
       req.end(`\r\n--${BOUNDARY}--\r\n`);
-      const { status, body } = await answer;
+      const { status, text } = await answer;
       expect(status).toBe(404);
-      expect(JSON.parse(body)).toEqual({ error: 'File request not found' });
+      expect(JSON.parse(text)).toEqual({ error: 'File request not found' });
       expect(await app.rows('select id from files where original_name = ?', ['half.bin'])).toEqual([]);
       expect(await app.storedFiles()).toEqual(before);
       expect(await app.rows('select id from file_request_uploads where request_id = ?', [request.id])).toEqual([]);

@@ -2,10 +2,10 @@
 // refused with 413 while it streams and leaves nothing behind; parallel uploads cannot pass it
 // together; deleting frees space; GET /api/v1/me tells usage and quota. A disabled user's
 // cookie, token and links stop working at once. Runs on both backends.
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, fileForm, startApp, TestClock, type TestApp } from '../helpers/app';
 import { BOUNDARY, MULTIPART_TYPE, partHead } from '../helpers/multipart';
+import { openRequest } from '../helpers/raw-http';
 import { tusClient } from '../helpers/tus';
 
 const QUOTA = 100_000;
@@ -79,25 +79,17 @@ describe('the storage quota', () => {
   it('when a body fifty times the quota is streamed (chunked, no length), then it is 413 and not a byte of it stays', async () => {
     const { name, cookie } = await newUser();
     const before = await app.storedFiles();
-    const url = new URL(`${app.url}/api/v1/files`);
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(url, {
-        method: 'POST',
-        headers: { cookie, 'content-type': MULTIPART_TYPE, 'transfer-encoding': 'chunked' },
-      });
-      req.on('response', (res) => {
-        let body = '';
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
-      req.on('error', reject);
-      req.write(partHead({ name: 'file', filename: 'huge.bin' }));
-      // Written past the quota, bytes are read and dropped so that the client hears the answer.
-      for (let i = 0; i < 50; i++) req.write(Buffer.alloc(QUOTA, 1));
-      req.end(`\r\n--${BOUNDARY}--\r\n`);
+    const { request: req, answer: answered } = openRequest(`${app.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': MULTIPART_TYPE, 'transfer-encoding': 'chunked' },
     });
+    req.write(partHead({ name: 'file', filename: 'huge.bin' }));
+    // Written past the quota, bytes are read and dropped so that the client hears the answer.
+    for (let i = 0; i < 50; i++) req.write(Buffer.alloc(QUOTA, 1));
+    req.end(`\r\n--${BOUNDARY}--\r\n`);
+    const answer = await answered;
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ error: 'Storage quota exceeded: 100 kB of your 100 kB is free' });
+    expect(JSON.parse(answer.text)).toEqual({ error: 'Storage quota exceeded: 100 kB of your 100 kB is free' });
     expect(await app.storedFiles()).toEqual(before);
     expect(await app.incompleteFiles()).toEqual([]);
     expect(await rowsOf(name)).toEqual([]);

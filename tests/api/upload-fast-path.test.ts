@@ -2,10 +2,10 @@
 // answer exactly as the Express route does. `/api/v1/files` takes the fast path; `/api/v1/files/`
 // (routing ignores a trailing slash) goes through Express: each case sends the same request both
 // ways and compares what a client sees, and what is stored.
-import http from 'node:http';
 import { describe, expect } from 'vitest';
 import { TOKEN_PREFIX } from '../../server/services/api-tokens';
-import { handMadeMultipart, type RawResponse, type SharingApp, test } from '../sharing/support';
+import { openRequest, rawRequest, type RawResponse } from '../helpers/raw-http';
+import { handMadeMultipart, type SharingApp, test } from '../sharing/support';
 
 /** Headers that differ between any two answers: the moment, the request's id, the CSP nonce. */
 const PER_REQUEST = new Set(['date', 'x-request-id']);
@@ -23,28 +23,7 @@ function seen(res: RawResponse, options: { newFile?: boolean } = {}) {
 
 /** One POST with Node's http client, the body sent whole with its length. */
 function post(url: string, body: Buffer, headers: Record<string, string>): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', headers: { 'content-length': String(body.length), ...headers }, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            rawHeaders: res.rawHeaders,
-            body: Buffer.concat(chunks),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url} within 10 s`)));
-    req.on('error', reject);
-    req.end(body);
-  });
+  return rawRequest(url, { method: 'POST', headers: { 'content-length': String(body.length), ...headers }, body });
 }
 
 let token: string;
@@ -167,28 +146,21 @@ describe('uploads ahead of Express', () => {
 });
 
 /** The status line and JSON of an upload declaring 100 GiB: the server must answer without reading it. */
-function oversizeAnswer(app: SharingApp, path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${app.url}${path}`, {
-      method: 'POST',
-      headers: {
-        cookie: app.cookie,
-        'content-type': 'multipart/form-data; boundary=x',
-        'content-length': String(100 * 1024 ** 3),
-      },
-      agent: false,
-    });
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        req.destroy();
-        resolve(
-          `${res.statusCode} ${res.headers['content-type']} ${res.headers.connection} ${Buffer.concat(chunks).toString('utf8')}`,
-        );
-      });
-    });
-    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
-    req.write('--x\r\n');
+async function oversizeAnswer(app: SharingApp, path: string): Promise<string> {
+  const { request, answer } = openRequest(`${app.url}${path}`, {
+    method: 'POST',
+    agent: false,
+    headers: {
+      cookie: app.cookie,
+      'content-type': 'multipart/form-data; boundary=x',
+      'content-length': String(100 * 1024 ** 3),
+    },
   });
+  request.write('--x\r\n');
+  try {
+    const res = await answer;
+    return `${res.status} ${res.headers['content-type']} ${res.headers.connection} ${res.text}`;
+  } finally {
+    request.destroy();
+  }
 }

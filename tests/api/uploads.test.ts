@@ -1,8 +1,8 @@
-import http from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import { fileForm, startApp, type TestApp } from '../helpers/app';
 import { describe, expect, test, type TestUser } from '../helpers/fixtures';
-import { BOUNDARY, multipartBody, MULTIPART_TYPE, partHead, poll, postFiles } from '../helpers/multipart';
+import { openRequest } from '../helpers/raw-http';
+import { BOUNDARY, multipartBody, MULTIPART_TYPE, openUpload, partHead, poll, postFiles } from '../helpers/multipart';
 
 const LIMIT = 1000;
 test.override('appEnv', { MAX_UPLOAD_BYTES: String(LIMIT) });
@@ -80,7 +80,7 @@ describe('size limit (MAX_UPLOAD_BYTES=1000)', () => {
     const before = await snapshot(app);
     const body = multipartBody([{ name: 'file', filename: 'chunked.bin', content: new Uint8Array(LIMIT * 5) }]);
 
-    const { status, text } = await rawRequest(app.url, {
+    const { status, text } = await postPieces(app.url, {
       headers: { cookie: alice.cookie, 'content-type': MULTIPART_TYPE, 'transfer-encoding': 'chunked' },
       chunks: [body.subarray(0, 500), body.subarray(500, 3000), body.subarray(3000)],
     });
@@ -182,7 +182,7 @@ describe('bodies that are not (well-formed) multipart', () => {
   );
 
   test('when there is no content type at all, then it answers 400 with a JSON error', async ({ app, alice }) => {
-    const { status, text } = await rawRequest(app.url, {
+    const { status, text } = await postPieces(app.url, {
       headers: { cookie: alice.cookie, 'content-length': '5' },
       chunks: [Buffer.from('hello')],
     });
@@ -225,12 +225,8 @@ describe('a client that aborts mid-upload', () => {
 
   test('when the client drops the connection while the file is being written, then no file, temporary file or record remains', async () => {
     const before = await snapshot(big);
-    const req = http.request(`${big.url}/api/v1/files`, {
-      method: 'POST',
-      headers: { cookie: bigCookie, 'content-type': MULTIPART_TYPE, 'content-length': String(50 * 1024 * 1024) },
-    });
-    req.on('error', () => {}); // the socket is destroyed on purpose
-    req.write(partHead({ name: 'file', filename: 'abandoned.bin', contentType: 'application/octet-stream' }));
+    // The socket is destroyed on purpose: its answer is never awaited.
+    const { request: req } = openUpload(big.url, bigCookie, { filename: 'abandoned.bin', size: 50 * 1024 * 1024 });
     // More than one 8 MiB part, so that on S3 too the upload is under way (a multipart upload).
     req.write(Buffer.alloc(9 * 1024 * 1024, 1));
 
@@ -250,20 +246,13 @@ describe('a client that aborts mid-upload', () => {
   });
 });
 
-/** A request with node:http, for shapes fetch will not send (chunked, no content type). */
-function rawRequest(
+/** A POST of these pieces, one after another, for shapes fetch will not send (chunked, no content type). */
+async function postPieces(
   baseUrl: string,
   options: { headers: Record<string, string>; chunks: Buffer[] },
 ): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}/api/v1/files`, { method: 'POST', headers: options.headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    for (const chunk of options.chunks) req.write(chunk);
-    req.end();
-  });
+  const { request, answer } = openRequest(`${baseUrl}/api/v1/files`, { method: 'POST', headers: options.headers });
+  for (const chunk of options.chunks) request.write(chunk);
+  request.end();
+  return answer;
 }

@@ -2,16 +2,12 @@
 // the details beside it; on a 390 px phone, without JavaScript and in dark mode, the page fits the
 // screen and source keeps its numbered, coloured lines.
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app';
-import { CHROMIUM_PATH, hasChromium, launchBrowser } from '../helpers/browser';
-import { apiUpload, makePng } from '../helpers/pages-fixtures';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app';
+import { hasChromium, SKIP_NOTE } from '../helpers/browser';
+import { setUpBrowserSuite } from '../helpers/browser-suite';
 import { snap } from '../helpers/pages-browser';
-
-const SKIP_REASON = hasChromium
-  ? ''
-  : ` — SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-if (!hasChromium) console.warn(`tests/e2e/share-page-browser.test.ts${SKIP_REASON}`);
+import { apiUpload, makePng } from '../helpers/pages-fixtures';
 
 const STEP_TIMEOUT = 60_000;
 const PHONE = { width: 390, height: 844 };
@@ -30,11 +26,9 @@ const SOURCE = [
   '',
 ].join('\n');
 
-beforeAll(async () => {
-  if (!hasChromium) return;
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  await app.createUser('sharer');
-  const cookie = await app.login('sharer');
+setUpBrowserSuite({ users: ['sharer'], timeout: STEP_TIMEOUT }, async (suite) => {
+  ({ app, browser } = suite);
+  const [cookie] = suite.cookies;
   const image = await apiUpload(app, cookie, {
     filename: 'landscape.png',
     type: 'image/png',
@@ -43,10 +37,6 @@ beforeAll(async () => {
   const source = await apiUpload(app, cookie, { filename: 'shout.ts', type: 'video/mp2t', content: SOURCE });
   imageId = image.id;
   sourceId = source.id;
-}, STEP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
 });
 
 /** Opens a share page as a visitor (no session) in a fresh context. */
@@ -70,7 +60,7 @@ async function previewImageBox(page: Page) {
   return (await image.boundingBox())!;
 }
 
-describe.skipIf(!hasChromium)(`the share page in Chromium${SKIP_REASON}`, () => {
+describe.skipIf(!hasChromium)(`the share page in Chromium${SKIP_NOTE}`, () => {
   it(
     'when an image is opened in a 1280 px window, then it is shown wider than 600 px with the details and Download in a column on its right',
     async () => {

@@ -5,11 +5,11 @@
 // exactly the content of existing records. Files of other shapes are not the service's: they stay.
 // Needs `npm run build` (dist/ and build/).
 import fs from 'node:fs';
-import http from 'node:http';
+import type { ClientRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/app';
-import { poll } from '../helpers/multipart';
+import { openUpload, poll } from '../helpers/multipart';
 import { expectServerAnswers, uploadSmall } from '../helpers/hardening-http';
 import {
   killAllSpawned,
@@ -74,24 +74,9 @@ function incompleteOnDisk(): string[] {
 }
 
 /** A multipart upload that trickles its content in and never finishes on its own. */
-function startSlowUpload(url: string, cookie: string): { request: http.ClientRequest; sent: () => number } {
-  const boundary = 'slow-upload-boundary';
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  const target = new URL(url);
-  const request = http.request({
-    host: target.hostname,
-    port: target.port,
-    method: 'POST',
-    path: '/api/v1/files',
-    agent: false,
-    headers: {
-      cookie,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'content-length': String(head.length + 10 * 1024 * 1024),
-    },
-  });
-  request.on('error', () => {}); // the server is about to die under it
-  request.write(head);
+function startSlowUpload(url: string, cookie: string): { request: ClientRequest; sent: () => number } {
+  // The server is about to die under it: its answer is never awaited.
+  const { request } = openUpload(url, cookie, { filename: 'slow.bin', size: 10 * 1024 * 1024, agent: false });
   let sent = 0;
   const chunk = Buffer.alloc(64 * 1024, 0x62);
   const timer = setInterval(() => {

@@ -4,14 +4,8 @@
 import { DEFAULT_PASSWORD, type TestApp } from '../helpers/app';
 import { test as base, describe, expect } from '../helpers/fixtures';
 import { multipartBody, MULTIPART_TYPE } from '../helpers/multipart';
-import {
-  expectServerAnswers,
-  rawRequest,
-  snapshot,
-  uploadSmall,
-  type RawResponse,
-  type StorageSnapshot,
-} from '../helpers/hardening-http';
+import { expectServerAnswers, snapshot, uploadSmall, type StorageSnapshot } from '../helpers/hardening-http';
+import { rawRequest, type RawResponse } from '../helpers/raw-http';
 
 /** The user another site tries to act as: logged in (their cookie), with one file. */
 interface Victim {
@@ -174,18 +168,18 @@ describe('what a refused request answers', () => {
     });
     expect(res.status).toBe(403);
     expect(res.headers['content-type']).toMatch(/^text\/html; charset=utf-8/);
-    expect(res.body).toMatch(/^<!DOCTYPE html>/);
-    expect(res.body).toContain('<h1>Request refused</h1>');
-    expect(res.body).toContain('sent from another website');
-    expect(res.body).toContain('<a href="/">');
-    expect(res.body).not.toMatch(/script|<b>|evil/);
+    expect(res.text).toMatch(/^<!DOCTYPE html>/);
+    expect(res.text).toContain('<h1>Request refused</h1>');
+    expect(res.text).toContain('sent from another website');
+    expect(res.text).toContain('<a href="/">');
+    expect(res.text).not.toMatch(/script|<b>|evil/);
   });
 
   test('when an API call comes from another site, then 403 with the JSON error', async ({ victim }) => {
     const res = await attacks[1].send(victim, { origin: 'https://evil.example' });
     expect(res.status).toBe(403);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(res.body)).toEqual({ error: 'Cross-site request refused' });
+    expect(JSON.parse(res.text)).toEqual({ error: 'Cross-site request refused' });
   });
 });
 
@@ -201,7 +195,7 @@ describe('requests from our own origin, and scripts that send neither header, pa
 
     const uploaded = await attacks[1].send(victim, own);
     expect(uploaded.status).toBe(201);
-    const id = (JSON.parse(uploaded.body) as { file: { id: string } }).file.id;
+    const id = (JSON.parse(uploaded.text) as { file: { id: string } }).file.id;
     const deleted = await rawRequest(app.url, {
       method: 'DELETE',
       path: `/api/v1/files/${id}`,
@@ -231,7 +225,7 @@ describe('requests from our own origin, and scripts that send neither header, pa
     expect(login.status).toBe(200);
     const uploaded = await attacks[1].send(victim, {});
     expect(uploaded.status).toBe(201);
-    const id = (JSON.parse(uploaded.body) as { file: { id: string } }).file.id;
+    const id = (JSON.parse(uploaded.text) as { file: { id: string } }).file.id;
     const deleted = await rawRequest(app.url, {
       method: 'POST',
       path: '/trpc/files.delete',
@@ -247,7 +241,7 @@ describe('requests from our own origin, and scripts that send neither header, pa
     for (const site of ['same-origin', 'same-site', 'none']) {
       const res = await attacks[1].send(victim, { 'sec-fetch-site': site });
       expect(res.status, site).toBe(201);
-      const id = (JSON.parse(res.body) as { file: { id: string } }).file.id;
+      const id = (JSON.parse(res.text) as { file: { id: string } }).file.id;
       expect(
         (await rawRequest(app.url, { method: 'DELETE', path: `/api/v1/files/${id}`, headers: { cookie } })).status,
       ).toBe(200);

@@ -6,13 +6,8 @@
 // Reproducible: FUZZ_SEED (default below) and FUZZ_BODIES (default 2,000) from the environment.
 import { describe, expect, test } from '../helpers/fixtures';
 import { fuzzCase } from '../helpers/hardening-fuzz';
-import {
-  expectRowsMatchDisk,
-  expectServerAnswers,
-  mulberry32,
-  rawRequest,
-  type RawResponse,
-} from '../helpers/hardening-http';
+import { expectRowsMatchDisk, expectServerAnswers, mulberry32 } from '../helpers/hardening-http';
+import { rawRequest, type RawResponse } from '../helpers/raw-http';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_f00d) >>> 0;
 const BODIES = Number(process.env.FUZZ_BODIES ?? 2_000);
@@ -51,10 +46,10 @@ describe('multipart fuzzing', () => {
           continue;
         }
         histogram.set(String(res.status), (histogram.get(String(res.status)) ?? 0) + 1);
-        if (res.status >= 500) failures.push(`#${index}: ${res.status} ${res.body.slice(0, 200)}`);
-        if (res.status === 201) created.push((JSON.parse(res.body) as { file: { id: string } }).file.id);
-        else if (!/^\{"error":"[^"]+"\}$/.test(res.body))
-          failures.push(`#${index}: ${res.status} without a JSON error: ${res.body.slice(0, 200)}`);
+        if (res.status >= 500) failures.push(`#${index}: ${res.status} ${res.text.slice(0, 200)}`);
+        if (res.status === 201) created.push((JSON.parse(res.text) as { file: { id: string } }).file.id);
+        else if (!/^\{"error":"[^"]+"\}$/.test(res.text))
+          failures.push(`#${index}: ${res.status} without a JSON error: ${res.text.slice(0, 200)}`);
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));

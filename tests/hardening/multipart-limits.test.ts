@@ -15,14 +15,12 @@ import {
   expectServerAnswers,
   expectUnchanged,
   fieldPart,
-  openPost,
   filePart,
   rawMultipart,
-  rawRequest,
   snapshot,
   type RawPart,
-  type RawResponse,
 } from '../helpers/hardening-http';
+import { openRequest, rawRequest, type RawResponse } from '../helpers/raw-http';
 
 const BOUNDARY = 'hardening-limits-boundary';
 const SAFE_STORED_NAME = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?$/;
@@ -56,7 +54,7 @@ function sender(app: TestApp, cookie: string) {
   async function expectStoredOne(send: () => Promise<RawResponse>) {
     const before = await snapshot(app);
     const res = await send();
-    expect(res.status, res.body).toBe(201);
+    expect(res.status, res.text).toBe(201);
     const { file } = json(res);
     expect(file!.storedName).toMatch(SAFE_STORED_NAME);
     const after = await snapshot(app);
@@ -94,7 +92,7 @@ function json(res: RawResponse): {
   error?: string;
   file?: { id: string; originalName: string; storedName: string; size: number };
 } {
-  return JSON.parse(res.body);
+  return JSON.parse(res.text);
 }
 
 const manyFields = (count: number): RawPart[] =>
@@ -387,9 +385,9 @@ describe('malformed bodies', () => {
     sender: { app, cookie },
   }) => {
     const before = await snapshot(app);
-    const { request, answer } = openPost(app.url, '/api/v1/files', {
-      cookie,
-      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+    const { request, answer } = openRequest(`${app.url}/api/v1/files`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     });
     // The whole file part, and the start of another part: the file's content has all arrived.
     request.write(
@@ -401,7 +399,7 @@ describe('malformed bodies', () => {
     request.end('not a header line\r\n\r\n');
     const res = await answer;
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ error: 'Malformed multipart body' });
+    expect(JSON.parse(res.text)).toEqual({ error: 'Malformed multipart body' });
     await expectUnchanged(app, before);
   });
 
@@ -585,8 +583,8 @@ describe('odd ids on every route', () => {
   const cases = ids.flatMap(([label, id]) => routes.map(([route, send]) => ({ label, id, route, send })));
   test.for(cases)('when $route gets $label, then a 4xx, never a 500', async ({ id, send }, { sender }) => {
     const res = await sender.expectRefused(() => send(sender, id), [400, 404]);
-    if (res.headers['content-type']?.startsWith('application/json') && res.body)
-      expect(res.body).not.toMatch(/stack|at .*\.ts:\d+/);
+    if (res.headers['content-type']?.startsWith('application/json') && res.text)
+      expect(res.text).not.toMatch(/stack|at .*\.ts:\d+/);
   });
 
   test('when /f/%2e%2e is asked for, then URL normalisation makes it "/" (the home page), never a file nor a 500', async ({
@@ -594,9 +592,9 @@ describe('odd ids on every route', () => {
   }) => {
     const res = await rawRequest(app.url, { path: '/f/%2e%2e' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatch(/<title>File sharing<\/title>/);
+    expect(res.text).toMatch(/<title>File sharing<\/title>/);
     const raw = await expectRefused(() => rawRequest(app.url, { path: '/f/%2e%2e/raw' }), 404);
-    expect(raw.body).not.toMatch(/root:/);
+    expect(raw.text).not.toMatch(/root:/);
   });
 
   test('when the URL is 100 KB long, then a 4xx (Node: 431) and the server still answers', async ({

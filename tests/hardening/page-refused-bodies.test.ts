@@ -20,6 +20,7 @@ import {
   snapshot,
   type RawPart,
 } from '../helpers/hardening-http';
+import { rawRequest } from '../helpers/raw-http';
 
 const MAX_UPLOAD_BYTES = 1_000_000;
 const QUOTA_BYTES = 256 * 1024;
@@ -238,28 +239,16 @@ describe('the upload page refusing a body before it has arrived', () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const body = rawMultipart(BOUNDARY, [filePart('big.bin', Buffer.alloc(3 * MAX_UPLOAD_BYTES, 0x61))]);
-      const send = (method: string, path: string, payload?: Buffer) =>
-        new Promise<{ status: number; connection?: string; page: string }>((resolve, reject) => {
-          const req = http.request(
-            {
-              host: '127.0.0.1',
-              port: new URL(app.url).port,
-              method,
-              path,
-              agent,
-              headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-            },
-            (res) => {
-              let page = '';
-              res.setEncoding('utf8');
-              res.on('data', (chunk: string) => (page += chunk));
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, page }));
-              res.on('error', reject);
-            },
-          );
-          req.on('error', reject);
-          req.end(payload);
+      const send = async (method: string, path: string, payload?: Buffer) => {
+        const res = await rawRequest(app.url, {
+          method,
+          path,
+          agent,
+          headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+          body: payload,
         });
+        return { status: res.status, connection: res.headers.connection, page: res.text };
+      };
 
       const refused = await send('POST', '/upload', body);
       const started = performance.now();

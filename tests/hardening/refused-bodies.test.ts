@@ -6,7 +6,8 @@ import net from 'node:net';
 import { LINGER_MS } from '../../server/http/lingering-close';
 import { startApp, type TestApp } from '../helpers/app';
 import { describe, expect, registeredUser, test } from '../helpers/fixtures';
-import { expectUnchanged, fieldPart, filePart, rawMultipart, rawRequest, snapshot } from '../helpers/hardening-http';
+import { expectUnchanged, fieldPart, filePart, rawMultipart, snapshot } from '../helpers/hardening-http';
+import { rawRequest } from '../helpers/raw-http';
 
 const MAX_UPLOAD_BYTES = 1_000_000;
 const PIECE = 64 * 1024;
@@ -24,7 +25,7 @@ async function sendInPieces(app: TestApp, cookie: string, body: Buffer): Promise
       body,
       splitAt,
     });
-    return `${res.status} ${res.body}`;
+    return `${res.status} ${res.text}`;
   } catch (error) {
     return `error ${(error as NodeJS.ErrnoException).code}`;
   }
@@ -98,7 +99,7 @@ async function sendUntilAnswered(
     stopWhenAnswered: true,
     timeoutMs: 30_000,
   });
-  return { answer: `${res.status} ${res.body}`, sentWhenAnswered: res.sentWhenAnswered ?? body.length };
+  return { answer: `${res.status} ${res.text}`, sentWhenAnswered: res.sentWhenAnswered ?? body.length };
 }
 
 describe('uploads refused part-way through their bodies', () => {

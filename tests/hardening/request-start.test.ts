@@ -39,12 +39,16 @@ function nonContentHeaders(res: RawResponse): Record<string, string> {
 }
 
 function post(url: string, body: Buffer, headers: Record<string, string>): Promise<RawResponse> {
-  return fetch(url, { method: 'POST', body: new Uint8Array(body), headers }).then(async (res) => ({
-    status: res.status,
-    headers: Object.fromEntries(res.headers),
-    rawHeaders: [],
-    body: Buffer.from(await res.arrayBuffer()),
-  }));
+  return fetch(url, { method: 'POST', body: new Uint8Array(body), headers }).then(async (res) => {
+    const bytes = Buffer.from(await res.arrayBuffer());
+    return {
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      rawHeaders: [],
+      body: bytes,
+      text: bytes.toString('utf8'),
+    };
+  });
 }
 
 let binary: Uploaded;

@@ -5,7 +5,6 @@ import { createDeps } from '../../server/deps';
 import { reconcileStorage } from '../../server/services/maintenance';
 import { startApp, tempDir, TestClock, type TestApp } from '../helpers/app';
 import { CHECKED_LOG_LEVEL, checkErrorLogs } from '../helpers/error-logs';
-import { openPost } from '../helpers/hardening-http';
 import {
   killAllSpawned,
   killHard,
@@ -15,35 +14,20 @@ import {
   spawnServer,
   type HardeningServerEnv,
 } from '../helpers/hardening-process';
-import { poll } from '../helpers/multipart';
+import { openUpload, poll } from '../helpers/multipart';
 import { outsideView } from '../helpers/test-backend';
 
 const MiB = 1024 * 1024;
 const HOUR = 60 * 60_000;
-const BOUNDARY = 'liveness-boundary';
-const HEAD = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-const TAIL = `\r\n--${BOUNDARY}--\r\n`;
 /** Past one part of a multipart upload to the bucket (8 MiB): there is an unfinished upload to sweep. */
 const FIRST_BYTES = 9 * MiB;
 const SIZE = 10 * MiB;
 
 /** A multipart POST of SIZE bytes, of which FIRST_BYTES are sent now and the rest by `finish()`. */
 function startUpload(url: string, cookie: string) {
-  const { request, answer } = openPost(url, '/api/v1/files', {
-    cookie,
-    'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-    'content-length': String(HEAD.length + SIZE + TAIL.length),
-  });
-  request.write(HEAD);
-  request.write(Buffer.alloc(FIRST_BYTES, 0x6c));
-  return {
-    request,
-    answer,
-    finish() {
-      request.end(Buffer.concat([Buffer.alloc(SIZE - FIRST_BYTES, 0x6c), Buffer.from(TAIL)]));
-      return answer;
-    },
-  };
+  const upload = openUpload(url, cookie, { filename: 'slow.bin', size: SIZE });
+  upload.request.write(Buffer.alloc(FIRST_BYTES, 0x6c));
+  return { ...upload, finish: () => upload.finish(Buffer.alloc(SIZE - FIRST_BYTES, 0x6c)) };
 }
 
 /** The hourly round of another instance on the same database and storage, at `clock`'s time. */
@@ -97,9 +81,9 @@ describe('an upload still being received', () => {
       expect(await sweepFromAnotherInstance(app.env, clock)).toEqual({ incomplete: 0, orphans: 0 });
       expect(await app.incompleteFiles()).toEqual(leftover);
 
-      const { status, body } = await upload.finish();
+      const { status, text } = await upload.finish();
       expect(status).toBe(201);
-      const { file } = JSON.parse(body) as { file: { size: number; storedName: string } };
+      const { file } = JSON.parse(text) as { file: { size: number; storedName: string } };
       expect(file.size).toBe(SIZE);
       expect((await app.readStored(file.storedName))?.length).toBe(SIZE);
       expect(await app.incompleteFiles()).toEqual([]);

@@ -1,100 +1,12 @@
-// Tools for the hostile-input and fault suite (tests/hardening): raw HTTP requests that fetch
-// cannot make (exact paths, aborted bodies, odd headers), a seeded PRNG, and a snapshot of
-// everything an upload could leave behind (content, temporary files, rows).
+// Tools for the hostile-input and fault suite (tests/hardening): aborted uploads and hand-made
+// multipart bodies (sent with ./raw-http's rawRequest), a seeded PRNG, and a snapshot of everything an upload
+// could leave behind (content, temporary files, rows).
 import fs from 'node:fs';
-import http from 'node:http';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { expect } from 'vitest';
 import type { TestApp } from './app';
-
-export interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** With `splitAt`: the bytes of the body sent when the answer began to arrive. */
-  sentWhenAnswered?: number;
-}
-
-/**
- * One request over a fresh connection, sent exactly as given: the path is not normalised,
- * the headers are not touched (no keep-alive), and the body goes out as these bytes.
- */
-export function rawRequest(
-  baseUrl: string,
-  options: {
-    method?: string;
-    path: string;
-    headers?: Record<string, string | string[]>;
-    body?: string | Buffer;
-    /** Send the body in pieces cut at these offsets (the server then parses it chunk by chunk). */
-    splitAt?: number[];
-    /** The pause between two pieces (default 2 ms). */
-    gapMs?: number;
-    /** Stop sending pieces once the answer has begun to arrive (a client that reads it). */
-    stopWhenAnswered?: boolean;
-    timeoutMs?: number;
-  },
-): Promise<RawResponse> {
-  const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
-      method: options.method ?? 'GET',
-      path: options.path,
-      headers: { connection: 'close', ...options.headers },
-      agent: false,
-    });
-    const timer = setTimeout(
-      () => req.destroy(new Error(`no answer within ${options.timeoutMs ?? 15_000} ms`)),
-      options.timeoutMs ?? 15_000,
-    );
-    let sent = 0;
-    let answered = false;
-    req.on('response', (res) => {
-      answered = true;
-      const sentWhenAnswered = sent;
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-          sentWhenAnswered,
-        });
-      });
-      res.on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-    });
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    // The server may answer (and close) before the whole body is out: that is an answer, not an error.
-    if (!options.splitAt?.length) {
-      req.end(options.body);
-      return;
-    }
-    // The body in pieces, a moment apart, so that the server reads them as separate chunks.
-    const body = Buffer.from(options.body ?? '');
-    req.setHeader('content-length', String(body.length));
-    const cuts = [0, ...options.splitAt.filter((cut) => cut > 0 && cut < body.length), body.length];
-    void (async () => {
-      for (let i = 0; i + 1 < cuts.length && !req.destroyed; i++) {
-        if (answered && options.stopWhenAnswered) return;
-        req.write(body.subarray(cuts[i], cuts[i + 1]));
-        sent = cuts[i + 1];
-        await new Promise((resolve) => setTimeout(resolve, options.gapMs ?? 2));
-      }
-      req.end();
-    })();
-  });
-}
+import { openUpload } from './multipart';
 
 /**
  * Starts an upload that declares `declaredBytes`, sends the multipart head and `sentBytes` of
@@ -103,56 +15,19 @@ export function rawRequest(
 export function abortedUpload(
   baseUrl: string,
   cookie: string,
-  options: { declaredBytes: number; sentBytes: number; boundary?: string; pauseMs?: number },
+  options: { declaredBytes: number; sentBytes: number; pauseMs?: number },
 ): Promise<void> {
-  const url = new URL(baseUrl);
-  const boundary = options.boundary ?? 'hardening-abort-boundary';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="aborted.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
+  const { request } = openUpload(baseUrl, cookie, {
+    filename: 'aborted.bin',
+    size: options.declaredBytes,
+    agent: false,
+  });
   return new Promise((resolve) => {
-    const req = http.request({
-      host: url.hostname,
-      port: url.port,
-      method: 'POST',
-      path: '/api/v1/files',
-      agent: false,
-      headers: {
-        cookie,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(head.length + options.declaredBytes),
-      },
-    });
-    req.on('error', () => resolve());
-    req.on('close', () => resolve());
-    req.write(head);
-    req.write(filler(options.sentBytes), () => {
-      setTimeout(() => req.destroy(), options.pauseMs ?? 0);
+    request.on('close', () => resolve());
+    request.write(filler(options.sentBytes), () => {
+      setTimeout(() => request.destroy(), options.pauseMs ?? 0);
     });
   });
-}
-
-/**
- * A POST whose body the test writes piece by piece (`request.write`, then `request.end`), to see
- * what the server does while the rest is still on its way; `answer` is its response, read whole.
- */
-export function openPost(
-  baseUrl: string,
-  path: string,
-  headers: Record<string, string>,
-): { request: http.ClientRequest; answer: Promise<{ status: number; body: string }> } {
-  const target = new URL(baseUrl);
-  const request = http.request({ host: target.hostname, port: target.port, method: 'POST', path, headers });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request.on('error', reject);
-    request.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    });
-  });
-  return { request, answer };
 }
 
 let fillerBytes = Buffer.alloc(0);

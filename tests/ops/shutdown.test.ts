@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_SECRET, tempDir } from '../helpers/app';
 import { startServerProcess } from '../helpers/process';
+import { openRequest } from '../helpers/raw-http';
 import { delay, exitWithin, killIfRunning, run, startServer, type ServerProcess } from './support';
 
 const PASSWORD = 'a long passphrase';
@@ -71,7 +72,7 @@ describe('graceful shutdown', () => {
 
     // A keep-alive connection, as browsers use: it must not hold the shutdown up once answered.
     const agent = new http.Agent({ keepAlive: true });
-    const request = http.request(`${server.url}/api/v1/files`, {
+    const { request, answer: response } = openRequest(`${server.url}/api/v1/files`, {
       method: 'POST',
       agent,
       headers: {
@@ -79,16 +80,6 @@ describe('graceful shutdown', () => {
         'content-type': `multipart/form-data; boundary=${boundary}`,
         'content-length': String(contentLength),
       },
-    });
-    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      request.once('response', (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (text: string) => (body += text));
-        res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        res.once('error', reject);
-      });
-      request.once('error', reject);
     });
 
     request.write(head);
@@ -110,8 +101,8 @@ describe('graceful shutdown', () => {
     request.end(tail);
 
     const answer = await response;
-    expect(answer.status, answer.body).toBe(201);
-    const { file } = JSON.parse(answer.body) as { file: { storedName: string; size: number } };
+    expect(answer.status, answer.text).toBe(201);
+    const { file } = JSON.parse(answer.text) as { file: { storedName: string; size: number } };
     expect(file.size).toBe(chunk.length * chunks);
     const stored = path.join(dataDir!, 'uploads', file.storedName);
     expect(fs.statSync(stored).size).toBe(chunk.length * chunks);

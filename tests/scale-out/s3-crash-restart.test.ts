@@ -3,14 +3,13 @@
 // over an hour old (as the disk store removes an old temporary file), and leaves a younger one
 // alone: it may be another instance's upload in progress.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { CreateMultipartUploadCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tempDir, TEST_SECRET } from '../helpers/app';
 import { s3rverUploadsDir } from '../helpers/backends';
 import { bucketKeys, clientFor } from '../helpers/buckets';
-import { MULTIPART_TYPE, partHead, poll } from '../helpers/multipart';
+import { openUpload, poll } from '../helpers/multipart';
 import { readCommittedRows } from '../helpers/outside-reader';
 import { CLI_JS, runNode, startServerProcess, type ServerProcess } from '../helpers/process';
 import { postgresS3Env } from '../helpers/test-backend';
@@ -51,12 +50,8 @@ describe('a server on S3 killed mid-upload', () => {
       body: JSON.stringify({ username: 'crasher', password: PASSWORD }),
     });
     const cookie = login.headers.getSetCookie()[0].split(';')[0];
-    const req = http.request(`${server.url}/api/v1/files`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': MULTIPART_TYPE, 'content-length': String(50 * 1024 * 1024) },
-    });
-    req.on('error', () => {}); // the server dies under it
-    req.write(partHead({ name: 'file', filename: 'doomed.bin', contentType: 'application/octet-stream' }));
+    // The server dies under it: its answer is never awaited.
+    const { request: req } = openUpload(server.url, cookie, { filename: 'doomed.bin', size: 50 * 1024 * 1024 });
     req.write(Buffer.alloc(9 * 1024 * 1024, 3)); // more than one 8 MiB part: a multipart upload begins
     expect(await poll(() => openUploads().length === 1, 15_000)).toBe(true);
 

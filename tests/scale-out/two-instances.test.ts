@@ -2,9 +2,9 @@
 // they serve the same users and files, a logout on one holds on the other, the login throttle
 // counts across both, and a restart of one (with its start-up sweep) leaves the other's upload
 // in progress alone.
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, TEST_SECRET } from '../helpers/app';
+import { openUpload } from '../helpers/multipart';
 import { postgresS3Env } from '../helpers/test-backend';
 import { bucketKeys, putObject } from '../helpers/buckets';
 import { CLI_JS, runNode, startServerProcess, type ServerProcess } from '../helpers/process';
@@ -87,46 +87,20 @@ describe('two instances behind one address', () => {
     // of the stored-name shape with no row. Minutes old, it is not an orphan yet.
     const between = 'aW4tYmV0d2Vlbi1jb250ZW.bin';
     await putObject(env, between, 'record on its way');
-    const boundary = 'two-instances';
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\n\r\n`;
-    const tail = `\r\n--${boundary}--\r\n`;
     const size = 12 * 1024 * 1024;
-    const target = new URL(a.url);
-    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({
-        host: target.hostname,
-        port: target.port,
-        method: 'POST',
-        path: '/api/v1/files',
-        headers: {
-          cookie,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(head.length + size + tail.length),
-        },
-      });
-      req.on('response', (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('error', reject);
-      void (async () => {
-        req.write(head);
-        const chunk = Buffer.alloc(1024 * 1024, 0x5a);
-        for (let sent = 0; sent < size; sent += chunk.length) {
-          req.write(chunk);
-          // Half-way, instance B restarts and sweeps the shared database and bucket.
-          if (sent === 6 * 1024 * 1024) {
-            await b.stop();
-            b = await startServerProcess({ ...env, DATA_DIR: tempDir() });
-          }
-        }
-        req.end(tail);
-      })().catch(reject);
-    });
-    const { status, body } = await answer;
+    const upload = openUpload(a.url, cookie, { filename: 'slow.bin', size });
+    const chunk = Buffer.alloc(1024 * 1024, 0x5a);
+    for (let sent = 0; sent < size; sent += chunk.length) {
+      upload.request.write(chunk);
+      // Half-way, instance B restarts and sweeps the shared database and bucket.
+      if (sent === 6 * 1024 * 1024) {
+        await b.stop();
+        b = await startServerProcess({ ...env, DATA_DIR: tempDir() });
+      }
+    }
+    const { status, text } = await upload.finish();
     expect(status).toBe(201);
-    const { file } = JSON.parse(body) as { file: { id: string; size: number } };
+    const { file } = JSON.parse(text) as { file: { id: string; size: number } };
     expect(file.size).toBe(size);
     const raw = await fetch(`${b.url}/f/${file.id}/raw`);
     expect(raw.status).toBe(200);

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, startApp, TestClock } from '../helpers/app';
-import { openPost } from '../helpers/hardening-http';
+import { openRequest } from '../helpers/raw-http';
 import { MULTIPART_TYPE, multipartBody, type Part } from '../helpers/multipart';
 import { startSharingApp, type SharingApp } from './support';
 
@@ -235,9 +235,9 @@ describe('a relative expiry and a slow upload', () => {
       await slow.createUser('slowpoke');
       const cookie = await slow.login('slowpoke');
       const boundary = 'relative-expiry-boundary';
-      const { request, answer } = openPost(slow.url, '/api/v1/files', {
-        cookie,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
+      const { request, answer } = openRequest(`${slow.url}/api/v1/files`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
       });
       request.write(
         `--${boundary}\r\nContent-Disposition: form-data; name="expiresIn"\r\n\r\n60\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\n\r\nthe first half, `,
@@ -247,8 +247,8 @@ describe('a relative expiry and a slow upload', () => {
       clock.advance(2 * 3600_000);
       request.end(`and the rest\r\n--${boundary}--\r\n`);
       const res = await answer;
-      expect(res.status, res.body).toBe(201);
-      const { file } = JSON.parse(res.body) as { file: { id: string; createdAt: string; expiresAt: string } };
+      expect(res.status, res.text).toBe(201);
+      const { file } = JSON.parse(res.text) as { file: { id: string; createdAt: string; expiresAt: string } };
       expect(Date.parse(file.expiresAt) - Date.parse(file.createdAt)).toBe(60_000);
       expect((await fetch(`${slow.url}/f/${file.id}/raw`)).status).toBe(200);
     } finally {

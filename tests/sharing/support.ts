@@ -1,5 +1,4 @@
 // Shared by the tests of the share page and the raw link: one app, one logged-in uploader.
-import http from 'node:http';
 import { fileForm, startApp, type StartOptions, type TestApp } from '../helpers/app';
 import { test as withApp } from '../helpers/fixtures';
 import type { FileDto } from '../../server/services/files';
@@ -58,45 +57,8 @@ export const test = withApp.extend('app', { scope: 'file' }, async ({ appEnv, ap
   return app;
 });
 
-export interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  /** Every header line exactly as it came over the wire. */
-  rawHeaders: string[];
-  body: Buffer;
-}
-
-/**
- * One request with Node's http client: unlike fetch, it shows HEAD bodies, 304s and raw
- * header lines as they are, and never adds headers of its own beyond Host.
- */
-export function request(
-  url: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: options.method ?? 'GET', headers: options.headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            rawHeaders: res.rawHeaders,
-            body: Buffer.concat(chunks),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url} within 10 s`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** Requests with Node's http client: unlike fetch, it shows HEAD bodies, 304s and raw header lines as they are. */
+export { rawRequest as request, type RawResponse } from '../helpers/raw-http';
 
 /** A multipart body written byte by byte, for part headers no FormData can produce. */
 export function handMadeMultipart(partHeaders: string[], content: string | Buffer) {
