@@ -34,10 +34,19 @@ export default defineConfig({
     // Every /api/v1 response a test receives is checked against the OpenAPI document, and a test
     // during which console.error is called, or an app it started in the worker logs an error,
     // fails unless it says it expects that.
-    setupFiles: ['tests/setup/validate-api-responses.ts', 'tests/setup/fail-on-unexpected-errors.ts'],
+    // And each file gets the app fixtures anew, so that its `test.override(…)` reaches no other.
+    setupFiles: [
+      'tests/setup/fresh-fixtures.ts',
+      'tests/setup/validate-api-responses.ts',
+      'tests/setup/fail-on-unexpected-errors.ts',
+    ],
     pool: 'forks',
-    // Most workers run with Node's defaults: the server's flags (a 1 MiB young generation) only
-    // made them collect garbage more often (ADR 0080).
+    // A worker runs file after file of its project in the one module graph it loaded: loading the
+    // server's modules, the Remix build and the OpenAPI validator again for each file was close
+    // to half of the run's CPU. Each file starts its own apps on fresh data and closes them
+    // (ADR 0082). Most workers run with Node's defaults: the server's flags (a 1 MiB young
+    // generation) only made them collect garbage more often (ADR 0080).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: more workers only fight over them (and over bcrypt).
@@ -66,6 +75,8 @@ export default defineConfig({
         test: {
           name: 'sqlite-disk-server-flags',
           include: IN_WORKER_SERVER_MEMORY,
+          // A fresh worker for each: what one file left in memory is no other's measure.
+          isolate: true,
           execArgv: SERVER_NODE_FLAGS,
         },
       },
@@ -74,6 +85,7 @@ export default defineConfig({
         test: {
           name: 'postgres-s3-server-flags',
           include: IN_WORKER_SERVER_MEMORY.filter((file) => !file.startsWith('tests/unit/')),
+          isolate: true,
           execArgv: SERVER_NODE_FLAGS,
           env: { TEST_BACKEND: 'postgres-s3' },
         },

@@ -91,12 +91,14 @@ export async function createContentStore(config: Config, log: Logger): Promise<C
 /**
  * What a serving process does before it answers: remove what expired while it was down and
  * sweep what crashed runs left; then keep doing both (expired links every minute, leftovers
- * every hour), and send webhook deliveries. Returns the function that stops all of it.
+ * every hour), and send webhook deliveries. Returns the function that stops all of it; it
+ * resolves once the deliveries under way are sent and their outcome written, so the database
+ * is closed after them, not under them.
  */
 export async function startHousekeeping(
   deps: AppDeps,
   options: { expirySweepEveryMs?: number } = {},
-): Promise<() => void> {
+): Promise<() => Promise<void>> {
   const parts = { em: deps.orm.em.fork(), store: deps.store, log: deps.log, clock: deps.clock };
   deps.metrics.swept('expired_files', await removeExpiredFiles(parts));
   // A crash mid-upload leaves nothing once the service runs again. On SQLite this
@@ -109,8 +111,8 @@ export async function startHousekeeping(
   // Webhook deliveries, off the requests' path: queued ones a crash left are sent now (ADR 0050).
   const deliverer = new WebhookDeliverer(deps);
   deliverer.start();
-  return () => {
+  return async () => {
     stopMaintenance();
-    void deliverer.stop();
+    await deliverer.stop();
   };
 }

@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    stopHousekeeping();
+    // Deliveries under way end within their timeout, as the requests do within the grace period.
+    const housekeepingStopped = stopHousekeeping();
     metricsServer?.close();
     metricsServer?.closeAllConnections();
     log.info({ signal, inFlight: inFlight.size }, 'shutting down: finishing in-flight requests');
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
     forced.unref();
     server.close(async () => {
       clearTimeout(forced);
+      await housekeepingStopped;
       await deps.close();
       log.info('stopped');
       process.exit(0);

@@ -247,7 +247,11 @@ async function queueEvent(
   return queued;
 }
 
-/** Files whose expiry a request has already told of, in this instance: one write per file, not one per request. */
+/**
+ * Files whose expiry a request has already told of, in this process: one write per file, not one
+ * per request. Shared by the apps of one process (tests, the bench): ids are random, and the
+ * event key lets each file's expiry be queued once in all whichever app finds it.
+ */
 const toldExpired = new Set<string>();
 
 /**

@@ -121,7 +121,7 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
   applyServerTimeouts(server, finalConfig);
   // As server/index.ts: with OIDC_ISSUER, the provider is discovered before the app serves.
   const oidc = await discoverOidcProvider(finalConfig).catch(async (error: unknown) => {
-    stopHousekeeping();
+    await stopHousekeeping();
     await deps.close();
     server.close();
     throw error;
@@ -169,7 +169,7 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      stopHousekeeping();
+      await stopHousekeeping();
       await deps.close();
     },
   };

@@ -22,6 +22,9 @@ import { DEFAULT_PASSWORD, fileForm, startApp, type StartOptions, type TestApp }
 
 export { describe, expect } from 'vitest';
 
+const FRESH_FIXTURES = Symbol.for('filesharing.tests.freshFixtures');
+type FreshFixturesHook = typeof globalThis & { [FRESH_FIXTURES]?: () => void };
+
 /** A registered user, logged in. */
 export interface TestUser {
   username: string;
@@ -77,13 +80,41 @@ export async function registeredUser(app: TestApp, username: string, password = 
   };
 }
 
-export const test = base
-  .extend('appEnv', { scope: 'file' }, {} as Record<string, string>)
-  .extend('appOptions', { scope: 'file' }, {} as StartOptions)
-  .extend('app', { scope: 'file' }, async ({ appEnv, appOptions }, { onCleanup }) => {
-    const app = await startApp(appEnv, appOptions);
-    onCleanup(() => app.close());
-    return app;
-  })
-  .extend('alice', { scope: 'file' }, ({ app }) => registeredUser(app, 'alice'))
-  .extend('bob', { scope: 'file' }, ({ app }) => registeredUser(app, 'bob'));
+function appTest() {
+  return base
+    .extend('appEnv', { scope: 'file' }, {} as Record<string, string>)
+    .extend('appOptions', { scope: 'file' }, {} as StartOptions)
+    .extend('app', { scope: 'file' }, async ({ appEnv, appOptions }, { onCleanup }) => {
+      const app = await startApp(appEnv, appOptions);
+      onCleanup(() => app.close());
+      return app;
+    })
+    .extend('alice', { scope: 'file' }, ({ app }) => registeredUser(app, 'alice'))
+    .extend('bob', { scope: 'file' }, ({ app }) => registeredUser(app, 'bob'));
+}
+
+/**
+ * A new `test` for each test file. A file's top-level `test.override(…)` changes the very object
+ * it is called on; where a worker runs file after file in one module graph (vitest.config.ts,
+ * `isolate: false`) one shared object would carry a file's settings (WEBHOOK_ALLOW_PRIVATE, a
+ * TestClock) into the files after it. freshFixtures() builds it again before each file.
+ */
+export let test = appTest();
+
+/** What freshFixtures() builds again after `test`: the `test` of each module that extends it. */
+const builtOnTest: Array<() => void> = [];
+
+/** For a module whose own `test` extends this one (tests/sharing/support.ts): builds it again for each file too. */
+export function rebuildForEachFile(rebuild: () => void): void {
+  builtOnTest.push(rebuild);
+}
+
+/** Gives the next test file a `test` (and tests built on it) that no other file has overridden. */
+function freshFixtures(): void {
+  test = appTest();
+  for (const rebuild of builtOnTest) rebuild();
+}
+
+// Found there by tests/setup/fresh-fixtures.ts, which runs before each file: a worker whose files
+// never loaded this module has nothing to renew, and loads none of the app for it.
+(globalThis as FreshFixturesHook)[FRESH_FIXTURES] = freshFixtures;

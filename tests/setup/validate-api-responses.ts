@@ -1,8 +1,8 @@
 // Every /api/v1 response any test receives through fetch is checked against the OpenAPI
 // document: a response the document does not describe fails the test that got it. So the
 // document cannot drift from what the API really answers.
-// Where a worker runs several files in one module graph (vitest.unit.config.ts, isolate: false),
-// this runs again before each of them: fetch is wrapped once per worker, not once more per file.
+// A worker runs several files in one module graph (vitest.config.ts, isolate: false) and this
+// again before each of them: fetch is wrapped once per worker, not once more per file.
 import { API_PREFIX, createApiResponseValidator } from '../helpers/openapi-validator';
 
 const WRAPPED = Symbol.for('filesharing.tests.fetchCheckedAgainstOpenApi');

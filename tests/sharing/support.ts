@@ -1,6 +1,6 @@
 // Shared by the tests of the share page and the raw link: one app, one logged-in uploader.
 import { fileForm, startApp, type StartOptions, type TestApp } from '../helpers/app';
-import { test as withApp } from '../helpers/fixtures';
+import { rebuildForEachFile, test as withApp } from '../helpers/fixtures';
 import type { FileDto } from '../../server/services/files';
 
 export interface Uploaded {
@@ -51,10 +51,18 @@ export async function startSharingApp(
  * The fixtures of tests/helpers/fixtures.ts with `app` a SharingApp (started once per file, with
  * `appEnv` and `appOptions`): `test('…', async ({ app }) => { await app.upload(…) })`.
  */
-export const test = withApp.extend('app', { scope: 'file' }, async ({ appEnv, appOptions }, { onCleanup }) => {
-  const app = await startSharingApp(appEnv, appOptions);
-  onCleanup(() => app.close());
-  return app;
+function sharingTest() {
+  return withApp.extend('app', { scope: 'file' }, async ({ appEnv, appOptions }, { onCleanup }) => {
+    const app = await startSharingApp(appEnv, appOptions);
+    onCleanup(() => app.close());
+    return app;
+  });
+}
+
+// Built again for each test file, as `withApp` is: a file's `test.override(…)` stays in that file.
+export let test = sharingTest();
+rebuildForEachFile(() => {
+  test = sharingTest();
 });
 
 /** Requests with Node's http client: unlike fetch, it shows HEAD bodies, 304s and raw header lines as they are. */

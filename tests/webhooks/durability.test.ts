@@ -5,6 +5,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startApp, tempDir, type TestApp } from '../helpers/app';
 import { registeredUser } from '../helpers/fixtures';
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { ROOT } from '../helpers/app';
 import { loginCookie, serverEnv } from '../helpers/hardening-process';
@@ -108,6 +110,47 @@ describe('webhook deliveries across crashes and instances', () => {
     expect([...new Set(delivered())].sort()).toEqual([...fileIds].sort());
     await killHard(server.child);
   }, 300_000);
+
+  it('when an app is closed while a receiver takes a second to answer, then the answer is written first: after a restart the delivery is delivered, sent once', async () => {
+    const arrived: string[] = [];
+    const slow = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        arrived.push(String(req.headers['x-webhook-id']));
+        setTimeout(() => res.writeHead(200).end('ok'), 1000);
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const first = await startApp({ WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_BASE_MS: '50' });
+      const wren = await registeredUser(first, 'wren');
+      const added = await wren.fetch('/api/v1/webhooks', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({
+          url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`,
+          events: ['file.uploaded'],
+        }),
+      });
+      expect(added.status).toBe(201);
+      const { webhook } = (await added.json()) as { webhook: { id: string } };
+      await wren.upload('one', 'one.txt', 'text/plain');
+      await expect.poll(() => arrived.length, { timeout: 20_000 }).toBe(1);
+      await first.close();
+
+      const again = await startApp({ ...first.env, DATA_DIR: first.dataDir });
+      apps.push(again);
+      const cookie = await again.login('wren');
+      const res = await fetch(`${again.url}/api/v1/webhooks/${webhook.id}/deliveries`, { headers: { cookie } });
+      const { deliveries } = (await res.json()) as { deliveries: Array<Record<string, unknown>> };
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({ id: arrived[0], status: 'delivered', attempts: 1, lastStatusCode: 200 });
+      expect(arrived).toHaveLength(1);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  }, 120_000);
 
   it('when two instances share one outbox, then each delivery is sent once, never by both', async () => {
     // Each answer takes a moment, so that both instances are busy sending at the same time.
