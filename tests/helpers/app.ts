@@ -21,6 +21,7 @@ import { registerUser } from '../../server/services/users';
 import { CHECKED_LOG_LEVEL, checkErrorLogs } from './error-logs';
 import { queryPostgres } from './outside-reader';
 import { backendEnv, inspectContent } from './test-backend';
+import { seedSqliteDatabase } from './sqlite-template';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -104,6 +105,7 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
   // Unless the test names a log level, its app logs only error and fatal lines, and each fails
   // the test it happens in unless the test expects it (tests/helpers/error-logs.ts).
   const ownLevel = env.LOG_LEVEL !== undefined;
+  seedSqliteDatabase(finalConfig.database);
   const deps = await createDeps(finalConfig, {
     clock: options.clock,
     logLevel: ownLevel ? undefined : CHECKED_LOG_LEVEL,

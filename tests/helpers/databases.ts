@@ -1,6 +1,7 @@
 // Fresh databases for tests: a new SQLite file, or a new database on the run's PostgreSQL
 // cluster (tests/global-setup.ts), so that every test app starts empty.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -22,6 +23,50 @@ export async function freshDatabaseUrl(dialect: 'sqlite' | 'postgresql'): Promis
     await client.end();
   }
   return `${admin}/${name}`;
+}
+
+/**
+ * The migrated, empty PostgreSQL database of the run (tests/global-setup.ts) that an app's fresh
+ * database is copied from: bringing each new database up through every migration took the most
+ * of an app's start.
+ */
+export const POSTGRES_TEMPLATE = 't_migrated_template';
+
+/** A DATABASE_URL for a new PostgreSQL database with the schema of today's migrations and no rows. */
+export async function freshMigratedPostgresUrl(): Promise<string> {
+  const admin = inject('postgresUrl');
+  const name = `t_${randomBytes(8).toString('hex')}`;
+  const client = new pg.Client(`${admin}/postgres`);
+  await client.connect();
+  try {
+    await client.query(`create database ${name} template ${POSTGRES_TEMPLATE}`);
+  } finally {
+    await client.end();
+  }
+  return `${admin}/${name}`;
+}
+
+/** Makes the run's templates: a migrated SQLite file (its path returned) and POSTGRES_TEMPLATE. */
+export async function makeMigratedTemplates(postgresUrl: string): Promise<string> {
+  const config = loadConfig({ DATA_DIR: tempDir('fs-template-'), SESSION_SECRET: TEST_SECRET });
+  await (await initOrm(config.database)).close();
+  if (config.database.dialect !== 'sqlite') throw new Error('the default database is SQLite');
+  // Closed cleanly, SQLite has folded its write-ahead log into the file: the file is all of it.
+  if (fs.existsSync(`${config.database.path}-wal`)) throw new Error('the SQLite template kept a write-ahead log');
+  const client = new pg.Client(`${postgresUrl}/postgres`);
+  await client.connect();
+  try {
+    await client.query(`create database ${POSTGRES_TEMPLATE}`);
+  } finally {
+    await client.end();
+  }
+  const postgres = loadConfig({
+    DATA_DIR: tempDir('fs-template-'),
+    DATABASE_URL: `${postgresUrl}/${POSTGRES_TEMPLATE}`,
+    SESSION_SECRET: TEST_SECRET,
+  });
+  await (await initOrm(postgres.database)).close();
+  return config.database.path;
 }
 
 /** A fresh, migrated database with one user, `u1`, and the service's direct statements on it; the caller closes both. */

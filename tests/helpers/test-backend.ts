@@ -17,7 +17,7 @@ import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config';
 import { s3rverUploadsDir } from './backends';
 import { bucketKeys, clientFor, freshBucketEnv } from './buckets';
-import { freshDatabaseUrl } from './databases';
+import { freshMigratedPostgresUrl } from './databases';
 import { readCommittedRows, type Row } from './outside-reader';
 
 type BackendName = 'sqlite-disk' | 'postgres-s3';
@@ -25,9 +25,9 @@ type BackendName = 'sqlite-disk' | 'postgres-s3';
 const TEST_BACKEND: BackendName = process.env.TEST_BACKEND === 'postgres-s3' ? 'postgres-s3' : 'sqlite-disk';
 export const onPostgresS3 = TEST_BACKEND === 'postgres-s3';
 
-/** The environment of a fresh PostgreSQL database and a fresh bucket, on the run's servers. */
+/** The environment of a fresh PostgreSQL database (migrated, no rows) and a fresh bucket, on the run's servers. */
 export async function postgresS3Env(): Promise<Record<string, string>> {
-  return { DATABASE_URL: await freshDatabaseUrl('postgresql'), ...(await freshBucketEnv()) };
+  return { DATABASE_URL: await freshMigratedPostgresUrl(), ...(await freshBucketEnv()) };
 }
 
 /** What a fresh app needs on this run's backend: nothing on SQLite + disk, a new database and bucket otherwise. */
