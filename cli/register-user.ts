@@ -1,4 +1,4 @@
-// npm run register-user -- <username> [--password-stdin] [--json|--quiet]   (README: Create a user)
+// npm run register-user -- <username> [--admin] [--password-stdin] [--json|--quiet]   (README: Create a user)
 // Parse arguments → read the password → registerUser → say so: a line for people, or for
 // scripts the JSON of `users add --json` or the bare id. Every failure is one line on stderr
 // and a non-zero exit code; never a stack trace.
@@ -18,7 +18,7 @@ import {
 
 const HELP: CommandHelp = {
   name: 'register-user',
-  forms: ['<username> [--password-stdin] [--json|--quiet]'],
+  forms: ['<username> [--admin] [--password-stdin] [--json|--quiet]'],
   summary: [
     'Creates a user and prints "Created user <name> (id <id>)" (--json, --quiet: for scripts).',
     'The password (8 characters to 72 bytes) is asked twice on a terminal.',
@@ -26,19 +26,20 @@ const HELP: CommandHelp = {
   ],
   entries: [
     ['<username>', '1-64 characters of A-Z a-z 0-9 . _ -, unique whatever the case'],
+    ['--admin', 'the new user administers the site (the console under /admin)'],
     ['--password-stdin', 'read the password from the first line of stdin instead (for scripts)'],
     ['--json', 'print {"user":{"id":…,"username":…}} instead (as users add --json does)'],
     ['--quiet', 'print only the id (for scripts: ID=$(… --quiet))'],
   ],
 };
 
-const OPTIONS = ['--password-stdin', '--json', '--quiet'];
+const OPTIONS = ['--admin', '--password-stdin', '--json', '--quiet'];
 
 /** The line for people, or the form a script reads. */
 function createdText(user: { id: string; username: string }, options: string[]): string {
   if (options.includes('--quiet')) return user.id;
   if (options.includes('--json')) return JSON.stringify({ user });
-  return `Created user ${user.username} (id ${user.id})`;
+  return `Created user ${user.username}${options.includes('--admin') ? ', an admin,' : ''} (id ${user.id})`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -63,7 +64,8 @@ async function main(argv: string[]): Promise<number> {
   const config = loadCommandConfig();
   const password = passwordFromStdin ? await readFirstLine(process.stdin) : await promptPassword();
 
-  const user = await withServiceContext(config, (ctx) => registerUser(ctx, { username, password }));
+  const admin = options.includes('--admin');
+  const user = await withServiceContext(config, (ctx) => registerUser(ctx, { username, password }, { admin }));
   process.stdout.write(`${createdText(user, options)}\n`);
   return 0;
 }

@@ -1,4 +1,4 @@
-// npm run users -- <list|add|passwd|disable|enable|delete|quota|reset-2fa|link-oidc|unlink-oidc> …   (ADR 0018, 0043, 0044)
+// npm run users -- <list|add|admin|passwd|disable|enable|delete|quota|reset-2fa|link-oidc|unlink-oidc> …   (ADR 0018, 0043, 0044, 0083)
 // Account administration, safe while the server runs and on PostgreSQL. Each command prints
 // a human line (or JSON with --json) and exits 0; every failure is one line on stderr and a
 // non-zero exit code (2 for a wrong command line, 3 for a name already taken); never a stack.
@@ -15,6 +15,7 @@ import {
   unlinkOidcSubject,
   type UserSummary,
 } from '../server/services/accounts';
+import { NO_ADMIN_HINT, setAdmin } from '../server/services/admins';
 import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usage';
 import { resetTwoFactor } from '../server/services/two-factor';
 import { registerUser } from '../server/services/users';
@@ -29,6 +30,7 @@ import {
   promptPassword,
   readFirstLine,
   UsageError,
+  usageError,
   withServiceContext,
   type CommandHelp,
 } from './cli-support';
@@ -39,7 +41,8 @@ const HELP: CommandHelp = {
   name: 'users',
   forms: [
     'list [--json]',
-    'add <username> [--password-stdin] [--json]',
+    'add <username> [--admin] [--password-stdin] [--json]',
+    'admin <username> on|off [--json]',
     'passwd <username> [--password-stdin] [--json]',
     'disable|enable <username> [--json]',
     'delete <username> [--yes] [--json]',
@@ -59,6 +62,8 @@ const HELP: CommandHelp = {
       '--password-stdin',
       'add, passwd: read the password from the first line of stdin (otherwise asked twice on a terminal)',
     ],
+    ['admin', 'gives (on) or takes (off) the right to administer the site under /admin; the last admin keeps it'],
+    ['--admin', 'add: the new user is an admin'],
     ['reset-2fa', "turns the user's two-factor codes off (a lost phone): the password alone logs in again"],
     ['link-oidc', "the provider's identity <subject> (its `sub`) signs in as the user (OIDC_ISSUER)"],
     ['unlink-oidc', "the user's provider identity no longer signs in as them"],
@@ -70,6 +75,7 @@ const HELP: CommandHelp = {
 const COMMANDS = [
   'list',
   'add',
+  'admin',
   'passwd',
   'disable',
   'enable',
@@ -84,6 +90,7 @@ type CommandName = (typeof COMMANDS)[number];
 const ARITY: Record<CommandName, number> = {
   list: 0,
   add: 1,
+  admin: 2,
   passwd: 1,
   disable: 1,
   enable: 1,
@@ -99,6 +106,7 @@ interface Command {
   args: string[];
   json: boolean;
   yes: boolean;
+  admin: boolean;
   passwordStdin: boolean;
 }
 
@@ -108,6 +116,7 @@ function parseCommand(argv: string[]): Command {
     {
       json: { type: 'boolean', default: false },
       yes: { type: 'boolean', default: false },
+      admin: { type: 'boolean', default: false },
       'password-stdin': { type: 'boolean', default: false },
     },
     HELP,
@@ -115,8 +124,11 @@ function parseCommand(argv: string[]): Command {
   const [name, ...args] = parsed.positionals;
   if (!COMMANDS.includes(name as CommandName) || args.length !== ARITY[name as CommandName])
     throw commandUsageError(HELP, name);
-  const { json, yes } = parsed.values;
-  return { name: name as CommandName, args, json, yes, passwordStdin: parsed.values['password-stdin'] };
+  const { json, yes, admin } = parsed.values;
+  if (admin && name !== 'add') throw commandUsageError(HELP, name);
+  if (name === 'admin' && args[1] !== 'on' && args[1] !== 'off')
+    throw usageError(HELP, `admin takes on or off after the username, got "${args[1]}"`);
+  return { name: name as CommandName, args, json, yes, admin, passwordStdin: parsed.values['password-stdin'] };
 }
 
 async function readPassword(command: Command): Promise<string> {
@@ -143,6 +155,7 @@ function describe(user: ListedUser): string {
     `${formatUsage(user.heldBytes, user)} held`,
     quotaColumn(user),
     user.disabled ? 'DISABLED' : 'active',
+    ...(user.admin ? ['admin'] : []),
     ...(user.oidcSubject === null ? [] : [`signs in with ${user.oidcSubject}`]),
   ].join('  ');
 }
@@ -160,11 +173,25 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
         const { bytes, uploads } = held.get(user.id) ?? nothingHeld;
         return { ...user, heldBytes: bytes, unfinishedUploads: uploads };
       });
-      return print({ users }, users.length ? users.map(describe).join('\n') : 'No users yet');
+      const lines = users.length ? users.map(describe) : ['No users yet'];
+      if (!users.some((user) => user.admin && !user.disabled)) lines.push(NO_ADMIN_HINT);
+      return print({ users }, lines.join('\n'));
     }
     case 'add': {
-      const user = await registerUser(ctx, { username, password });
-      return print({ user }, `Created ${user.username} (id ${user.id})`);
+      const user = await registerUser(ctx, { username, password }, { admin: command.admin });
+      return print({ user }, `Created ${user.username}${command.admin ? ', an admin,' : ''} (id ${user.id})`);
+    }
+    case 'admin': {
+      const on = value === 'on';
+      const { changed, username: name } = await setAdmin(ctx, username, on);
+      const said = on
+        ? changed
+          ? `${name} is now an admin`
+          : `${name} was already an admin`
+        : changed
+          ? `${name} is no longer an admin`
+          : `${name} was not an admin`;
+      return print({ ok: true, changed, user: await describeUser(ctx, username) }, said);
     }
     case 'passwd': {
       if (password === null) throw new CliError('passwd needs a new password');

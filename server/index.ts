@@ -10,6 +10,8 @@ import { applyServerTimeouts } from './http/server-timeouts';
 import { errorSummary } from './utilities/logged-errors';
 import { listenForMetrics } from './metrics';
 import { createDeps, type Deps, startHousekeeping } from './deps';
+import { createServiceContext } from './context';
+import { countAdmins, NO_ADMIN_HINT } from './services/admins';
 import { provision } from './provision';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   }
   const { log } = deps;
   for (const warning of config.startupWarnings) log.warn(warning);
+  if ((await countAdmins(createServiceContext(deps))) === 0) log.info(NO_ADMIN_HINT);
   const stopHousekeeping = await startHousekeeping(deps);
 
   // config.ts is the only reader of the environment (.env.example lists it): the build sits in ./build.

@@ -27,6 +27,8 @@ export interface UserSummary {
   disabled: boolean;
   /** The OpenID Connect subject linked to the account (ADR 0044); null: none. */
   oidcSubject: string | null;
+  /** Whether the user administers the site (ADR 0083). */
+  admin: boolean;
 }
 
 async function requireUserNamed(ctx: ServiceContext, username: string): Promise<User> {
@@ -47,6 +49,7 @@ function summarise(ctx: ServiceContext, user: User, usage: Usage): UserSummary {
     quotaSource: user.hasOwnQuota ? 'own' : 'default',
     disabled: user.disabledAt !== null,
     oidcSubject: user.oidcSubject ?? null,
+    admin: user.isAdmin ?? false,
   };
 }
 

@@ -12,8 +12,12 @@ import { requireSessionUser, requireUser } from './guards';
 
 const TAKEN = 'Username is already taken';
 
-/** Creates a user: usernames are unique regardless of case. */
-export async function registerUser(ctx: ServiceContext, input: unknown): Promise<AuthUser> {
+/** Creates a user (an admin with `admin`: ADR 0083): usernames are unique regardless of case. */
+export async function registerUser(
+  ctx: ServiceContext,
+  input: unknown,
+  { admin = false }: { admin?: boolean } = {},
+): Promise<AuthUser> {
   const parsed = registerUserSchema.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   const { username, password } = parsed.data;
@@ -29,6 +33,7 @@ export async function registerUser(ctx: ServiceContext, input: unknown): Promise
     disabledAt: null,
     hasOwnQuota: false,
     quotaBytes: null,
+    isAdmin: admin,
   });
   try {
     await ctx.em.flush();

@@ -13,13 +13,14 @@ const PASSWORD = 'a perfectly fine password';
 
 /** Each command, its built file, and the options and commands its help must list. */
 const COMMANDS = [
-  { name: 'register-user', script: CLI_JS, lists: ['<username>', '--password-stdin'] },
+  { name: 'register-user', script: CLI_JS, lists: ['<username>', '--admin', '--password-stdin'] },
   {
     name: 'users',
     script: USERS_JS,
     lists: [
       'list',
       'add',
+      'admin',
       'passwd',
       'disable|enable',
       'delete',
@@ -27,6 +28,7 @@ const COMMANDS = [
       'reset-2fa',
       '--password-stdin',
       '--yes',
+      '--admin',
       '--json',
     ],
   },
@@ -90,15 +92,15 @@ describe.each(COMMANDS)('$name', ({ name, script, lists }) => {
   it('when it is given an unknown option, then it exits 2 with one line on stderr naming the option and pointing to --help, and creates nothing', async () => {
     const dataDir = freshDataDir();
     const args: Record<typeof name, string[]> = {
-      'register-user': ['alice', '--admin'],
-      users: ['list', '--admin'],
-      tokens: ['list', 'alice', '--admin'],
-      'move-install': ['--from-database', 'file:/old/app.db', '--from-uploads', '/old/uploads', '--admin'],
+      'register-user': ['alice', '--frobnicate'],
+      users: ['list', '--frobnicate'],
+      tokens: ['list', 'alice', '--frobnicate'],
+      'move-install': ['--from-database', 'file:/old/app.db', '--from-uploads', '/old/uploads', '--frobnicate'],
     };
 
     const result = await runNode(script, args[name], { env: { DATA_DIR: dataDir }, input: `${PASSWORD}\n` });
 
-    expectOneLinePointingToHelp(result, name, "Unknown option '--admin'");
+    expectOneLinePointingToHelp(result, name, "Unknown option '--frobnicate'");
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 });
@@ -110,7 +112,7 @@ describe('a wrong command line', () => {
     [
       'users',
       [],
-      'Missing the command (list, add, passwd, disable, enable, delete, quota, reset-2fa, link-oidc, unlink-oidc)',
+      'Missing the command (list, add, admin, passwd, disable, enable, delete, quota, reset-2fa, link-oidc, unlink-oidc)',
     ],
     ['users', ['frobnicate'], 'Unknown command "frobnicate"'],
     ['users', ['enable'], 'Expected disable|enable <username> [--json]'],
@@ -164,13 +166,13 @@ describe('on a clone, through npm (README)', () => {
     const dataDir = freshDataDir();
 
     const help = await npmRun('users', ['--help'], { DATA_DIR: dataDir });
-    const wrong = await npmRun('users', ['list', '--admin'], { DATA_DIR: dataDir });
+    const wrong = await npmRun('users', ['list', '--frobnicate'], { DATA_DIR: dataDir });
 
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout.split('\n')[0]).toBe('Usage: npm run users -- list [--json]');
     expect(help.stdout).toContain('       npm run users -- quota <username> <size|none|default> [--json]\n');
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain("users: Unknown option '--admin'. For usage, run: npm run users -- --help\n");
+    expect(wrong.stderr).toContain("users: Unknown option '--frobnicate'. For usage, run: npm run users -- --help\n");
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 });

@@ -10,18 +10,17 @@ import type { ServerBuild } from '@remix-run/node';
 import { createApp } from '../../server/app';
 import { discoverOidcProvider } from '../../server/auth/oidc-client';
 import { loadConfig, type Config } from '../../server/config';
-import { createServiceContext } from '../../server/context';
 import type { Orm } from '../../server/db/orm';
 import type { Clock } from '../../server/utilities/clock';
 import { createDeps, startHousekeeping } from '../../server/deps';
 import { provision } from '../../server/provision';
 import type { ContentStore } from '../../server/storage/content-store';
 import { applyServerTimeouts } from '../../server/http/server-timeouts';
-import { registerUser } from '../../server/services/users';
 import { CHECKED_LOG_LEVEL, checkErrorLogs } from './error-logs';
 import { queryPostgres } from './outside-reader';
 import { backendEnv, inspectContent } from './test-backend';
 import { seedSqliteDatabase } from './sqlite-template';
+import { seedUser } from './seed-users';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,7 +32,7 @@ export interface TestApp {
   dataDir: string;
   /** The environment it was started with (BASE_URL aside): start it again on the same data with this. */
   env: Record<string, string>;
-  /** Creates a user the way the CLI does (same service) and returns its id. */
+  /** Creates a user as the CLI does, with a hash of a low work factor (tests/helpers/seed-users.ts), and returns its id. */
   createUser(username: string, password?: string): Promise<string>;
   /** Logs in over HTTP and returns the Cookie header value for later requests. */
   login(username: string, password?: string): Promise<string>;
@@ -137,8 +136,7 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
     dataDir,
     env: startEnv,
     async createUser(username, password = DEFAULT_PASSWORD) {
-      const ctx = createServiceContext(deps);
-      return (await registerUser(ctx, { username, password })).id;
+      return (await seedUser(orm, username, password, deps.clock.now())).id;
     },
     async login(username, password = DEFAULT_PASSWORD) {
       const res = await fetch(`${url}/api/v1/auth/login`, {

@@ -30,7 +30,7 @@ export async function freshDatabaseUrl(dialect: 'sqlite' | 'postgresql'): Promis
  * database is copied from: bringing each new database up through every migration took the most
  * of an app's start.
  */
-export const POSTGRES_TEMPLATE = 't_migrated_template';
+const POSTGRES_TEMPLATE = 't_migrated_template';
 
 /** A DATABASE_URL for a new PostgreSQL database with the schema of today's migrations and no rows. */
 export async function freshMigratedPostgresUrl(): Promise<string> {

@@ -45,7 +45,7 @@ export interface TestUser {
   createToken(name?: string): Promise<string>;
 }
 
-/** Registers `username` on `app` the way the CLI does and logs them in over HTTP. */
+/** Registers `username` on `app` (app.createUser) and logs them in over HTTP. */
 export async function registeredUser(app: TestApp, username: string, password = DEFAULT_PASSWORD): Promise<TestUser> {
   const id = await app.createUser(username, password);
   const cookie = await app.login(username, password);

@@ -33,6 +33,8 @@ export interface User {
   unreportedWrongCodes?: number;
   /** When the last of those lock-outs began, in milliseconds since the epoch; null when none is untold. */
   wrongCodesLockedAt?: number | null;
+  /** Whether the user administers the site: the console under /admin and its API (ADR 0083). */
+  isAdmin?: boolean;
 }
 
 export const UserSchema = new EntitySchema<User>({
@@ -56,5 +58,6 @@ export const UserSchema = new EntitySchema<User>({
     fileListView: { type: 'string', default: 'table' },
     unreportedWrongCodes: { type: 'integer', default: 0 },
     wrongCodesLockedAt: { type: WholeNumberType, nullable: true },
+    isAdmin: { type: 'boolean', default: false },
   },
 });

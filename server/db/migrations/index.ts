@@ -24,6 +24,7 @@ import { Migration20261207005800WrongCodeLockOuts as PostgresWrongCodeLockOuts }
 import { Migration20261207000000DownloadClaims as PostgresDownloadClaims } from './postgresql/Migration20261207000000DownloadClaims';
 import { Migration20261207120000CollectionFilesVersion as PostgresCollectionFilesVersion } from './postgresql/Migration20261207120000CollectionFilesVersion';
 import { Migration20261208000000FileViews as PostgresFileViews } from './postgresql/Migration20261208000000FileViews';
+import { Migration20261209000000Admins as PostgresAdmins } from './postgresql/Migration20261209000000Admins';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -48,6 +49,7 @@ import { Migration20261207005800WrongCodeLockOuts } from './sqlite/Migration2026
 import { Migration20261207000000DownloadClaims } from './sqlite/Migration20261207000000DownloadClaims';
 import { Migration20261207120000CollectionFilesVersion } from './sqlite/Migration20261207120000CollectionFilesVersion';
 import { Migration20261208000000FileViews } from './sqlite/Migration20261208000000FileViews';
+import { Migration20261209000000Admins } from './sqlite/Migration20261209000000Admins';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -75,6 +77,7 @@ const sqliteMigrations = [
   { name: 'Migration20261207000000DownloadClaims', class: Migration20261207000000DownloadClaims },
   { name: 'Migration20261207120000CollectionFilesVersion', class: Migration20261207120000CollectionFilesVersion },
   { name: 'Migration20261208000000FileViews', class: Migration20261208000000FileViews },
+  { name: 'Migration20261209000000Admins', class: Migration20261209000000Admins },
 ];
 
 const postgresqlMigrations = [
@@ -100,6 +103,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261207000000DownloadClaims', class: PostgresDownloadClaims },
   { name: 'Migration20261207120000CollectionFilesVersion', class: PostgresCollectionFilesVersion },
   { name: 'Migration20261208000000FileViews', class: PostgresFileViews },
+  { name: 'Migration20261209000000Admins', class: PostgresAdmins },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

@@ -1,0 +1,48 @@
+// Who administers the site (ADR 0083): a user with the admin right sees the console under
+// /admin and its API; to anyone else those addresses do not exist (404). The right is given and
+// taken with `npm run users -- admin <name> on|off`, `register-user --admin`, or by another admin;
+// the last admin cannot lose it, so that a site always has one once it had one.
+import { LockMode } from '@mikro-orm/core';
+import type { ServiceContext } from '../context';
+import { UserSchema } from '../db/entities/user.entity';
+import { AppError } from '../utilities/errors';
+
+/** The line that says how to make the first admin, for an install that has none. */
+export const NO_ADMIN_HINT = 'No admin yet: make one with `npm run users -- admin <username> on`';
+
+/** How many enabled users hold the admin right. */
+export function countAdmins(ctx: ServiceContext): Promise<number> {
+  return ctx.em.count(UserSchema, { isAdmin: true, disabledAt: null });
+}
+
+/**
+ * Gives or takes the admin right. Taking it from the last enabled admin is refused (CONFLICT).
+ * The admins' rows are locked meanwhile (PostgreSQL; SQLite writes one at a time anyway), so two
+ * admins taking the right from each other at once cannot leave none.
+ */
+export async function setAdmin(
+  ctx: ServiceContext,
+  username: string,
+  admin: boolean,
+): Promise<{ changed: boolean; username: string }> {
+  return ctx.em.transactional(async (em) => {
+    const user = await em.findOne(UserSchema, { usernameKey: username.toLowerCase() }, { refresh: true });
+    if (!user) throw new AppError('NOT_FOUND', `No user named "${username}"`);
+    if (Boolean(user.isAdmin) === admin) return { changed: false, username: user.username };
+    if (!admin) {
+      const admins = await em.find(
+        UserSchema,
+        { isAdmin: true, disabledAt: null },
+        { fields: ['id'], lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (admins.every((other) => other.id === user.id))
+        throw new AppError(
+          'CONFLICT',
+          `${user.username} is the last admin: make another user an admin first, so that someone can still administer the site`,
+        );
+    }
+    user.isAdmin = admin;
+    ctx.log.info({ userId: user.id }, admin ? 'admin right given' : 'admin right taken');
+    return { changed: true, username: user.username };
+  });
+}
