@@ -106,6 +106,8 @@ export function run(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
+    // The command may end before it reads its input: what it did not read is no error.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }
