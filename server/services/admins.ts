@@ -3,12 +3,28 @@
 // taken with `npm run users -- admin <name> on|off`, `register-user --admin`, or by another admin;
 // the last admin cannot lose it, so that a site always has one once it had one.
 import { LockMode } from '@mikro-orm/core';
-import type { ServiceContext } from '../context';
+import type { AuthUser, ServiceContext } from '../context';
 import { UserSchema } from '../db/entities/user.entity';
 import { AppError } from '../utilities/errors';
 
 /** The line that says how to make the first admin, for an install that has none. */
 export const NO_ADMIN_HINT = 'No admin yet: make one with `npm run users -- admin <username> on`';
+
+/**
+ * The signed-in user (session or API token), when they are an enabled admin; otherwise
+ * NOT_FOUND, as for an address that does not exist. Read afresh: a right taken holds at once.
+ */
+export async function requireAdmin(ctx: ServiceContext): Promise<AuthUser> {
+  const notFound = new AppError('NOT_FOUND', 'Not found');
+  if (!ctx.user) throw notFound;
+  const row = await ctx.em.findOne(
+    UserSchema,
+    { id: ctx.user.id, disabledAt: null },
+    { fields: ['isAdmin'], disableIdentityMap: true },
+  );
+  if (!row?.isAdmin) throw notFound;
+  return ctx.user;
+}
 
 /** How many enabled users hold the admin right. */
 export function countAdmins(ctx: ServiceContext): Promise<number> {

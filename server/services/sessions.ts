@@ -5,7 +5,7 @@ import { SESSION_RENEW_THRESHOLD_SECONDS } from '../auth/session-constants';
 import { signSessionToken, verifySessionToken } from '../auth/tokens';
 import type { AuthUser, ServiceContext, UserQuotaColumns } from '../context';
 import { SessionSchema, type Session } from '../db/entities/session.entity';
-import type { User } from '../db/entities/user.entity';
+import { type User, UserSchema } from '../db/entities/user.entity';
 import { selectSessionUser } from '../db/sessions';
 import { storedDateMillis } from '../db/stored-date';
 import { AppError } from '../utilities/errors';
@@ -91,6 +91,7 @@ export async function issueSession(
     signInMethod: method,
   };
   await ctx.em.insert(SessionSchema, session);
+  await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { lastSignInAt: session.createdAt });
   // Housekeeping: sessions that expired are of no use to anyone.
   await ctx.em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date(now * 1000) } });
 

@@ -35,6 +35,8 @@ export interface User {
   wrongCodesLockedAt?: number | null;
   /** Whether the user administers the site: the console under /admin and its API (ADR 0083). */
   isAdmin?: boolean;
+  /** When the user last signed in (any method); null: never since this was kept. */
+  lastSignInAt?: Date | null;
 }
 
 export const UserSchema = new EntitySchema<User>({
@@ -59,5 +61,6 @@ export const UserSchema = new EntitySchema<User>({
     unreportedWrongCodes: { type: 'integer', default: 0 },
     wrongCodesLockedAt: { type: WholeNumberType, nullable: true },
     isAdmin: { type: 'boolean', default: false },
+    lastSignInAt: { type: 'Date', nullable: true },
   },
 });

@@ -25,6 +25,7 @@ import { Migration20261207000000DownloadClaims as PostgresDownloadClaims } from 
 import { Migration20261207120000CollectionFilesVersion as PostgresCollectionFilesVersion } from './postgresql/Migration20261207120000CollectionFilesVersion';
 import { Migration20261208000000FileViews as PostgresFileViews } from './postgresql/Migration20261208000000FileViews';
 import { Migration20261209000000Admins as PostgresAdmins } from './postgresql/Migration20261209000000Admins';
+import { Migration20261209010000LastSignIn as PostgresLastSignIn } from './postgresql/Migration20261209010000LastSignIn';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -50,6 +51,7 @@ import { Migration20261207000000DownloadClaims } from './sqlite/Migration2026120
 import { Migration20261207120000CollectionFilesVersion } from './sqlite/Migration20261207120000CollectionFilesVersion';
 import { Migration20261208000000FileViews } from './sqlite/Migration20261208000000FileViews';
 import { Migration20261209000000Admins } from './sqlite/Migration20261209000000Admins';
+import { Migration20261209010000LastSignIn } from './sqlite/Migration20261209010000LastSignIn';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -78,6 +80,7 @@ const sqliteMigrations = [
   { name: 'Migration20261207120000CollectionFilesVersion', class: Migration20261207120000CollectionFilesVersion },
   { name: 'Migration20261208000000FileViews', class: Migration20261208000000FileViews },
   { name: 'Migration20261209000000Admins', class: Migration20261209000000Admins },
+  { name: 'Migration20261209010000LastSignIn', class: Migration20261209010000LastSignIn },
 ];
 
 const postgresqlMigrations = [
@@ -104,6 +107,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261207120000CollectionFilesVersion', class: PostgresCollectionFilesVersion },
   { name: 'Migration20261208000000FileViews', class: PostgresFileViews },
   { name: 'Migration20261209000000Admins', class: PostgresAdmins },
+  { name: 'Migration20261209010000LastSignIn', class: PostgresLastSignIn },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

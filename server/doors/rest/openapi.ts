@@ -5,6 +5,7 @@
 // Each resource's module describes its own routes; this joins them in the document's order.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { adminPaths } from './admin';
 import { collectionPaths } from './collections';
 import { fileRequestPaths } from './file-requests';
 import { fileListPaths, oneFilePaths } from './files';
@@ -63,6 +64,7 @@ export function openApiDocument() {
   twoFactorPaths(registry);
   fileRequestPaths(registry);
   webhookPaths(registry);
+  adminPaths(registry);
   document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

@@ -5,6 +5,7 @@ import { AppError } from '../../utilities/errors';
 import { carriesBearer, recogniseBearerToken, sendBearerRefusal } from '../../http/bearer';
 import { sendJsonError } from '../../http/json-errors';
 import { resumableUploads } from '../tus/resumable-uploads';
+import { adminRoutes } from './admin';
 import { collectionRoutes } from './collections';
 import { fileRequestRoutes } from './file-requests';
 import { fileListRoutes, oneFileRoutes } from './files';
@@ -43,6 +44,7 @@ export function apiV1Router(): Router {
   meRoutes(router);
   twoFactorRoutes(router);
   sessionRoutes(router);
+  adminRoutes(router);
 
   router.get('/openapi.json', (_req, res) => {
     res.status(200).json(openApiDocument());
