@@ -33,12 +33,16 @@ export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [])
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, config } = context.ctx;
+  const admin = user ? await context.services.admin.isAdmin(context.ctx) : false;
   const { present, notice } = await context.http.openSignInNotice(config, request.headers.get('cookie'));
-  if (!present) return { user, signInNotice: null };
+  if (!present) return { user, admin, signInNotice: null };
   // Told once, on the first page after the sign-in, to the user it was made for (ADR 0058).
   const signInNotice =
     notice && user && notice.userId === user.id ? { wrongCodes: notice.wrongCodes, lastAt: notice.lastAt } : null;
-  return data({ user, signInNotice }, { headers: { 'Set-Cookie': context.http.clearedSignInNoticeCookie(config) } });
+  return data(
+    { user, admin, signInNotice },
+    { headers: { 'Set-Cookie': context.http.clearedSignInNoticeCookie(config) } },
+  );
 }
 
 function Header() {
@@ -59,6 +63,7 @@ function Header() {
               My files
             </NavLink>
             <NavLink to="/settings">Settings</NavLink>
+            {data?.admin ? <NavLink to="/admin">Admin</NavLink> : null}
             <Form method="post" action="/logout" className="inline">
               <button type="submit" className="link-button" title={`Logged in as ${user.username}`}>
                 Log out

@@ -57,6 +57,8 @@ import { listMyFilesPage } from './services/my-files-page';
 import { cancelResumableUpload, listMyUnfinishedUploads } from './services/resumable-uploads';
 import { myStorageReport, myUploadAllowance } from './services/storage-usage';
 import * as webhooks from './services/webhooks';
+import * as adminAccounts from './services/admin-accounts';
+import { isAdmin } from './services/admins';
 
 export function loadContextFor(res: Response) {
   return {
@@ -94,6 +96,8 @@ export function loadContextFor(res: Response) {
       },
       oidcSignIn: { codeStepUsername, finishWithCode },
       webhooks,
+      /** The admin console (ADR 0083): each refuses anyone but an admin as NOT_FOUND. */
+      admin: { isAdmin, ...adminAccounts },
     },
     http: {
       sessionCookie,

@@ -26,6 +26,14 @@ export async function requireAdmin(ctx: ServiceContext): Promise<AuthUser> {
   return ctx.user;
 }
 
+/** Whether the signed-in user is an admin: the header shows them the way to the console. */
+export function isAdmin(ctx: ServiceContext): Promise<boolean> {
+  return requireAdmin(ctx).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** How many enabled users hold the admin right. */
 export function countAdmins(ctx: ServiceContext): Promise<number> {
   return ctx.em.count(UserSchema, { isAdmin: true, disabledAt: null });

@@ -56,7 +56,6 @@ describe('the admin API', () => {
   });
 
   test('when an admin lists the accounts, then each shows its files, bytes, quota, codes, identity, right and state', async ({
-    app,
     alice,
     bob,
   }) => {

@@ -84,8 +84,8 @@ describe.each(['sqlite', 'postgresql'] as const)('admins made with the CLI on %s
       const maybe = await users(['admin', 'plain', 'maybe']);
       expect(maybe.code).toBe(2);
       expect(maybe.stderr).toBe(
-      'users: admin takes on or off after the username, got "maybe". For usage, run: node dist/cli/users.js --help\n',
-    );
+        'users: admin takes on or off after the username, got "maybe". For usage, run: node dist/cli/users.js --help\n',
+      );
       const misplaced = await users(['passwd', 'plain', '--admin', '--password-stdin'], `${PASSWORD}\n`);
       expect(misplaced.code).toBe(2);
       expect(misplaced.stderr.split('\n')[0]).toMatch(/^users: /);

@@ -1,0 +1,176 @@
+import { Form, Link } from '@remix-run/react';
+import { LocalTime } from '~/components/local-time';
+import { counted, formatBytes, formatLimit } from '~/utils/format';
+
+/** An account as the console's list shows it (the loader's JSON). */
+export interface AccountView {
+  username: string;
+  createdAt: string;
+  lastSignInAt: string | null;
+  files: number;
+  bytes: number;
+  quotaBytes: number | null;
+  quotaSource: 'own' | 'default';
+  twoFactor: boolean;
+  oidcSubject: string | null;
+  admin: boolean;
+  disabled: boolean;
+}
+
+type Sort = 'username' | 'created' | 'lastSignIn' | 'files' | 'bytes';
+export interface ListQuery {
+  q: string;
+  sort: Sort;
+  order: 'asc' | 'desc';
+  page: number;
+}
+
+/** The list's address with some of its query changed (the page goes back to 1 unless given). */
+export function listHref(query: ListQuery, change: Partial<ListQuery>): string {
+  const next = { ...query, page: 1, ...change };
+  const params = new URLSearchParams();
+  if (next.q) params.set('q', next.q);
+  if (next.sort !== 'username') params.set('sort', next.sort);
+  if (next.order !== 'asc') params.set('order', next.order);
+  if (next.page > 1) params.set('page', String(next.page));
+  const search = params.toString();
+  return search ? `/admin?${search}` : '/admin';
+}
+
+/** A column's heading: a link that sorts by it, the other way round when it already does. */
+function SortHeading({ query, sort, children }: { query: ListQuery; sort: Sort; children: string }) {
+  const current = query.sort === sort;
+  const order = current && query.order === 'asc' ? 'desc' : 'asc';
+  return (
+    <th scope="col" aria-sort={current ? (query.order === 'asc' ? 'ascending' : 'descending') : undefined}>
+      <Link to={listHref(query, { sort, order })}>
+        {children}
+        {current ? (query.order === 'asc' ? ' ↑' : ' ↓') : ''}
+      </Link>
+    </th>
+  );
+}
+
+function quotaText(account: AccountView): string {
+  const size = account.quotaBytes === null ? 'unlimited' : formatLimit(account.quotaBytes);
+  return account.quotaSource === 'own' ? size : `${size} (default)`;
+}
+
+/** One small form of an account's actions: the intent and the username go with it. */
+function AccountAction({ account, intent, label }: { account: AccountView; intent: string; label: string }) {
+  return (
+    <Form method="post" className="inline">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="username" value={account.username} />
+      <button type="submit" className="secondary" aria-label={`${label}: ${account.username}`}>
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+/** What an admin can do to one account, behind a disclosure so that the table stays readable. */
+function AccountActions({ account }: { account: AccountView }) {
+  return (
+    <details className="account-actions">
+      <summary aria-label={`Manage ${account.username}`}>Manage</summary>
+      <div className="account-actions-body">
+        <Form method="post" className="quota-form">
+          <input type="hidden" name="intent" value="set-quota" />
+          <input type="hidden" name="username" value={account.username} />
+          <label>
+            Quota of {account.username}
+            <input name="quota" placeholder="2GB, none or default" maxLength={32} required />
+          </label>
+          <button type="submit" className="secondary">
+            Set quota
+          </button>
+        </Form>
+        <AccountAction
+          account={account}
+          intent={account.disabled ? 'enable' : 'disable'}
+          label={account.disabled ? 'Enable' : 'Disable'}
+        />
+        <AccountAction
+          account={account}
+          intent={account.admin ? 'admin-off' : 'admin-on'}
+          label={account.admin ? 'Remove admin' : 'Make admin'}
+        />
+        <AccountAction account={account} intent="sign-out" label="Sign out everywhere" />
+        {account.twoFactor ? (
+          <AccountAction account={account} intent="reset-2fa" label="Reset two-factor codes" />
+        ) : null}
+        <Link
+          to={`/admin/users/${encodeURIComponent(account.username)}/delete`}
+          className="danger-link"
+          aria-label={`Delete ${account.username}`}
+        >
+          Delete…
+        </Link>
+      </div>
+    </details>
+  );
+}
+
+/** Every account of the page, with what each stores and its state. */
+export function AccountsTable({ accounts, query }: { accounts: AccountView[]; query: ListQuery }) {
+  return (
+    <div className="table-wrap">
+      <table className="accounts">
+        <thead>
+          <tr>
+            <SortHeading query={query} sort="username">
+              Username
+            </SortHeading>
+            <SortHeading query={query} sort="created">
+              Created
+            </SortHeading>
+            <SortHeading query={query} sort="lastSignIn">
+              Last sign-in
+            </SortHeading>
+            <SortHeading query={query} sort="files">
+              Files
+            </SortHeading>
+            <SortHeading query={query} sort="bytes">
+              Stored
+            </SortHeading>
+            <th scope="col">Quota</th>
+            <th scope="col">Sign-in</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {accounts.map((account) => (
+            <tr key={account.username} data-username={account.username}>
+              <td className="name">
+                {account.username}
+                {account.admin ? <span className="badge">admin</span> : null}
+                {account.disabled ? <span className="badge warning">disabled</span> : null}
+              </td>
+              <td data-label="Created">
+                <LocalTime iso={account.createdAt} />
+              </td>
+              <td data-label="Last sign-in">
+                {account.lastSignInAt ? <LocalTime iso={account.lastSignInAt} /> : 'never'}
+              </td>
+              <td data-label="Files">{counted(account.files, 'file')}</td>
+              <td data-label="Stored">{formatBytes(account.bytes)}</td>
+              <td data-label="Quota">{quotaText(account)}</td>
+              <td data-label="Sign-in">
+                {[
+                  account.twoFactor ? 'two-factor codes' : 'password',
+                  ...(account.oidcSubject ? [`identity ${account.oidcSubject}`] : []),
+                ].join(', ')}
+              </td>
+              <td>
+                <AccountActions account={account} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

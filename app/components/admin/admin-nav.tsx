@@ -1,0 +1,12 @@
+import { NavLink } from '@remix-run/react';
+
+/** The console's parts, under its heading. */
+export function AdminNav() {
+  return (
+    <nav aria-label="Admin" className="admin-nav">
+      <NavLink to="/admin" end>
+        Users
+      </NavLink>
+    </nav>
+  );
+}

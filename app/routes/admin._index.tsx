@@ -1,0 +1,164 @@
+// The admin console's accounts, `/admin` (ADR 0083): every user with what they store, searched,
+// sorted and 50 to a page, and what an admin does to one (quota, disable, the admin right,
+// sign out everywhere, two-factor reset; deleting asks first on a page of its own), and a form
+// for a new account. Plain forms: the same with JavaScript on or off. To anyone but an admin
+// the address does not exist (404).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { data } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { AccountsTable, listHref } from '~/components/admin/accounts-table';
+import { AdminNav } from '~/components/admin/admin-nav';
+import { ErrorPage, errorMeta } from '~/components/error-page';
+import { counted } from '~/utils/format';
+import { pageErrorFrom, throwPageError } from '~/utils/errors.server';
+import { readForm } from '~/utils/form.server';
+
+export const meta: MetaFunction = ({ error }) =>
+  error ? errorMeta(error) : [{ title: 'Users · Admin · File sharing' }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { ctx, services } = context;
+  const url = new URL(request.url);
+  try {
+    const list = await services.admin.listAccounts(ctx, Object.fromEntries(url.searchParams));
+    // Back from a deletion (admin.users.$username.delete.tsx): said while nobody has that name.
+    const deleted = url.searchParams.get('deleted');
+    const gone =
+      deleted &&
+      (await services.admin.describeAccount(ctx, deleted).then(
+        () => false,
+        () => true,
+      ));
+    return data({ ...list, deleted: gone ? deleted : null }, { headers: { 'Cache-Control': 'private, no-store' } });
+  } catch (error) {
+    throwPageError(context, error, { 404: 'Page not found.' });
+  }
+}
+
+type ActionResult = { notice: string; error: null } | { notice: null; error: string };
+
+/** What each of the row's forms does, and what the page says once it is done. */
+async function runIntent(context: ActionFunctionArgs['context'], intent: string, form: FormData): Promise<string> {
+  const { ctx, services } = context;
+  const { admin } = services;
+  const username = String(form.get('username') ?? '');
+  switch (intent) {
+    case 'create': {
+      const user = await admin.createAccount(ctx, {
+        username: String(form.get('newUsername') ?? ''),
+        password: String(form.get('password') ?? ''),
+        admin: form.get('admin') === 'on',
+      });
+      return `${user.username} was created${user.admin ? ', an admin' : ''}.`;
+    }
+    case 'set-quota': {
+      const user = await admin.setAccountQuota(ctx, username, String(form.get('quota') ?? ''));
+      return `The quota of ${user.username} is now ${user.quotaSource === 'own' ? String(form.get('quota')).trim() : 'the default'}.`;
+    }
+    case 'disable':
+    case 'enable': {
+      const { user } = await admin.setAccountDisabled(ctx, username, intent === 'disable');
+      return `${user.username} is ${intent}d.`;
+    }
+    case 'admin-on':
+    case 'admin-off': {
+      const { user } = await admin.setAccountAdmin(ctx, username, intent === 'admin-on');
+      return user.admin ? `${user.username} is an admin.` : `${user.username} is no longer an admin.`;
+    }
+    case 'sign-out': {
+      const { sessionsEnded } = await admin.signAccountOutEverywhere(ctx, username);
+      return `${username}: ${counted(sessionsEnded, 'session')} ended.`;
+    }
+    case 'reset-2fa': {
+      await admin.resetAccountTwoFactor(ctx, username);
+      return `The two-factor codes of ${username} are off: their password alone signs in.`;
+    }
+  }
+  return '';
+}
+
+const INTENTS = ['create', 'set-quota', 'disable', 'enable', 'admin-on', 'admin-off', 'sign-out', 'reset-2fa'];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  // Anyone but an admin: the page does not exist, whatever was sent.
+  if (!(await context.services.admin.isAdmin(context.ctx))) throw data({ message: 'Page not found.' }, { status: 404 });
+  const intent = String(form.get('intent') ?? '');
+  if (!INTENTS.includes(intent)) throw data({ message: 'Unknown form.' }, { status: 400 });
+  try {
+    const notice = await runIntent(context, intent, form);
+    return data<ActionResult>({ notice, error: null });
+  } catch (error) {
+    const { status, message } = pageErrorFrom(context, error);
+    return data<ActionResult>({ notice: null, error: message }, { status });
+  }
+}
+
+export default function AdminUsers() {
+  const { accounts, total, page, pages, query, deleted } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const notice = result?.notice ?? (deleted ? `${deleted} was deleted, with everything they stored.` : null);
+  return (
+    <main className="admin">
+      <h1>Admin</h1>
+      <AdminNav />
+      {notice ? (
+        <p role="status" className="notice">
+          {notice}
+        </p>
+      ) : null}
+      {result?.error ? (
+        <p role="alert" className="error">
+          {result.error}
+        </p>
+      ) : null}
+      <section aria-labelledby="accounts-heading">
+        <h2 id="accounts-heading">Users</h2>
+        <Form method="get" className="search-form">
+          <label>
+            Search usernames
+            <input type="search" name="q" defaultValue={query.q} maxLength={64} />
+          </label>
+          {query.sort !== 'username' ? <input type="hidden" name="sort" value={query.sort} /> : null}
+          {query.order !== 'asc' ? <input type="hidden" name="order" value={query.order} /> : null}
+          <button type="submit" className="secondary">
+            Search
+          </button>
+        </Form>
+        <p className="muted">
+          {query.q ? `${counted(total, 'account')} match “${query.q}”.` : `${counted(total, 'account')} in all.`}
+        </p>
+        {accounts.length ? <AccountsTable accounts={accounts} query={query} /> : <p>No account matches.</p>}
+        {pages > 1 ? (
+          <nav aria-label="Pages of accounts" className="pager">
+            {page > 1 ? <Link to={listHref(query, { page: page - 1 })}>Previous</Link> : null}
+            <span>{`Page ${page} of ${pages}`}</span>
+            {page < pages ? <Link to={listHref(query, { page: page + 1 })}>Next</Link> : null}
+          </nav>
+        ) : null}
+      </section>
+      <section aria-labelledby="new-account-heading">
+        <h2 id="new-account-heading">New user</h2>
+        <Form method="post" className="stacked">
+          <input type="hidden" name="intent" value="create" />
+          <label>
+            Username
+            <input name="newUsername" required maxLength={64} autoComplete="off" />
+          </label>
+          <label>
+            Password
+            <input name="password" type="password" required minLength={8} autoComplete="new-password" />
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" name="admin" /> An admin
+          </label>
+          <button type="submit">Create user</button>
+        </Form>
+      </section>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}
