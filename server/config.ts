@@ -75,6 +75,15 @@ export interface Config {
   readonly oidc: OidcConfig | null;
   /** Whether the login page and the API take a password (PASSWORD_LOGIN); API tokens work either way. */
   readonly passwordLogin: boolean;
+  /** Every variable as it was set, secrets hidden, for the admin console (ADR 0083). */
+  readonly settingsInForce: readonly SettingInForce[];
+}
+
+/** A variable of the environment as an admin may see it: its value as set, or null when unset. */
+export interface SettingInForce {
+  readonly name: string;
+  /** As set; a secret's is "(set, hidden)" and a URL's password is *** . */
+  readonly value: string | null;
 }
 
 /** The OpenID Connect provider existing accounts may sign in with (ADR 0044). */
@@ -430,6 +439,27 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     startupWarnings: Object.freeze(warnings),
     oidc: settings.oidc === null ? null : Object.freeze(settings.oidc),
     passwordLogin: settings.passwordLogin,
+    settingsInForce: Object.freeze(settingsInForce(env)),
+  });
+}
+
+/** Variables whose value is a secret: the console says only whether they are set. */
+const SECRET_VARIABLES = new Set([
+  'SESSION_SECRET',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'OIDC_CLIENT_SECRET',
+  'METRICS_TOKEN',
+]);
+/** Variables that are URLs and may carry a password. */
+const URL_VARIABLES = new Set(['DATABASE_URL', 'S3_ENDPOINT', 'OIDC_ISSUER', 'BASE_URL']);
+
+function settingsInForce(env: Env): SettingInForce[] {
+  return CONFIG_VARIABLES.map((name) => {
+    const text = env[name];
+    if (text === undefined || text === '') return { name, value: null };
+    if (SECRET_VARIABLES.has(name)) return { name, value: '(set, hidden)' };
+    return { name, value: URL_VARIABLES.has(name) ? redactUrl(text) : text };
   });
 }
 

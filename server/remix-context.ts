@@ -58,6 +58,7 @@ import { cancelResumableUpload, listMyUnfinishedUploads } from './services/resum
 import { myStorageReport, myUploadAllowance } from './services/storage-usage';
 import * as webhooks from './services/webhooks';
 import * as adminAccounts from './services/admin-accounts';
+import { settingsInForce, storageOverview } from './services/admin-storage';
 import { isAdmin } from './services/admins';
 
 export function loadContextFor(res: Response) {
@@ -97,7 +98,7 @@ export function loadContextFor(res: Response) {
       oidcSignIn: { codeStepUsername, finishWithCode },
       webhooks,
       /** The admin console (ADR 0083): each refuses anyone but an admin as NOT_FOUND. */
-      admin: { isAdmin, ...adminAccounts },
+      admin: { isAdmin, storageOverview, settingsInForce, ...adminAccounts },
     },
     http: {
       sessionCookie,

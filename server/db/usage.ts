@@ -41,6 +41,16 @@ export async function countFilesAndBytesOfUser(
   return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
 
+/** How many files the whole site stores, and their bytes. */
+export async function countAllFilesAndBytes(em: EntityManager): Promise<{ files: number; bytes: number }> {
+  const row: { files?: number | string; bytes?: number | string | null } | undefined = await em
+    .getKnex()('files')
+    .count('* as files')
+    .sum('size as bytes')
+    .first();
+  return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
+}
+
 /** Every user's files and bytes, by user id; a user without files is absent. */
 export async function countFilesAndBytesByUser(
   em: EntityManager,

@@ -130,6 +130,8 @@ describe.skipIf(!hasChromium)(`the admin console in Chromium${SKIP_NOTE}`, () =>
             for (const [name, path] of [
               ['admin-users', '/admin'],
               ['admin-delete', '/admin/users/plain/delete'],
+              ['admin-storage', '/admin/storage'],
+              ['admin-settings', '/admin/settings'],
             ]) {
               await page.goto(`${site}${path}`);
               if (name === 'admin-users') {

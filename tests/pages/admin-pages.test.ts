@@ -30,7 +30,13 @@ const statusText = (html: string) => /<p role="status"[^>]*>([^<]*)<\/p>/.exec(h
 describe('the admin console without JavaScript', () => {
   it('when someone who is not an admin opens or posts to a console page, then it is the not-found page and nothing changes', async () => {
     for (const cookie of [undefined, plain]) {
-      for (const path of ['/admin', '/admin?sort=bytes', '/admin/users/cleo/delete']) {
+      for (const path of [
+        '/admin',
+        '/admin?sort=bytes',
+        '/admin/users/cleo/delete',
+        '/admin/storage',
+        '/admin/settings',
+      ]) {
         const res = await getPage(app, path, cookie);
         expect(res.status, path).toBe(404);
         expect(visibleText(await res.text())).toContain('Page not found');
@@ -64,6 +70,17 @@ describe('the admin console without JavaScript', () => {
     const bad = await getPage(app, '/admin?sort=size', admin);
     expect(bad.status).toBe(400);
     expect(visibleText(await bad.text())).toContain('sort is one of username, created, lastSignIn, files, bytes');
+  });
+
+  it('when an admin opens the storage and the settings, then they show the totals, the largest user and the variables, secrets hidden', async () => {
+    const storage = visibleText(await (await getPage(app, '/admin/storage', admin)).text());
+    expect(storage).toContain('17 bytes in 1 file');
+    expect(storage).toContain('a folder on this machine');
+    expect(storage).toMatch(/free of/);
+    const settings = await (await getPage(app, '/admin/settings', admin)).text();
+    expect(visibleText(settings)).toContain('SESSION_SECRET (set, hidden)');
+    expect(visibleText(settings)).toContain('MAX_UPLOAD_BYTES not set: the default');
+    expect(settings).not.toContain(app.env.SESSION_SECRET);
   });
 
   it('when an admin uses a row’s forms, then each change is said and shows in the table; their own account and a bad quota are refused with a message', async () => {

@@ -16,6 +16,7 @@ import {
   setAccountQuota,
   signAccountOutEverywhere,
 } from '../../services/admin-accounts';
+import { settingsInForce, storageOverview } from '../../services/admin-storage';
 import { requireAdmin } from '../../services/admins';
 import { firstIssue } from '../../schemas';
 import { AppError } from '../../utilities/errors';
@@ -83,6 +84,20 @@ export function adminRoutes(router: Router): void {
     '/admin/users/:username/reset-2fa',
     handler(async (req, res) => {
       res.status(200).json(await resetAccountTwoFactor(res.locals.ctx, req.params.username));
+    }),
+  );
+
+  router.get(
+    '/admin/storage',
+    handler(async (_req, res) => {
+      res.status(200).json(await storageOverview(res.locals.ctx));
+    }),
+  );
+
+  router.get(
+    '/admin/settings',
+    handler(async (_req, res) => {
+      res.status(200).json({ settings: await settingsInForce(res.locals.ctx) });
     }),
   );
 
@@ -226,6 +241,57 @@ export function adminPaths(registry: OpenAPIRegistry): void {
     request: { params: usernameParam },
     responses: {
       200: { description: 'Turned off', content: json(z.object({ wasOn: z.boolean() })) },
+      ...errors(404),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/storage',
+    tags: ADMIN,
+    summary: 'What the site stores, in all and per user, where, and the room left (admins only)',
+    security: SESSION_OR_TOKEN,
+    responses: {
+      200: {
+        description: 'The storage',
+        content: json(
+          z
+            .object({
+              files: z.number().int().nonnegative(),
+              bytes: z.number().int().nonnegative(),
+              held: z.object({ bytes: z.number().int().nonnegative(), uploads: z.number().int().nonnegative() }),
+              largestUsers: z.array(
+                z.object({
+                  username: z.string(),
+                  files: z.number().int().nonnegative(),
+                  bytes: z.number().int().nonnegative(),
+                }),
+              ),
+              backend: z.union([
+                z.object({ kind: z.literal('disk'), folder: z.string() }),
+                z.object({ kind: z.literal('bucket'), bucket: z.string(), endpoint: z.string().nullable() }),
+              ]),
+              space: z
+                .object({ freeBytes: z.number().int().nonnegative(), totalBytes: z.number().int().nonnegative() })
+                .nullable()
+                .openapi({ description: 'Of the disk content is written to; null for a bucket.' }),
+            })
+            .strict(),
+        ),
+      },
+      ...errors(404),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/settings',
+    tags: ADMIN,
+    summary: 'Every setting the service reads, as set; secrets hidden (admins only)',
+    security: SESSION_OR_TOKEN,
+    responses: {
+      200: {
+        description: 'The settings in force: null where a variable is unset and its default applies',
+        content: json(z.object({ settings: z.array(z.object({ name: z.string(), value: z.string().nullable() })) })),
+      },
       ...errors(404),
     },
   });
