@@ -6,9 +6,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { AccountsTable, listHref } from '~/components/admin/accounts-table';
+import { AccountsTable, inPlace, listHref } from '~/components/admin/accounts-table';
+import { useAdminCalls } from '~/components/admin/use-admin-calls';
 import { AdminNav } from '~/components/admin/admin-nav';
 import { ErrorPage, errorMeta } from '~/components/error-page';
+import { ADMIN_INTENTS, ADMIN_SAID } from '~/utils/admin-messages';
 import { counted } from '~/utils/format';
 import { pageErrorFrom, throwPageError } from '~/utils/errors.server';
 import { readForm } from '~/utils/form.server';
@@ -43,48 +45,40 @@ async function runIntent(context: ActionFunctionArgs['context'], intent: string,
   const { admin } = services;
   const username = String(form.get('username') ?? '');
   switch (intent) {
-    case 'create': {
-      const user = await admin.createAccount(ctx, {
-        username: String(form.get('newUsername') ?? ''),
-        password: String(form.get('password') ?? ''),
-        admin: form.get('admin') === 'on',
-      });
-      return `${user.username} was created${user.admin ? ', an admin' : ''}.`;
-    }
+    case 'create':
+      return ADMIN_SAID.created(
+        await admin.createAccount(ctx, {
+          username: String(form.get('newUsername') ?? ''),
+          password: String(form.get('password') ?? ''),
+          admin: form.get('admin') === 'on',
+        }),
+      );
     case 'set-quota': {
-      const user = await admin.setAccountQuota(ctx, username, String(form.get('quota') ?? ''));
-      return `The quota of ${user.username} is now ${user.quotaSource === 'own' ? String(form.get('quota')).trim() : 'the default'}.`;
+      const quota = String(form.get('quota') ?? '');
+      return ADMIN_SAID.quota(await admin.setAccountQuota(ctx, username, quota), quota);
     }
     case 'disable':
     case 'enable': {
       const { user } = await admin.setAccountDisabled(ctx, username, intent === 'disable');
-      return `${user.username} is ${intent}d.`;
+      return ADMIN_SAID.disabled(user.username, user.disabled);
     }
     case 'admin-on':
-    case 'admin-off': {
-      const { user } = await admin.setAccountAdmin(ctx, username, intent === 'admin-on');
-      return user.admin ? `${user.username} is an admin.` : `${user.username} is no longer an admin.`;
-    }
-    case 'sign-out': {
-      const { sessionsEnded } = await admin.signAccountOutEverywhere(ctx, username);
-      return `${username}: ${counted(sessionsEnded, 'session')} ended.`;
-    }
-    case 'reset-2fa': {
+    case 'admin-off':
+      return ADMIN_SAID.admin((await admin.setAccountAdmin(ctx, username, intent === 'admin-on')).user);
+    case 'sign-out':
+      return ADMIN_SAID.signedOut(username, (await admin.signAccountOutEverywhere(ctx, username)).sessionsEnded);
+    default:
       await admin.resetAccountTwoFactor(ctx, username);
-      return `The two-factor codes of ${username} are off: their password alone signs in.`;
-    }
+      return ADMIN_SAID.twoFactorReset(username);
   }
-  return '';
 }
-
-const INTENTS = ['create', 'set-quota', 'disable', 'enable', 'admin-on', 'admin-off', 'sign-out', 'reset-2fa'];
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   // Anyone but an admin: the page does not exist, whatever was sent.
   if (!(await context.services.admin.isAdmin(context.ctx))) throw data({ message: 'Page not found.' }, { status: 404 });
   const intent = String(form.get('intent') ?? '');
-  if (!INTENTS.includes(intent)) throw data({ message: 'Unknown form.' }, { status: 400 });
+  if (!ADMIN_INTENTS.includes(intent)) throw data({ message: 'Unknown form.' }, { status: 400 });
   try {
     const notice = await runIntent(context, intent, form);
     return data<ActionResult>({ notice, error: null });
@@ -96,8 +90,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function AdminUsers() {
   const { accounts, total, page, pages, query, deleted } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const posted = useActionData<typeof action>();
+  const { answer, act } = useAdminCalls();
+  const result = answer ?? posted;
   const notice = result?.notice ?? (deleted ? `${deleted} was deleted, with everything they stored.` : null);
+  // Handlers run only once the page's JavaScript runs: until then, and without it, forms are posted.
+  const onAct = act;
   return (
     <main className="admin">
       <h1>Admin</h1>
@@ -128,7 +126,11 @@ export default function AdminUsers() {
         <p className="muted">
           {query.q ? `${counted(total, 'account')} match “${query.q}”.` : `${counted(total, 'account')} in all.`}
         </p>
-        {accounts.length ? <AccountsTable accounts={accounts} query={query} /> : <p>No account matches.</p>}
+        {accounts.length ? (
+          <AccountsTable accounts={accounts} query={query} onAct={onAct} />
+        ) : (
+          <p>No account matches.</p>
+        )}
         {pages > 1 ? (
           <nav aria-label="Pages of accounts" className="pager">
             {page > 1 ? <Link to={listHref(query, { page: page - 1 })}>Previous</Link> : null}
@@ -139,7 +141,7 @@ export default function AdminUsers() {
       </section>
       <section aria-labelledby="new-account-heading">
         <h2 id="new-account-heading">New user</h2>
-        <Form method="post" className="stacked">
+        <Form method="post" className="stacked" onSubmit={inPlace(onAct)}>
           <input type="hidden" name="intent" value="create" />
           <label>
             Username

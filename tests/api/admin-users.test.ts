@@ -234,4 +234,35 @@ describe('the admin API', () => {
     expect(self.status).toBe(409);
     expect(await self.json()).toEqual({ error: 'You cannot delete your own account here: another admin can' });
   });
+  test('when the console’s tRPC procedures are called, then an admin is answered and anyone else gets 404 before the input is read, and nothing changes', async ({
+    app,
+    alice,
+    bob,
+  }) => {
+    const call = (cookie: string | undefined, procedure: string, input?: unknown) =>
+      fetch(`${app.url}/trpc/admin.${procedure}`, {
+        ...(input === undefined ? {} : { method: 'POST', body: JSON.stringify(input) }),
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      });
+    for (const cookie of [undefined, bob.cookie]) {
+      for (const [procedure, input] of [
+        ['users', undefined],
+        ['setDisabled', { username: 'alice', disabled: true }],
+        ['setAdmin', { username: 'bob', admin: true }],
+        ['setQuota', { username: 'alice', quota: 'not even a size' }],
+        ['signOut', { username: 'alice' }],
+        ['create', { username: 'mallory', password: 'a perfectly fine password' }],
+      ] as const) {
+        const res = await call(cookie, procedure, input);
+        expect(res.status, procedure).toBe(404);
+        expect((await res.json()).error.message).toBe('Not found');
+      }
+    }
+    expect((await app.rows("select id from users where username_key = 'mallory'")).length).toBe(0);
+    const listed = await call(alice.cookie, 'users');
+    expect(listed.status).toBe(200);
+    expect((await listed.json()).result.data.accounts.map((a: { username: string }) => a.username)).toContain('bob');
+    const refused = await call(alice.cookie, 'setDisabled', { username: 'alice', disabled: true });
+    expect(refused.status).toBe(409);
+  });
 });

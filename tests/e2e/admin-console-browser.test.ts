@@ -70,7 +70,14 @@ describe.skipIf(!hasChromium)(`the admin console in Chromium${SKIP_NOTE}`, () =>
           expect(await page.locator('table.accounts tbody tr').count()).toBe(1);
 
           await page.locator(`tr[data-username="quiet-${tag}"] summary`).click();
-          await page.getByRole('button', { name: `Disable: quiet-${tag}` }).click();
+          // With JavaScript the form goes through /trpc in place; without, it is posted to the page.
+          const disable = page.getByRole('button', { name: `Disable: quiet-${tag}` });
+          const sent = js
+            ? page.waitForRequest((request) => request.url().includes('/trpc/admin.setDisabled'))
+            : page.waitForRequest(
+                (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/admin',
+              );
+          await Promise.all([sent, disable.click()]);
           await page
             .getByRole('status')
             .filter({ hasText: `quiet-${tag} is disabled.` })

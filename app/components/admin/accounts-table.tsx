@@ -25,6 +25,17 @@ export interface ListQuery {
   page: number;
 }
 
+/** Sends one of the console's forms in place (app/components/admin/use-admin-calls.ts). */
+export type SendInPlace = (form: HTMLFormElement) => void;
+
+/** A form's submit handler that sends it in place: it runs only with JavaScript; without, the form is posted. */
+export function inPlace(onAct: SendInPlace) {
+  return (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onAct(event.currentTarget);
+  };
+}
+
 /** The list's address with some of its query changed (the page goes back to 1 unless given). */
 export function listHref(query: ListQuery, change: Partial<ListQuery>): string {
   const next = { ...query, page: 1, ...change };
@@ -57,9 +68,19 @@ function quotaText(account: AccountView): string {
 }
 
 /** One small form of an account's actions: the intent and the username go with it. */
-function AccountAction({ account, intent, label }: { account: AccountView; intent: string; label: string }) {
+function AccountAction({
+  account,
+  intent,
+  label,
+  onAct,
+}: {
+  account: AccountView;
+  intent: string;
+  label: string;
+  onAct: SendInPlace;
+}) {
   return (
-    <Form method="post" className="inline">
+    <Form method="post" className="inline" onSubmit={inPlace(onAct)}>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="username" value={account.username} />
       <button type="submit" className="secondary" aria-label={`${label}: ${account.username}`}>
@@ -70,12 +91,12 @@ function AccountAction({ account, intent, label }: { account: AccountView; inten
 }
 
 /** What an admin can do to one account, behind a disclosure so that the table stays readable. */
-function AccountActions({ account }: { account: AccountView }) {
+function AccountActions({ account, onAct }: { account: AccountView; onAct: SendInPlace }) {
   return (
     <details className="account-actions">
       <summary aria-label={`Manage ${account.username}`}>Manage</summary>
       <div className="account-actions-body">
-        <Form method="post" className="quota-form">
+        <Form method="post" className="quota-form" onSubmit={inPlace(onAct)}>
           <input type="hidden" name="intent" value="set-quota" />
           <input type="hidden" name="username" value={account.username} />
           <label>
@@ -90,15 +111,17 @@ function AccountActions({ account }: { account: AccountView }) {
           account={account}
           intent={account.disabled ? 'enable' : 'disable'}
           label={account.disabled ? 'Enable' : 'Disable'}
+          onAct={onAct}
         />
         <AccountAction
           account={account}
           intent={account.admin ? 'admin-off' : 'admin-on'}
           label={account.admin ? 'Remove admin' : 'Make admin'}
+          onAct={onAct}
         />
-        <AccountAction account={account} intent="sign-out" label="Sign out everywhere" />
+        <AccountAction account={account} intent="sign-out" label="Sign out everywhere" onAct={onAct} />
         {account.twoFactor ? (
-          <AccountAction account={account} intent="reset-2fa" label="Reset two-factor codes" />
+          <AccountAction account={account} intent="reset-2fa" label="Reset two-factor codes" onAct={onAct} />
         ) : null}
         <Link
           to={`/admin/users/${encodeURIComponent(account.username)}/delete`}
@@ -113,7 +136,15 @@ function AccountActions({ account }: { account: AccountView }) {
 }
 
 /** Every account of the page, with what each stores and its state. */
-export function AccountsTable({ accounts, query }: { accounts: AccountView[]; query: ListQuery }) {
+export function AccountsTable({
+  accounts,
+  query,
+  onAct,
+}: {
+  accounts: AccountView[];
+  query: ListQuery;
+  onAct: SendInPlace;
+}) {
   return (
     <div className="table-wrap">
       <table className="accounts">
@@ -165,7 +196,7 @@ export function AccountsTable({ accounts, query }: { accounts: AccountView[]; qu
                 ].join(', ')}
               </td>
               <td>
-                <AccountActions account={account} />
+                <AccountActions account={account} onAct={onAct} />
               </td>
             </tr>
           ))}

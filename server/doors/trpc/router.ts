@@ -1,3 +1,4 @@
+import { adminRouter } from './admin';
 import { collectionsRouter } from './collections';
 import { filesRouter } from './files';
 import { requestsRouter } from './requests';
@@ -12,6 +13,7 @@ export const appRouter = router({
   collections: collectionsRouter,
   tokens: tokensRouter,
   webhooks: webhooksRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;
