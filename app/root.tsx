@@ -29,18 +29,19 @@ export const links: LinksFunction = () => [
 ];
 
 // An error page's title (routes without a `meta` of their own show this one too).
-export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : []);
+export const meta: MetaFunction = ({ error, matches }) => (error ? errorMeta(error, matches) : []);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, config } = context.ctx;
   const admin = user ? await context.services.admin.isAdmin(context.ctx) : false;
+  const { siteName } = config;
   const { present, notice } = await context.http.openSignInNotice(config, request.headers.get('cookie'));
-  if (!present) return { user, admin, signInNotice: null };
+  if (!present) return { user, admin, siteName, signInNotice: null };
   // Told once, on the first page after the sign-in, to the user it was made for (ADR 0058).
   const signInNotice =
     notice && user && notice.userId === user.id ? { wrongCodes: notice.wrongCodes, lastAt: notice.lastAt } : null;
   return data(
-    { user, admin, signInNotice },
+    { user, admin, siteName, signInNotice },
     { headers: { 'Set-Cookie': context.http.clearedSignInNoticeCookie(config) } },
   );
 }
@@ -53,7 +54,7 @@ function Header() {
       <nav aria-label="Main">
         <Link to="/" className="brand">
           <img src="/favicon.svg" alt="" width={24} height={24} />
-          <span>File sharing</span>
+          <span>{data?.siteName ?? 'File sharing'}</span>
         </Link>
         {user ? (
           <>

@@ -28,6 +28,7 @@ import { guestResumableUploads } from './doors/tus/resumable-uploads';
 import { trpcMiddleware } from './doors/trpc/middleware';
 import { AppError } from './utilities/errors';
 import { loadContextFor } from './remix-context';
+import { webManifest } from './http/web-manifest';
 
 export interface CreateAppOptions extends AppDeps {
   /** The Remix server build; without it only the API and raw files are served. */
@@ -56,6 +57,7 @@ function createExpressApp(options: CreateAppOptions): Express {
   // Fingerprinted browser assets: immutable, served before the session and the routes.
   if (build && options.assetsDir) {
     app.use('/build', express.static(options.assetsDir, { immutable: true, maxAge: '1y', index: false }));
+    app.get('/manifest.webmanifest', webManifest(path.dirname(options.assetsDir), config.siteName));
     // The icons and the web app manifest beside it in public/: fixed names, not fingerprinted, so a
     // day's cache and then a revalidation by ETag. Only files: no index, no redirect, no dotfiles.
     app.use(

@@ -75,6 +75,8 @@ export interface Config {
   readonly oidc: OidcConfig | null;
   /** Whether the login page and the API take a password (PASSWORD_LOGIN); API tokens work either way. */
   readonly passwordLogin: boolean;
+  /** What the site calls itself (SITE_NAME): the header, titles, link previews, the manifest. */
+  readonly siteName: string;
   /** Every variable as it was set, secrets hidden, for the admin console (ADR 0083). */
   readonly settingsInForce: readonly SettingInForce[];
 }
@@ -266,7 +268,18 @@ const environmentVariables = z.object({
   }),
   OIDC_REQUIRE_2FA: onOff('OIDC_REQUIRE_2FA', false),
   PASSWORD_LOGIN: onOff('PASSWORD_LOGIN', true),
+  // The site's own name (ADR 0083): the header, page titles, link previews and the app manifest.
+  SITE_NAME: variable.transform((text, ctx) => {
+    const name = (text ?? '').replace(/\s+/g, ' ').trim() || DEFAULT_SITE_NAME;
+    if (countCharacters(name) > 64) return refuse(ctx, 'SITE_NAME must be at most 64 characters');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: what is refused is the point.
+    if (/[\u0000-\u001f\u007f]/.test(name)) return refuse(ctx, 'SITE_NAME must not hold control characters');
+    return name;
+  }),
 });
+
+/** What the site calls itself while SITE_NAME is unset. */
+const DEFAULT_SITE_NAME = 'File sharing';
 
 /** A switch: on or off. */
 function onOff(name: string, fallback: boolean) {
@@ -307,6 +320,7 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
   return {
     oidc,
     passwordLogin: values.PASSWORD_LOGIN,
+    siteName: values.SITE_NAME,
     // A path derived from DATA_DIR is the operator's DATA_DIR: a failure there names it.
     uploadDirVariable: values.UPLOAD_DIR === undefined ? ('DATA_DIR' as const) : ('UPLOAD_DIR' as const),
     databaseVariable: values.DATABASE_URL === undefined ? ('DATA_DIR' as const) : ('DATABASE_URL' as const),
@@ -439,6 +453,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     startupWarnings: Object.freeze(warnings),
     oidc: settings.oidc === null ? null : Object.freeze(settings.oidc),
     passwordLogin: settings.passwordLogin,
+    siteName: settings.siteName,
     settingsInForce: Object.freeze(settingsInForce(env)),
   });
 }

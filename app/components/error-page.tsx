@@ -1,6 +1,7 @@
-import type { MetaDescriptor } from '@remix-run/node';
+import type { MetaDescriptor, MetaFunction } from '@remix-run/node';
 import { Link, isRouteErrorResponse, useRouteError, useRouteLoaderData } from '@remix-run/react';
 import type { loader as rootLoader } from '~/root';
+import { pageTitle } from '~/utils/titles';
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',
@@ -37,9 +38,9 @@ const MESSAGES: Record<number, string> = {
  * `meta`) returns this from its `meta` when it is given an error: its own title would otherwise
  * name a page that is not shown.
  */
-export function errorMeta(error: unknown): MetaDescriptor[] {
+export function errorMeta(error: unknown, matches: Parameters<MetaFunction>[0]['matches']): MetaDescriptor[] {
   const status = statusOf(error);
-  return [{ title: `${TITLES[status] ?? 'Error'} · File sharing` }];
+  return [{ title: pageTitle(matches, TITLES[status] ?? 'Error') }];
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { formatLimit } from '~/utils/format';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = () => [
-  { title: 'File sharing' },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches) },
   { name: 'description', content: 'Upload files and share them with a link.' },
 ];
 

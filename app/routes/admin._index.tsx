@@ -14,9 +14,10 @@ import { ADMIN_INTENTS, ADMIN_SAID } from '~/utils/admin-messages';
 import { counted } from '~/utils/format';
 import { pageErrorFrom, throwPageError } from '~/utils/errors.server';
 import { readForm } from '~/utils/form.server';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) =>
-  error ? errorMeta(error) : [{ title: 'Users · Admin · File sharing' }];
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Users · Admin') }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { ctx, services } = context;

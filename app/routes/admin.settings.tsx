@@ -7,9 +7,10 @@ import { useLoaderData } from '@remix-run/react';
 import { AdminNav } from '~/components/admin/admin-nav';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { throwPageError } from '~/utils/errors.server';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) =>
-  error ? errorMeta(error) : [{ title: 'Settings · Admin · File sharing' }];
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Settings · Admin') }];
 
 export async function loader({ context }: LoaderFunctionArgs) {
   try {

@@ -8,9 +8,10 @@ import { AdminNav } from '~/components/admin/admin-nav';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { throwPageError } from '~/utils/errors.server';
 import { counted, formatBytes } from '~/utils/format';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) =>
-  error ? errorMeta(error) : [{ title: 'Storage · Admin · File sharing' }];
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Storage · Admin') }];
 
 export async function loader({ context }: LoaderFunctionArgs) {
   try {

@@ -8,9 +8,10 @@ import { AdminNav } from '~/components/admin/admin-nav';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { counted, formatBytes } from '~/utils/format';
 import { throwPageError } from '~/utils/errors.server';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) =>
-  error ? errorMeta(error) : [{ title: 'Delete a user · Admin · File sharing' }];
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Delete a user · Admin') }];
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   try {

@@ -13,6 +13,7 @@ import { unlockRefusal } from '~/utils/errors.server';
 import { readForm } from '~/utils/form.server';
 import { counted, formatBytes } from '~/utils/format';
 import { sharePageHeaders } from '~/utils/share-page';
+import { pageTitle, siteNameOf } from '~/utils/titles';
 
 const COLLECTION_NOT_FOUND = 'This collection does not exist, or it was deleted.';
 
@@ -88,26 +89,26 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 // OpenGraph and Twitter cards, so a pasted link unfurls in chat apps.
-export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
-  if (error) return errorMeta(error);
-  if (!data) return [{ title: 'Collection not found · File sharing' }];
+export const meta: MetaFunction<typeof loader> = ({ data, error, matches }) => {
+  if (error) return errorMeta(error, matches);
+  if (!data) return [{ title: pageTitle(matches, 'Collection not found') }];
   if (data.locked || data.hasPassword) {
     // A protected collection's preview names nothing (it may unfurl in a chat for anyone).
     return [
-      { title: 'Password-protected collection · File sharing' },
+      { title: pageTitle(matches, 'Password-protected collection') },
       { property: 'og:title', content: 'Password-protected collection' },
-      { property: 'og:site_name', content: 'File sharing' },
+      { property: 'og:site_name', content: siteNameOf(matches) },
       { name: 'robots', content: 'noindex' },
     ];
   }
   const description = summaryOf(data.fileCount, data.totalSize);
   return [
-    { title: `${data.title} · File sharing` },
+    { title: pageTitle(matches, `${data.title}`) },
     { name: 'description', content: description },
     { property: 'og:title', content: data.title },
     { property: 'og:description', content: description },
     { property: 'og:url', content: data.url },
-    { property: 'og:site_name', content: 'File sharing' },
+    { property: 'og:site_name', content: siteNameOf(matches) },
     { property: 'og:type', content: 'website' },
     { name: 'twitter:title', content: data.title },
     { name: 'twitter:card', content: 'summary' },

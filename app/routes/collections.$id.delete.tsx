@@ -6,14 +6,15 @@ import { COLLECTION_DELETE_NOT_FOUND } from '~/utils/delete-messages';
 import { counted } from '~/utils/format';
 import { throwPageError } from '~/utils/errors.server';
 import { requireUserPage } from '~/utils/session.server';
+import { pageTitle } from '~/utils/titles';
 
 // Deleting a collection from the pages: the Delete link beside it on /files opens this page,
 // which asks first, and whether its files go too (by default they stay, with their own links, as
 // `DELETE /api/v1/collections/<id>` without `deleteFiles` does). The list then says what went.
 // Another user's collection is not found, as an id that does not exist.
 
-export const meta: MetaFunction = ({ error }) =>
-  error ? errorMeta(error) : [{ title: 'Delete a collection · File sharing' }];
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Delete a collection') }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);

@@ -21,6 +21,7 @@ import { sharePageHeaders } from '~/utils/share-page';
 import { FILE_NOT_FOUND } from '~/utils/share-messages';
 // Images that have a thumbnail: a link preview can show it.
 import { THUMBNAIL_IMAGE_TYPES } from '../../server/utilities/thumbnail-types';
+import { pageTitle, siteNameOf } from '~/utils/titles';
 
 /** The share page shows at most this much of a text file (the loader reads no more). */
 const TEXT_PREVIEW_BYTES = 64 * 1024;
@@ -235,16 +236,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 // OpenGraph and Twitter cards, so a pasted link unfurls in chat apps.
-export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
+export const meta: MetaFunction<typeof loader> = ({ data, error, matches }) => {
   // An error page (404, 410, or a form's 400/403): its status is the title.
-  if (error) return errorMeta(error);
-  if (!data) return [{ title: 'File not found · File sharing' }];
+  if (error) return errorMeta(error, matches);
+  if (!data) return [{ title: pageTitle(matches, 'File not found') }];
   if (data.locked) {
     return [
-      { title: 'Password-protected file · File sharing' },
+      { title: pageTitle(matches, 'Password-protected file') },
       { name: 'description', content: 'A password-protected file.' },
       { property: 'og:title', content: 'Password-protected file' },
-      { property: 'og:site_name', content: 'File sharing' },
+      { property: 'og:site_name', content: siteNameOf(matches) },
       { name: 'twitter:card', content: 'summary' },
     ];
   }
@@ -252,15 +253,15 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
   const description = `${formatBytes(file.size)} · ${file.typeInWords}`;
   if (data.hasPassword) {
     // Unlocked in this browser, but the page's tags may still travel (a shared snapshot, a bot with the cookie).
-    return [{ title: 'Password-protected file · File sharing' }, { name: 'robots', content: 'noindex' }];
+    return [{ title: pageTitle(matches, 'Password-protected file') }, { name: 'robots', content: 'noindex' }];
   }
   const tags = [
-    { title: `${file.originalName} · File sharing` },
+    { title: pageTitle(matches, `${file.originalName}`) },
     { name: 'description', content: description },
     { property: 'og:title', content: file.originalName },
     { property: 'og:description', content: description },
     { property: 'og:url', content: shareUrl },
-    { property: 'og:site_name', content: 'File sharing' },
+    { property: 'og:site_name', content: siteNameOf(matches) },
     { property: 'og:type', content: preview === 'video' ? 'video.other' : 'website' },
     { name: 'twitter:title', content: file.originalName },
     { name: 'twitter:card', content: data.cardImage ? 'summary_large_image' : 'summary' },

@@ -5,6 +5,7 @@ import { ErrorPage, errorMeta } from '~/components/error-page';
 import { DELETE_NOT_FOUND, DELETE_NOT_YOURS, deleteQuestion } from '~/utils/delete-messages';
 import { throwPageError } from '~/utils/errors.server';
 import { requireUserPage } from '~/utils/session.server';
+import { pageTitle } from '~/utils/titles';
 
 // Deleting without JavaScript (ADR 0008): the Delete button of /files opens this page, which asks
 // first, as the browser's confirm dialog does with JavaScript; its form posts here, and the list
@@ -14,8 +15,8 @@ import { requireUserPage } from '~/utils/session.server';
 /** The confirmation page's form says so: the list it leads back to names the deleted file. */
 const FROM_CONFIRMATION = 'confirmation';
 
-export const meta: MetaFunction = ({ error }) =>
-  error ? errorMeta(error) : [{ title: 'Delete a file · File sharing' }];
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Delete a file') }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);

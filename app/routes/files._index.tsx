@@ -24,8 +24,10 @@ import { throwPageError } from '~/utils/errors.server';
 import { FILTER_FIELDS, fileListQueryOf, onlyListPageDiffers, PAGE_GONE } from '~/utils/file-list-query';
 import { readForm } from '~/utils/form.server';
 import { requireUserPage } from '~/utils/session.server';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'My files · File sharing' }]);
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'My files') }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);

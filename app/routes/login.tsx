@@ -7,8 +7,10 @@ import { pageErrorFrom } from '~/utils/errors.server';
 import { loginErrorInWords } from '~/utils/form-errors';
 import { readForm } from '~/utils/form.server';
 import { safeRedirect } from '~/utils/safe-redirect';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Log in · File sharing' }]);
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Log in') }];
 
 // A document render takes its headers from here: pass the action's Retry-After on (429).
 export const headers: HeadersFunction = ({ actionHeaders }) => {

@@ -2,8 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Log out · File sharing' }]);
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Log out') }];
 
 export function loader({ context }: LoaderFunctionArgs) {
   return { loggedIn: context.ctx.user !== null };

@@ -12,6 +12,7 @@ import { RequestUploadForm, SentFiles } from '~/components/request-drop-zone';
 import { UnlockForm } from '~/components/unlock-form';
 import { pageErrorFrom, unlockRefusal } from '~/utils/errors.server';
 import { readForm } from '~/utils/form.server';
+import { pageTitle } from '~/utils/titles';
 
 const REQUEST_NOT_FOUND = 'This file request does not exist, or it was deleted.';
 
@@ -83,10 +84,11 @@ function inWords(status: number, message: string): string {
   return `No file was sent. ${why} ${status === 429 ? 'Then choose the files again.' : 'Choose the files again to try again.'}`;
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
-  if (error) return errorMeta(error);
-  if (!data || data.locked) return [{ title: 'File request · File sharing' }, { name: 'robots', content: 'noindex' }];
-  return [{ title: `${data.view.title} · File sharing` }, { name: 'robots', content: 'noindex' }];
+export const meta: MetaFunction<typeof loader> = ({ data, error, matches }) => {
+  if (error) return errorMeta(error, matches);
+  if (!data || data.locked)
+    return [{ title: pageTitle(matches, 'File request') }, { name: 'robots', content: 'noindex' }];
+  return [{ title: pageTitle(matches, `${data.view.title}`) }, { name: 'robots', content: 'noindex' }];
 };
 
 export default function FileRequestPage() {

@@ -15,9 +15,10 @@ import { refusalOf, useInPlaceAnswer, useRowsGone } from '~/utils/in-place';
 import { NOT_YOUR_REQUEST, newRequestInput, requestErrorInWords } from '~/utils/request-form';
 import { requireUserPage } from '~/utils/session.server';
 import { trpc } from '~/utils/trpc';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) =>
-  error ? errorMeta(error) : [{ title: 'File requests · File sharing' }];
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'File requests') }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);

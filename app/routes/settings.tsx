@@ -21,8 +21,10 @@ import {
 } from '~/utils/settings-forms';
 import { qrCodeDataUrl } from '~/utils/qr-code.server';
 import { requireUserPage } from '~/utils/session.server';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Settings · File sharing' }]);
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Settings') }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUserPage(context, request);

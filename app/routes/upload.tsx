@@ -7,8 +7,10 @@ import { UploadForm } from '~/components/upload-form';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { sentShareSettings, uploadErrorInWords, type SentShareSettings } from '~/utils/form-errors';
 import { requireUserPage } from '~/utils/session.server';
+import { pageTitle } from '~/utils/titles';
 
-export const meta: MetaFunction = ({ error }) => (error ? errorMeta(error) : [{ title: 'Upload · File sharing' }]);
+export const meta: MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Upload') }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = requireUserPage(context, request);

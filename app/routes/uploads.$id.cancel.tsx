@@ -10,7 +10,7 @@ import { throwPageError } from '~/utils/errors.server';
 /** In words for a person: the service (and the API) say only "Upload not found" / "This upload has expired". */
 const UPLOAD_GONE = 'This upload is not there any more: it finished, was cancelled or expired.';
 
-export const meta: MetaFunction = ({ error }) => errorMeta(error);
+export const meta: MetaFunction = ({ error, matches }) => errorMeta(error, matches);
 
 export async function action({ params, context }: ActionFunctionArgs) {
   // Back to the list after logging in: this address only takes POSTs.

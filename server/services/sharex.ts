@@ -26,7 +26,7 @@ export async function sharexConfigFor(ctx: ServiceContext, token: unknown): Prom
   const host = new URL(ctx.linkBase).host;
   return {
     Version: '15.0.0',
-    Name: `File sharing (${host})`,
+    Name: `${ctx.config.siteName} (${host})`,
     DestinationType: 'ImageUploader, TextUploader, FileUploader',
     RequestMethod: 'POST',
     RequestURL: `${ctx.linkBase}/api/v1/files`,

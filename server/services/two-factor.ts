@@ -20,9 +20,6 @@ const STEP_MS = 30_000;
 /** Codes of the step before and after the current one are taken too (a clock a little off). */
 const WINDOW_STEPS = 1;
 const RECOVERY_CODE_COUNT = 10;
-/** The name authenticator apps show beside the username. */
-const ISSUER = 'File sharing';
-
 const CODE_REQUIRED = 'A two-factor code is required';
 const CODE_WRONG = 'The two-factor code is wrong or was already used';
 
@@ -194,8 +191,9 @@ export interface TwoFactorEnrolment {
   otpauthUri: string;
 }
 
-function enrolmentOf(user: User, secret: string): TwoFactorEnrolment {
-  return { secret, otpauthUri: authenticator.keyuri(user.username, ISSUER, secret) };
+/** The site's name (SITE_NAME) is what authenticator apps show beside the username. */
+function enrolmentOf(ctx: ServiceContext, user: User, secret: string): TwoFactorEnrolment {
+  return { secret, otpauthUri: authenticator.keyuri(user.username, ctx.config.siteName, secret) };
 }
 
 /**
@@ -207,7 +205,7 @@ export async function beginTwoFactor(ctx: ServiceContext): Promise<TwoFactorEnro
   if (user.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor codes are already on; turn them off first');
   const secret = authenticator.generateSecret(20);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { totpPendingSecret: secret });
-  return enrolmentOf(user, secret);
+  return enrolmentOf(ctx, user, secret);
 }
 
 /**
@@ -217,7 +215,7 @@ export async function beginTwoFactor(ctx: ServiceContext): Promise<TwoFactorEnro
 export async function getTwoFactorSetUp(ctx: ServiceContext): Promise<TwoFactorEnrolment | null> {
   const user = await freshUser(ctx, requireSessionUser(ctx).id);
   if (user.twoFactorEnabled || !user.totpPendingSecret) return null;
-  return enrolmentOf(user, user.totpPendingSecret);
+  return enrolmentOf(ctx, user, user.totpPendingSecret);
 }
 
 /**
