@@ -469,9 +469,18 @@ const SECRET_VARIABLES = new Set([
 /** Variables that are URLs and may carry a password. */
 const URL_VARIABLES = new Set(['DATABASE_URL', 'S3_ENDPOINT', 'OIDC_ISSUER', 'BASE_URL']);
 
+/** The listed variables as they were set, before any rule reads them. */
+const variablesAsSet = z.object(
+  Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, z.string().optional()])) as Record<
+    (typeof CONFIG_VARIABLES)[number],
+    z.ZodOptional<z.ZodString>
+  >,
+);
+
 function settingsInForce(env: Env): SettingInForce[] {
+  const asSet = variablesAsSet.parse(env);
   return CONFIG_VARIABLES.map((name) => {
-    const text = env[name];
+    const text = asSet[name];
     if (text === undefined || text === '') return { name, value: null };
     if (SECRET_VARIABLES.has(name)) return { name, value: '(set, hidden)' };
     return { name, value: URL_VARIABLES.has(name) ? redactUrl(text) : text };
