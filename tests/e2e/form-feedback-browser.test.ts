@@ -141,6 +141,8 @@ describe.skipIf(!hasChromium)(`the upload form without JavaScript${SKIP_NOTE}`, 
 });
 
 describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_NOTE}`, () => {
+  // Focus moves once the row is gone and the list drawn again: on a loaded machine, past vitest's 1 s default.
+  const FOCUS_WAIT = { timeout: 10_000 };
   /** What has keyboard focus: a button by its accessible name, the heading by its text, else the tag. */
   const focused = (page: Page) =>
     page.evaluate(() => {
@@ -179,11 +181,11 @@ describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_NOTE}`, 
         await page.goto(`${app.url}/files`);
         await waitForHydration(page);
         await deleteWithKeyboard(page, 'b.txt');
-        await expect.poll(() => focused(page)).toBe('Delete a.txt');
+        await expect.poll(() => focused(page), FOCUS_WAIT).toBe('Delete a.txt');
         await deleteWithKeyboard(page, 'a.txt');
-        await expect.poll(() => focused(page)).toBe('Delete c.txt');
+        await expect.poll(() => focused(page), FOCUS_WAIT).toBe('Delete c.txt');
         await deleteWithKeyboard(page, 'c.txt');
-        await expect.poll(() => focused(page)).toBe('h1: My files');
+        await expect.poll(() => focused(page), FOCUS_WAIT).toBe('h1: My files');
       });
       expect(await app.rows('select id from files')).toEqual([]);
     },
@@ -209,7 +211,7 @@ describe.skipIf(!hasChromium)(`deleting on /files with JavaScript${SKIP_NOTE}`, 
           await confirmWithKeyboard(page);
           await page.getByRole('alert').filter({ hasText: '“gone.txt” was already deleted.' }).waitFor();
           await button.waitFor({ state: 'detached' });
-          await expect.poll(() => focused(page)).toBe('Delete newer.txt');
+          await expect.poll(() => focused(page), FOCUS_WAIT).toBe('Delete newer.txt');
         },
         { expectedStatuses: /status of 404\b/ },
       );
