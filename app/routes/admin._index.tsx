@@ -10,7 +10,7 @@ import { AccountsTable, inPlace, listHref } from '~/components/admin/accounts-ta
 import { useAdminCalls } from '~/components/admin/use-admin-calls';
 import { AdminNav } from '~/components/admin/admin-nav';
 import { ErrorPage, errorMeta } from '~/components/error-page';
-import { ADMIN_INTENTS, ADMIN_SAID } from '~/utils/admin-messages';
+import { ADMIN_INTENTS, type AccountCalls, runAccountForm } from '~/utils/admin-actions';
 import { counted } from '~/utils/format';
 import { pageErrorFrom, throwPageError } from '~/utils/errors.server';
 import { readForm } from '~/utils/form.server';
@@ -30,7 +30,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       deleted &&
       (await services.admin.describeAccount(ctx, deleted).then(
         () => false,
-        () => true,
+        (error: unknown) => {
+          if (context.http.isAppError(error) && error.code === 'NOT_FOUND') return true;
+          throw error;
+        },
       ));
     return data({ ...list, deleted: gone ? deleted : null }, { headers: { 'Cache-Control': 'private, no-store' } });
   } catch (error) {
@@ -40,38 +43,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 type ActionResult = { notice: string; error: null } | { notice: null; error: string };
 
-/** What each of the row's forms does, and what the page says once it is done. */
-async function runIntent(context: ActionFunctionArgs['context'], intent: string, form: FormData): Promise<string> {
-  const { ctx, services } = context;
+/** The services, in the shapes of the page's /trpc calls (app/utils/admin-actions.ts). */
+function serviceCalls({ ctx, services }: ActionFunctionArgs['context']): AccountCalls {
   const { admin } = services;
-  const username = String(form.get('username') ?? '');
-  switch (intent) {
-    case 'create':
-      return ADMIN_SAID.created(
-        await admin.createAccount(ctx, {
-          username: String(form.get('newUsername') ?? ''),
-          password: String(form.get('password') ?? ''),
-          admin: form.get('admin') === 'on',
-        }),
-      );
-    case 'set-quota': {
-      const quota = String(form.get('quota') ?? '');
-      return ADMIN_SAID.quota(await admin.setAccountQuota(ctx, username, quota), quota);
-    }
-    case 'disable':
-    case 'enable': {
-      const { user } = await admin.setAccountDisabled(ctx, username, intent === 'disable');
-      return ADMIN_SAID.disabled(user.username, user.disabled);
-    }
-    case 'admin-on':
-    case 'admin-off':
-      return ADMIN_SAID.admin((await admin.setAccountAdmin(ctx, username, intent === 'admin-on')).user);
-    case 'sign-out':
-      return ADMIN_SAID.signedOut(username, (await admin.signAccountOutEverywhere(ctx, username)).sessionsEnded);
-    default:
-      await admin.resetAccountTwoFactor(ctx, username);
-      return ADMIN_SAID.twoFactorReset(username);
-  }
+  return {
+    create: async (input) => ({ user: await admin.createAccount(ctx, input) }),
+    setQuota: async ({ username, quota }) => ({ user: await admin.setAccountQuota(ctx, username, quota) }),
+    setDisabled: ({ username, disabled }) => admin.setAccountDisabled(ctx, username, disabled),
+    setAdmin: ({ username, admin: on }) => admin.setAccountAdmin(ctx, username, on),
+    signOut: ({ username }) => admin.signAccountOutEverywhere(ctx, username),
+    resetTwoFactor: ({ username }) => admin.resetAccountTwoFactor(ctx, username),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -81,7 +63,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = String(form.get('intent') ?? '');
   if (!ADMIN_INTENTS.includes(intent)) throw data({ message: 'Unknown form.' }, { status: 400 });
   try {
-    const notice = await runIntent(context, intent, form);
+    const notice = await runAccountForm(form, serviceCalls(context));
     return data<ActionResult>({ notice, error: null });
   } catch (error) {
     const { status, message } = pageErrorFrom(context, error);

@@ -28,10 +28,10 @@ const accountsQuerySchema = z.object({
     .max(1_000_000, 'page is a whole number from 1')
     .default(1),
 });
-type AccountsQuery = z.infer<typeof accountsQuerySchema>;
+export type AccountsQuery = z.infer<typeof accountsQuerySchema>;
 
 /** A user as the console lists them. */
-interface Account {
+export interface Account {
   id: string;
   username: string;
   createdAt: string;

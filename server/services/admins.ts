@@ -11,27 +11,24 @@ import { AppError } from '../utilities/errors';
 export const NO_ADMIN_HINT = 'No admin yet: make one with `npm run users -- admin <username> on`';
 
 /**
- * The signed-in user (session or API token), when they are an enabled admin; otherwise
- * NOT_FOUND, as for an address that does not exist. Read afresh: a right taken holds at once.
+ * Whether the signed-in user (session or API token) is an enabled admin; the header shows them
+ * the way to the console. Read afresh: a right taken holds at once. A database that cannot be
+ * reached is an error, not a "no".
  */
-export async function requireAdmin(ctx: ServiceContext): Promise<AuthUser> {
-  const notFound = new AppError('NOT_FOUND', 'Not found');
-  if (!ctx.user) throw notFound;
+export async function isAdmin(ctx: ServiceContext): Promise<boolean> {
+  if (!ctx.user) return false;
   const row = await ctx.em.findOne(
     UserSchema,
     { id: ctx.user.id, disabledAt: null },
     { fields: ['isAdmin'], disableIdentityMap: true },
   );
-  if (!row?.isAdmin) throw notFound;
-  return ctx.user;
+  return row?.isAdmin === true;
 }
 
-/** Whether the signed-in user is an admin: the header shows them the way to the console. */
-export function isAdmin(ctx: ServiceContext): Promise<boolean> {
-  return requireAdmin(ctx).then(
-    () => true,
-    () => false,
-  );
+/** The signed-in user when they are an admin; otherwise NOT_FOUND, as for an address that does not exist. */
+export async function requireAdmin(ctx: ServiceContext): Promise<AuthUser> {
+  if (!ctx.user || !(await isAdmin(ctx))) throw new AppError('NOT_FOUND', 'Not found');
+  return ctx.user;
 }
 
 /** How many enabled users hold the admin right. */

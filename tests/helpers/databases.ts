@@ -10,21 +10,6 @@ import { openDirectSql, type DirectSql } from '../../server/db/direct-sql';
 import { initOrm, type Orm } from '../../server/db/orm';
 import { TEST_SECRET, tempDir } from './app';
 
-/** A DATABASE_URL for a database nobody has used yet. */
-export async function freshDatabaseUrl(dialect: 'sqlite' | 'postgresql'): Promise<string> {
-  if (dialect === 'sqlite') return `file:${path.join(tempDir('fs-db-'), 'app.db')}`;
-  const admin = inject('postgresUrl');
-  const name = `t_${randomBytes(8).toString('hex')}`;
-  const client = new pg.Client(`${admin}/postgres`);
-  await client.connect();
-  try {
-    await client.query(`create database ${name}`);
-  } finally {
-    await client.end();
-  }
-  return `${admin}/${name}`;
-}
-
 /**
  * The migrated, empty PostgreSQL database of the run (tests/global-setup.ts) that an app's fresh
  * database is copied from: bringing each new database up through every migration took the most
@@ -32,18 +17,29 @@ export async function freshDatabaseUrl(dialect: 'sqlite' | 'postgresql'): Promis
  */
 const POSTGRES_TEMPLATE = 't_migrated_template';
 
-/** A DATABASE_URL for a new PostgreSQL database with the schema of today's migrations and no rows. */
-export async function freshMigratedPostgresUrl(): Promise<string> {
-  const admin = inject('postgresUrl');
-  const name = `t_${randomBytes(8).toString('hex')}`;
+/** Creates the database `name` on the cluster at `admin`, empty or as a copy of `template`. */
+async function createPostgresDatabase(admin: string, name: string, template?: string): Promise<string> {
   const client = new pg.Client(`${admin}/postgres`);
   await client.connect();
   try {
-    await client.query(`create database ${name} template ${POSTGRES_TEMPLATE}`);
+    await client.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   } finally {
     await client.end();
   }
   return `${admin}/${name}`;
+}
+
+const newDatabaseName = () => `t_${randomBytes(8).toString('hex')}`;
+
+/** A DATABASE_URL for a database nobody has used yet. */
+export async function freshDatabaseUrl(dialect: 'sqlite' | 'postgresql'): Promise<string> {
+  if (dialect === 'sqlite') return `file:${path.join(tempDir('fs-db-'), 'app.db')}`;
+  return createPostgresDatabase(inject('postgresUrl'), newDatabaseName());
+}
+
+/** A DATABASE_URL for a new PostgreSQL database with the schema of today's migrations and no rows. */
+export function freshMigratedPostgresUrl(): Promise<string> {
+  return createPostgresDatabase(inject('postgresUrl'), newDatabaseName(), POSTGRES_TEMPLATE);
 }
 
 /** Makes the run's templates: a migrated SQLite file (its path returned) and POSTGRES_TEMPLATE. */
@@ -53,16 +49,9 @@ export async function makeMigratedTemplates(postgresUrl: string): Promise<string
   if (config.database.dialect !== 'sqlite') throw new Error('the default database is SQLite');
   // Closed cleanly, SQLite has folded its write-ahead log into the file: the file is all of it.
   if (fs.existsSync(`${config.database.path}-wal`)) throw new Error('the SQLite template kept a write-ahead log');
-  const client = new pg.Client(`${postgresUrl}/postgres`);
-  await client.connect();
-  try {
-    await client.query(`create database ${POSTGRES_TEMPLATE}`);
-  } finally {
-    await client.end();
-  }
   const postgres = loadConfig({
     DATA_DIR: tempDir('fs-template-'),
-    DATABASE_URL: `${postgresUrl}/${POSTGRES_TEMPLATE}`,
+    DATABASE_URL: await createPostgresDatabase(postgresUrl, POSTGRES_TEMPLATE),
     SESSION_SECRET: TEST_SECRET,
   });
   await (await initOrm(postgres.database)).close();

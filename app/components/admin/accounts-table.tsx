@@ -1,29 +1,21 @@
 import { Form, Link } from '@remix-run/react';
+import type { Account, AccountsQuery } from '../../../server/services/admin-accounts';
 import { LocalTime } from '~/components/local-time';
 import { counted, formatBytes, formatLimit } from '~/utils/format';
 
-/** An account as the console's list shows it (the loader's JSON). */
-export interface AccountView {
-  username: string;
-  createdAt: string;
-  lastSignInAt: string | null;
-  files: number;
-  bytes: number;
-  quotaBytes: number | null;
-  quotaSource: 'own' | 'default';
-  twoFactor: boolean;
-  oidcSubject: string | null;
-  admin: boolean;
-  disabled: boolean;
-}
+/** An account as the list shows it, and the list's search, order and page (the loader's JSON). */
+type AccountView = Omit<Account, 'id'>;
+type ListQuery = AccountsQuery;
+type Sort = ListQuery['sort'];
 
-type Sort = 'username' | 'created' | 'lastSignIn' | 'files' | 'bytes';
-export interface ListQuery {
-  q: string;
-  sort: Sort;
-  order: 'asc' | 'desc';
-  page: number;
-}
+/** The columns the list sorts by, with their headings. */
+const SORTED_COLUMNS: Array<[Sort, string]> = [
+  ['username', 'Username'],
+  ['created', 'Created'],
+  ['lastSignIn', 'Last sign-in'],
+  ['files', 'Files'],
+  ['bytes', 'Stored'],
+];
 
 /** Sends one of the console's forms in place (app/components/admin/use-admin-calls.ts). */
 export type SendInPlace = (form: HTMLFormElement) => void;
@@ -150,21 +142,11 @@ export function AccountsTable({
       <table className="accounts">
         <thead>
           <tr>
-            <SortHeading query={query} sort="username">
-              Username
-            </SortHeading>
-            <SortHeading query={query} sort="created">
-              Created
-            </SortHeading>
-            <SortHeading query={query} sort="lastSignIn">
-              Last sign-in
-            </SortHeading>
-            <SortHeading query={query} sort="files">
-              Files
-            </SortHeading>
-            <SortHeading query={query} sort="bytes">
-              Stored
-            </SortHeading>
+            {SORTED_COLUMNS.map(([sort, label]) => (
+              <SortHeading key={sort} query={query} sort={sort}>
+                {label}
+              </SortHeading>
+            ))}
             <th scope="col">Quota</th>
             <th scope="col">Sign-in</th>
             <th scope="col">
