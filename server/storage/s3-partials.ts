@@ -191,8 +191,12 @@ export class S3Partials implements PartialContentStore {
 
   async discard(key: string, stateText: string): Promise<void> {
     const state = stateText ? parseState(stateText) : null;
-    if (state) await this.abort(key, state.uploadId);
-    await this.removeTails(key);
+    try {
+      if (state) await this.abort(key, state.uploadId);
+    } finally {
+      // The tails are plain objects of their own: they go even when the abort fails.
+      await this.removeTails(key);
+    }
   }
 
   private async abort(key: string, uploadId: string): Promise<void> {

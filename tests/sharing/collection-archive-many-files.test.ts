@@ -12,8 +12,12 @@ const FILES = 10_000;
 const PATH = 'photos/holiday.jpg';
 /** How long a HEAD answered from a kept plan may take. */
 const KEPT_PLAN_MS = 200;
-/** How much longer than usual /healthz may take while a plan is being laid out. */
-const HELD_UP_MS = 100;
+/**
+ * How much longer than usual /healthz may take while a plan is being laid out. Laying out 10,000
+ * names takes 1-1.5 s on a 2-core machine, so a plan laid out in one go shows as a wait of a
+ * second or more; a busy machine's noise (up to ~150 ms seen) stays well below this.
+ */
+const HELD_UP_MS = 300;
 /** How long /healthz is asked first, to know what it takes on this machine now. */
 const USUAL_FOR_MS = 5_000;
 
