@@ -1,4 +1,3 @@
-import { Migrator } from '@mikro-orm/migrations';
 import type { Options } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config';
@@ -16,7 +15,6 @@ import { UserSchema } from './entities/user.entity';
 import { WebhookDeliverySchema } from './entities/webhook-delivery.entity';
 import { WebhookEndpointSchema } from './entities/webhook-endpoint.entity';
 import { libraryLogger } from '../utilities/library-logs';
-import { migrationsFor } from './migrations';
 
 /** Entities listed one by one: folder globs break once the code is bundled. */
 const entities = [
@@ -66,9 +64,8 @@ export async function mikroOrmConfig(database: DatabaseConfig, log?: Logger): Pr
   const common = {
     driverOptions: log ? { log: libraryLogger(log, 'knex', { errors: true }) } : {},
     entities,
-    extensions: [Migrator],
+    // The list of migrations is added when they are to run (server/db/migrate.ts).
     migrations: {
-      migrationsList: migrationsFor(database.dialect),
       transactional: true,
       allOrNothing: true,
       silent: true,

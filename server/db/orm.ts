@@ -3,6 +3,7 @@ import { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlDriver, EntityManager } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config';
+import { bringSchemaUpToDate } from './migrate';
 import { mikroOrmConfig } from './mikro-orm.config';
 
 /** The unit of work services are handed; what it offers beyond the ORM stays in server/db/ (ADR 0033). */
@@ -16,7 +17,7 @@ export async function initOrm(database: DatabaseConfig, log?: Logger): Promise<O
   if (database.dialect === 'sqlite') restrictToOwner(database.path);
   const orm = (await MikroORM.init(await mikroOrmConfig(database, log))) as unknown as Orm;
   try {
-    await orm.getMigrator().up();
+    await bringSchemaUpToDate(orm, database.dialect);
   } catch (error) {
     await orm.close(true);
     throw error;

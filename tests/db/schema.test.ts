@@ -3,6 +3,7 @@
 // drift, `migration:create` would write a migration that drops an index, a table or a key.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
+import { migratorOf } from '../../server/db/migrate';
 import { initOrm } from '../../server/db/orm';
 import { TEST_SECRET, tempDir } from '../helpers/app';
 import { freshDatabaseUrl } from '../helpers/databases';
@@ -17,7 +18,7 @@ describe.each(['sqlite', 'postgresql'] as const)('the schema on %s', (dialect) =
     const orm = await initOrm(config.database);
     try {
       expect(await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false })).toBe('');
-      expect(await orm.getMigrator().getPendingMigrations()).toEqual([]);
+      expect(await (await migratorOf(orm, dialect)).getPendingMigrations()).toEqual([]);
     } finally {
       await orm.close();
     }

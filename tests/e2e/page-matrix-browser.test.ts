@@ -610,6 +610,8 @@ describe.skipIf(!hasChromium)(`the flows through the pages in Chromium on a 390 
         await page.getByLabel('Password').fill(DEFAULT_PASSWORD);
         await page.getByRole('button', { name: 'Log in' }).click();
         await page.waitForURL(`${site}/files`);
+        // With JavaScript the address changes first and the new page is drawn a moment later.
+        await page.locator('h1', { hasText: 'My files' }).waitFor();
         if (js) await waitForHydration(page);
         expect(await page.locator('h1').innerText()).toBe('My files');
         faults.push(...(await layoutFaults(page, view('login-done'))));
