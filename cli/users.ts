@@ -19,6 +19,7 @@ import { NO_ADMIN_HINT, setAdmin } from '../server/services/admins';
 import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usage';
 import { resetTwoFactor } from '../server/services/two-factor';
 import { registerUser } from '../server/services/users';
+import { makeInvitation } from '../server/services/invitations';
 import {
   ask,
   CliError,
@@ -50,6 +51,7 @@ const HELP: CommandHelp = {
     'reset-2fa <username> [--json]',
     'link-oidc <username> <subject> [--json]',
     'unlink-oidc <username> [--json]',
+    'invite [--days <n>] [--uses <n>] [--quota <size|none|default>] [--admin] [--json]',
   ],
   summary: ["Administers accounts with the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs."],
   entries: [
@@ -63,7 +65,10 @@ const HELP: CommandHelp = {
       'add, passwd: read the password from the first line of stdin (otherwise asked twice on a terminal)',
     ],
     ['admin', 'gives (on) or takes (off) the right to administer the site under /admin; the last admin keeps it'],
-    ['--admin', 'add: the new user is an admin'],
+    ['--admin', 'add: the new user is an admin; invite: the accounts it makes are admins'],
+    ['invite', 'prints an invitation link that makes accounts (REGISTRATION=invite or open): it works'],
+    ['', 'for --days (default 7, up to 365), makes --uses accounts (default 1), with --quota (default:'],
+    ['', 'the default quota). Shown only now: only a hash of it is kept'],
     ['reset-2fa', "turns the user's two-factor codes off (a lost phone): the password alone logs in again"],
     ['link-oidc', "the provider's identity <subject> (its `sub`) signs in as the user (OIDC_ISSUER)"],
     ['unlink-oidc', "the user's provider identity no longer signs in as them"],
@@ -84,6 +89,7 @@ const COMMANDS = [
   'reset-2fa',
   'link-oidc',
   'unlink-oidc',
+  'invite',
 ] as const;
 type CommandName = (typeof COMMANDS)[number];
 /** How many names each command takes after it. */
@@ -99,6 +105,7 @@ const ARITY: Record<CommandName, number> = {
   'reset-2fa': 1,
   'link-oidc': 2,
   'unlink-oidc': 1,
+  invite: 0,
 };
 
 interface Command {
@@ -108,6 +115,8 @@ interface Command {
   yes: boolean;
   admin: boolean;
   passwordStdin: boolean;
+  /** invite: what the invitation says (left out: its defaults). */
+  invitation: { expiresInDays?: string; maxUses?: string; quota?: string };
 }
 
 function parseCommand(argv: string[]): Command {
@@ -118,6 +127,9 @@ function parseCommand(argv: string[]): Command {
       yes: { type: 'boolean', default: false },
       admin: { type: 'boolean', default: false },
       'password-stdin': { type: 'boolean', default: false },
+      days: { type: 'string' },
+      uses: { type: 'string' },
+      quota: { type: 'string' },
     },
     HELP,
   );
@@ -125,10 +137,21 @@ function parseCommand(argv: string[]): Command {
   if (!COMMANDS.includes(name as CommandName) || args.length !== ARITY[name as CommandName])
     throw commandUsageError(HELP, name);
   const { json, yes, admin } = parsed.values;
-  if (admin && name !== 'add') throw commandUsageError(HELP, name);
+  if (admin && name !== 'add' && name !== 'invite') throw commandUsageError(HELP, name);
+  const { days, uses, quota } = parsed.values;
+  if (name !== 'invite' && [days, uses, quota].some((given) => given !== undefined))
+    throw commandUsageError(HELP, name);
   if (name === 'admin' && args[1] !== 'on' && args[1] !== 'off')
     throw usageError(HELP, `admin takes on or off after the username, got "${args[1]}"`);
-  return { name: name as CommandName, args, json, yes, admin, passwordStdin: parsed.values['password-stdin'] };
+  return {
+    name: name as CommandName,
+    args,
+    json,
+    yes,
+    admin,
+    passwordStdin: parsed.values['password-stdin'],
+    invitation: { expiresInDays: days, maxUses: uses, quota },
+  };
 }
 
 async function readPassword(command: Command): Promise<string> {
@@ -243,6 +266,17 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
       return print(
         { ok: true, changed, user: await describeUser(ctx, username) },
         changed ? `${username} is no longer linked to a provider identity` : `${username} had no linked identity`,
+      );
+    }
+    case 'invite': {
+      const made = await makeInvitation(ctx, { ...command.invitation, admin: command.admin }, null);
+      const { invitation } = made;
+      return print(
+        made,
+        [
+          made.url,
+          `It makes ${invitation.maxUses === 1 ? 'one account' : `up to ${invitation.maxUses} accounts`}${invitation.admin ? ' of admins' : ''} until ${invitation.expiresAt.slice(0, 16).replace('T', ' ')} UTC; it is shown only now.`,
+        ].join('\n'),
       );
     }
   }

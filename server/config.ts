@@ -77,6 +77,11 @@ export interface Config {
   readonly passwordLogin: boolean;
   /** What the site calls itself (SITE_NAME): the header, titles, link previews, the manifest. */
   readonly siteName: string;
+  /**
+   * Who may make an account on the web (REGISTRATION, ADR 0086): nobody (`off`, the CLI and the
+   * console only), whoever holds an invitation (`invite`), or anyone on /signup too (`open`).
+   */
+  readonly registration: Registration;
   /** Every variable as it was set, secrets hidden, for the admin console (ADR 0083). */
   readonly settingsInForce: readonly SettingInForce[];
 }
@@ -268,6 +273,11 @@ const environmentVariables = z.object({
   }),
   OIDC_REQUIRE_2FA: onOff('OIDC_REQUIRE_2FA', false),
   PASSWORD_LOGIN: onOff('PASSWORD_LOGIN', true),
+  REGISTRATION: variable.transform((text, ctx) => {
+    const value = text ?? 'off';
+    if ((REGISTRATIONS as readonly string[]).includes(value)) return value as Registration;
+    return refuse(ctx, `REGISTRATION must be off, invite or open, got "${text}"`);
+  }),
   // The site's own name (ADR 0083): the header, page titles, link previews and the app manifest.
   SITE_NAME: variable.transform((text, ctx) => {
     const name = (text ?? '').replace(/\s+/g, ' ').trim() || DEFAULT_SITE_NAME;
@@ -277,6 +287,9 @@ const environmentVariables = z.object({
     return name;
   }),
 });
+
+const REGISTRATIONS = ['off', 'invite', 'open'] as const;
+type Registration = (typeof REGISTRATIONS)[number];
 
 /** What the site calls itself while SITE_NAME is unset. */
 const DEFAULT_SITE_NAME = 'File sharing';
@@ -321,6 +334,7 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     oidc,
     passwordLogin: values.PASSWORD_LOGIN,
     siteName: values.SITE_NAME,
+    registration: values.REGISTRATION,
     // A path derived from DATA_DIR is the operator's DATA_DIR: a failure there names it.
     uploadDirVariable: values.UPLOAD_DIR === undefined ? ('DATA_DIR' as const) : ('UPLOAD_DIR' as const),
     databaseVariable: values.DATABASE_URL === undefined ? ('DATA_DIR' as const) : ('DATABASE_URL' as const),
@@ -454,6 +468,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     oidc: settings.oidc === null ? null : Object.freeze(settings.oidc),
     passwordLogin: settings.passwordLogin,
     siteName: settings.siteName,
+    registration: settings.registration,
     settingsInForce: Object.freeze(settingsInForce(env)),
   });
 }

@@ -60,6 +60,14 @@ import * as webhooks from './services/webhooks';
 import * as adminAccounts from './services/admin-accounts';
 import { settingsInForce, storageOverview } from './services/admin-storage';
 import { isAdmin } from './services/admins';
+import {
+  acceptInvitation,
+  createInvitation,
+  listInvitations,
+  openInvitation,
+  revokeInvitation,
+  signUp,
+} from './services/invitations';
 
 export function loadContextFor(res: Response) {
   return {
@@ -99,6 +107,8 @@ export function loadContextFor(res: Response) {
       webhooks,
       /** The admin console (ADR 0083): each refuses anyone but an admin as NOT_FOUND. */
       admin: { isAdmin, storageOverview, settingsInForce, ...adminAccounts },
+      /** Invitations and sign-up (ADR 0086); making, listing and revoking are for admins only. */
+      invitations: { openInvitation, acceptInvitation, signUp, createInvitation, listInvitations, revokeInvitation },
     },
     http: {
       sessionCookie,

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { data, redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { ErrorPage, errorMeta } from '~/components/error-page';
 import { pageErrorFrom } from '~/utils/errors.server';
@@ -40,6 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const codeStepUser = step ? await context.services.oidcSignIn.codeStepUsername(context.ctx, step) : null;
   return {
     passwordLogin: config.passwordLogin,
+    openRegistration: config.registration === 'open' && config.passwordLogin,
     provider: config.oidc ? { name: config.oidc.displayName } : null,
     pendingCodeStep: codeStepUser ? { username: codeStepUser } : null,
   };
@@ -150,7 +151,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { passwordLogin, provider, pendingCodeStep } = useLoaderData<typeof loader>();
+  const { passwordLogin, openRegistration, provider, pendingCodeStep } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -189,7 +190,13 @@ export default function Login() {
           </p>
         ) : null}
         {providerButton}
-        <p className="muted">Accounts are created by the administrator of this service.</p>
+        {openRegistration ? (
+          <p className="muted">
+            No account yet? <Link to="/signup">Sign up</Link>.
+          </p>
+        ) : (
+          <p className="muted">Accounts are created by the administrator of this service.</p>
+        )}
       </main>
     );
   }
@@ -224,7 +231,13 @@ export default function Login() {
         </button>
       </Form>
       {providerButton}
-      <p className="muted">Accounts are created by the administrator of this service.</p>
+      {openRegistration ? (
+        <p className="muted">
+          No account yet? <Link to="/signup">Sign up</Link>.
+        </p>
+      ) : (
+        <p className="muted">Accounts are created by the administrator of this service.</p>
+      )}
     </main>
   );
 }

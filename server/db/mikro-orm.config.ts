@@ -6,6 +6,7 @@ import { CollectionFileSchema } from './entities/collection-file.entity';
 import { CollectionSchema } from './entities/collection.entity';
 import { FileSchema } from './entities/file.entity';
 import { FileRequestSchema, FileRequestUploadSchema } from './entities/file-request.entity';
+import { InvitationSchema } from './entities/invitation.entity';
 import { HealthProbeSchema } from './entities/health-probe.entity';
 import { LoginAttemptSchema } from './entities/login-attempt.entity';
 import { SessionSchema } from './entities/session.entity';
@@ -32,6 +33,7 @@ const entities = [
   WebhookDeliverySchema,
   FileRequestSchema,
   FileRequestUploadSchema,
+  InvitationSchema,
 ];
 
 interface SqliteConnection {

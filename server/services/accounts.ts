@@ -132,20 +132,22 @@ export async function deleteUser(ctx: ServiceContext, username: string): Promise
  * whatever the default), or `default` (back to DEFAULT_QUOTA_BYTES). Files already stored stay,
  * even above a lowered quota; new uploads wait.
  */
-export async function setUserQuota(ctx: ServiceContext, username: string, value: string): Promise<UserSummary> {
+/** A quota as typed: a size in either unit system, `none` (unlimited) or `default`. */
+export function quotaChoice(value: string): Pick<User, 'hasOwnQuota' | 'quotaBytes'> {
   const choice = value.trim().toLowerCase();
-  let change: Pick<User, 'hasOwnQuota' | 'quotaBytes'>;
-  if (choice === 'none') change = { hasOwnQuota: true, quotaBytes: null };
-  else if (choice === 'default') change = { hasOwnQuota: false, quotaBytes: null };
-  else {
-    const bytes = readSize(value);
-    if (bytes === null)
-      throw new AppError(
-        'BAD_REQUEST',
-        `Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "${value}"`,
-      );
-    change = { hasOwnQuota: true, quotaBytes: bytes };
-  }
+  if (choice === 'none') return { hasOwnQuota: true, quotaBytes: null };
+  if (choice === 'default') return { hasOwnQuota: false, quotaBytes: null };
+  const bytes = readSize(value);
+  if (bytes === null)
+    throw new AppError(
+      'BAD_REQUEST',
+      `Quota must be a size such as 500MB, 500MiB, 2G or 2GiB, "none" or "default", got "${value}"`,
+    );
+  return { hasOwnQuota: true, quotaBytes: bytes };
+}
+
+export async function setUserQuota(ctx: ServiceContext, username: string, value: string): Promise<UserSummary> {
+  const change = quotaChoice(value);
   const user = await requireUserNamed(ctx, username);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, change);
   ctx.log.info({ userId: user.id, quotaBytes: change.quotaBytes, own: change.hasOwnQuota }, 'quota set');

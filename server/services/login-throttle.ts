@@ -292,3 +292,22 @@ export async function admitGuestUpload(
   if (counter.failures > MAX_GUEST_UPLOADS_PER_ADDRESS)
     throw tooManyAttempts(counter.windowEndsAt - ctx.clock.now(), TOO_MANY_GUEST_UPLOADS);
 }
+
+/** Accounts made on /signup from one address in the window before it is refused (ADR 0086). */
+const MAX_SIGN_UPS_PER_ADDRESS = 5;
+const TOO_MANY_SIGN_UPS = 'Too many accounts were made from this address.';
+
+/**
+ * Lets a sign-up through, or throws TOO_MANY_REQUESTS (with Retry-After) once its address has
+ * made MAX_SIGN_UPS_PER_ADDRESS attempts in the window: each counts, made or refused, so that
+ * nobody fills the site with accounts or tries usernames for free.
+ */
+export async function admitSignUp(ctx: Pick<ServiceContext, 'em' | 'clock' | 'metrics' | 'clientAddress'>) {
+  const counters = countersOf(ctx);
+  const key = `signup:${addressKey(ctx.clientAddress)}`;
+  await admitUnder(ctx, counters, key, MAX_SIGN_UPS_PER_ADDRESS, (waitMs) => {
+    ctx.metrics.throttleRefused('login');
+    return tooManyAttempts(waitMs, TOO_MANY_SIGN_UPS);
+  });
+  await counters.fail(key);
+}

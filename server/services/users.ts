@@ -12,11 +12,17 @@ import { requireSessionUser, requireUser } from './guards';
 
 const TAKEN = 'Username is already taken';
 
-/** Creates a user (an admin with `admin`: ADR 0083): usernames are unique regardless of case. */
+/**
+ * Creates a user (an admin with `admin`: ADR 0083; with a quota of their own with `quota`):
+ * usernames are unique regardless of case.
+ */
 export async function registerUser(
   ctx: ServiceContext,
   input: unknown,
-  { admin = false }: { admin?: boolean } = {},
+  {
+    admin = false,
+    quota = { hasOwnQuota: false, quotaBytes: null },
+  }: { admin?: boolean; quota?: { hasOwnQuota: boolean; quotaBytes: number | null } } = {},
 ): Promise<AuthUser> {
   const parsed = registerUserSchema.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
@@ -31,8 +37,7 @@ export async function registerUser(
     passwordHash: await hashPassword(password),
     createdAt: new Date(ctx.clock.now()),
     disabledAt: null,
-    hasOwnQuota: false,
-    quotaBytes: null,
+    ...quota,
     isAdmin: admin,
   });
   try {

@@ -7,6 +7,7 @@ export function AdminNav() {
       <NavLink to="/admin" end>
         Users
       </NavLink>
+      <NavLink to="/admin/invitations">Invitations</NavLink>
       <NavLink to="/admin/storage">Storage</NavLink>
       <NavLink to="/admin/settings">Settings</NavLink>
     </nav>

@@ -26,6 +26,7 @@ import { Migration20261207120000CollectionFilesVersion as PostgresCollectionFile
 import { Migration20261208000000FileViews as PostgresFileViews } from './postgresql/Migration20261208000000FileViews';
 import { Migration20261209000000Admins as PostgresAdmins } from './postgresql/Migration20261209000000Admins';
 import { Migration20261209010000LastSignIn as PostgresLastSignIn } from './postgresql/Migration20261209010000LastSignIn';
+import { Migration20261210000000Invitations as PostgresInvitations } from './postgresql/Migration20261210000000Invitations';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -52,6 +53,7 @@ import { Migration20261207120000CollectionFilesVersion } from './sqlite/Migratio
 import { Migration20261208000000FileViews } from './sqlite/Migration20261208000000FileViews';
 import { Migration20261209000000Admins } from './sqlite/Migration20261209000000Admins';
 import { Migration20261209010000LastSignIn } from './sqlite/Migration20261209010000LastSignIn';
+import { Migration20261210000000Invitations } from './sqlite/Migration20261210000000Invitations';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -81,6 +83,7 @@ const sqliteMigrations = [
   { name: 'Migration20261208000000FileViews', class: Migration20261208000000FileViews },
   { name: 'Migration20261209000000Admins', class: Migration20261209000000Admins },
   { name: 'Migration20261209010000LastSignIn', class: Migration20261209010000LastSignIn },
+  { name: 'Migration20261210000000Invitations', class: Migration20261210000000Invitations },
 ];
 
 const postgresqlMigrations = [
@@ -108,6 +111,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261208000000FileViews', class: PostgresFileViews },
   { name: 'Migration20261209000000Admins', class: PostgresAdmins },
   { name: 'Migration20261209010000LastSignIn', class: PostgresLastSignIn },
+  { name: 'Migration20261210000000Invitations', class: PostgresInvitations },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

@@ -1,6 +1,6 @@
 // The last migration of each dialect's list (./index.ts), by name: what a database that is
 // up to date has run. tests/db/migrations-latest.test.ts keeps it the list's last.
 export const LATEST_MIGRATION = {
-  sqlite: 'Migration20261209010000LastSignIn',
-  postgresql: 'Migration20261209010000LastSignIn',
+  sqlite: 'Migration20261210000000Invitations',
+  postgresql: 'Migration20261210000000Invitations',
 } as const;

@@ -20,6 +20,7 @@ import { settingsInForce, storageOverview } from '../../services/admin-storage';
 import { requireAdmin } from '../../services/admins';
 import { firstIssue } from '../../schemas';
 import { AppError } from '../../utilities/errors';
+import { adminInvitationPaths, adminInvitationRoutes } from './admin-invitations';
 import { errors, isoDate, json, SESSION_OR_TOKEN } from './openapi-parts';
 import { handler, jsonObjectBody } from './routing';
 
@@ -107,6 +108,8 @@ export function adminRoutes(router: Router): void {
       res.status(200).json({ ok: true, removed: await deleteAccount(res.locals.ctx, req.params.username) });
     }),
   );
+
+  adminInvitationRoutes(router);
 }
 
 const quotaFields = {
@@ -155,6 +158,7 @@ const usernameParam = z.object({ username: z.string().openapi({ description: 'Th
 const ADMIN = ['Admin'];
 
 export function adminPaths(registry: OpenAPIRegistry): void {
+  adminInvitationPaths(registry);
   registry.registerPath({
     method: 'get',
     path: '/admin/users',

@@ -9,6 +9,7 @@ import {
   signAccountOutEverywhere,
 } from '../../services/admin-accounts';
 import { requireAdmin } from '../../services/admins';
+import { createInvitation, listInvitations, revokeInvitation } from '../../services/invitations';
 import { publicProcedure, router } from './trpc';
 
 // The admin console's calls in place (ADR 0083). Anyone but an admin is answered NOT_FOUND before
@@ -38,4 +39,11 @@ export const adminRouter = router({
   resetTwoFactor: adminProcedure
     .input(account)
     .mutation(({ ctx, input }) => resetAccountTwoFactor(ctx, input.username)),
+  invitations: adminProcedure.query(async ({ ctx }) => ({ invitations: await listInvitations(ctx) })),
+  createInvitation: adminProcedure
+    .input(z.record(z.unknown()))
+    .mutation(({ ctx, input }) => createInvitation(ctx, input)),
+  revokeInvitation: adminProcedure
+    .input(z.object({ id: z.string().max(64) }))
+    .mutation(async ({ ctx, input }) => ({ invitation: await revokeInvitation(ctx, input.id) })),
 });
