@@ -49,6 +49,9 @@ export default defineConfig({
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // What a page or a server is polled for (expect.poll) may take seconds on a loaded 2-core
+    // machine, where vitest's 1 s default failed tests whose answer was on its way.
+    expect: { poll: { timeout: 10_000 } },
     // Two cores: more workers only fight over them (and over bcrypt).
     maxWorkers: 2,
     reporters: ['default'],

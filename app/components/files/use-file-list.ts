@@ -73,8 +73,11 @@ export function useDeleteInPlace(files: readonly ListedRow[], initialNotice: str
   const deleteFile = (id: string, name: string) => {
     setError(null);
     setNotice(null);
-    const index = files.findIndex((file) => file.id === id);
-    const neighbour = files[index + 1] ?? files[index - 1] ?? null;
+    // Its neighbour among the rows shown: a row deleted a moment ago may still be in the list
+    // until the list is read again, and is no place for focus to go.
+    const shown = files.filter((file) => file.id === id || !hidden.has(file.id));
+    const index = shown.findIndex((file) => file.id === id);
+    const neighbour = shown[index + 1] ?? shown[index - 1] ?? null;
     show(id, false);
     setFocusAfterDelete({ deleted: id, next: neighbour?.id ?? null });
     remove.mutate(

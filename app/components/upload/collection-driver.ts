@@ -1,3 +1,4 @@
+import { flushSync } from 'react-dom';
 import { countedTitle, folderTitle } from '../../../server/collection-titles';
 import type { ChosenFile } from '~/utils/chosen-files.client';
 import { retitleCollection, startCollectionUpload } from '~/utils/collection-upload.client';
@@ -62,6 +63,9 @@ export function sendCollection(
           return;
         }
         if (collectionId && !problem && current.every((row) => row.state === 'done')) {
+          // Every file shown done before the page goes: React would otherwise draw the last
+          // file's state after the navigation began, or not at all.
+          flushSync(() => status.setRows([...current]));
           window.location.assign(`/c/${collectionId}`);
           return;
         }
