@@ -17,7 +17,9 @@
 // files (rows put straight into SQLite), a word in ~1 % of the names and one in none;
 // filelist — time to first byte of "My files" (GET /files, and ?view=gallery) with
 // BENCH_FILELIST_FILES files; metrics — 4 KiB raw downloads of two services side by side, one
-// with Prometheus metrics on (METRICS_TOKEN) and one without.
+// with Prometheus metrics on (METRICS_TOKEN) and one without; adminusers — the admin console's
+// accounts (its page and /api/v1/admin/users) with BENCH_ADMIN_USERS users against the same
+// requests with the bench's few users.
 // The phases' measures are in bench/phases/<phase>.mjs; bench/lib/ holds what they share (the
 // settings, the child processes and their clean-up, RSS and CPU, statistics, the service's start
 // and login, the input files, the lines of the table). This file runs them in order and reports.
@@ -42,6 +44,7 @@ import {
 import { DISK_PHASES, MiB, S, SEEDED_USERS, wants } from './lib/settings.mjs';
 import { round } from './lib/stats.mjs';
 import { measureCollections } from './phases/collections.mjs';
+import { measureAdminUsers } from './phases/admin-users.mjs';
 import { measureFileList } from './phases/filelist.mjs';
 import { measureLargeSizes } from './phases/large.mjs';
 import { measureList } from './phases/list.mjs';
@@ -171,6 +174,8 @@ async function measureOnDisk({ inputDir, logDir }) {
   }
   if (wants('search')) await measureSearch({ port, dataDir });
   if (wants('filelist')) await measureFileList({ port, dataDir });
+  // Last on this service: the 10,000 users it adds would be in every list after it.
+  if (wants('adminusers')) await measureAdminUsers({ port, dataDir });
 
   results.serviceFinalRssMb = round(serviceRss.status().rss);
   // Stopped before any later phase: idle processes are still processes on a 2-core machine.

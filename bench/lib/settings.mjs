@@ -43,6 +43,8 @@ export const S = {
   searchRequests: int('BENCH_SEARCH_REQUESTS', 60),
   filelistFiles: int('BENCH_FILELIST_FILES', 10000),
   filelistRequests: int('BENCH_FILELIST_REQUESTS', 40),
+  adminUsers: int('BENCH_ADMIN_USERS', 10000),
+  adminUsersRequests: int('BENCH_ADMIN_USERS_REQUESTS', 20),
   logLevel: env.BENCH_LOG_LEVEL || 'info',
   cpuProfDir: env.BENCH_CPU_PROF ? path.resolve(env.BENCH_CPU_PROF) : null,
   only: env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',').map((s) => s.trim())) : null,
@@ -75,8 +77,9 @@ export const DISK_PHASES = [
   'thumbnails',
   'search',
   'filelist',
+  'adminusers',
 ];
 /** The phases that seed a user of their own (registered before the service starts). */
-export const SEEDED_USERS = { search: 'bench-search', filelist: 'bench-files' };
+export const SEEDED_USERS = { search: 'bench-search', filelist: 'bench-files', adminusers: 'bench-admin' };
 export const PASSWORD = 'bench-password-0123456789';
 export const SECRET = randomBytes(32).toString('hex');
