@@ -20,6 +20,7 @@ import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usag
 import { resetTwoFactor } from '../server/services/two-factor';
 import { registerUser } from '../server/services/users';
 import { makeInvitation } from '../server/services/invitations';
+import { type AuditEntry, exportAuditEvents, readSince } from '../server/services/audit-trail';
 import {
   ask,
   CliError,
@@ -52,6 +53,7 @@ const HELP: CommandHelp = {
     'link-oidc <username> <subject> [--json]',
     'unlink-oidc <username> [--json]',
     'invite [--days <n>] [--uses <n>] [--quota <size|none|default>] [--admin] [--json]',
+    'audit [--since <date>] [--json]',
   ],
   summary: ["Administers accounts with the server's settings (DATA_DIR, DATABASE_URL, …), also while the server runs."],
   entries: [
@@ -69,6 +71,8 @@ const HELP: CommandHelp = {
     ['invite', 'prints an invitation link that makes accounts (REGISTRATION=invite or open): it works'],
     ['', 'for --days (default 7, up to 365), makes --uses accounts (default 1), with --quota (default:'],
     ['', 'the default quota). Shown only now: only a hash of it is kept'],
+    ['audit', 'prints the audit trail (sign-ins, account and admin changes, deletions), oldest first,'],
+    ['', 'from --since (a date such as 2026-01-31) on; --json: one JSON object a line'],
     ['reset-2fa', "turns the user's two-factor codes off (a lost phone): the password alone logs in again"],
     ['link-oidc', "the provider's identity <subject> (its `sub`) signs in as the user (OIDC_ISSUER)"],
     ['unlink-oidc', "the user's provider identity no longer signs in as them"],
@@ -90,6 +94,7 @@ const COMMANDS = [
   'link-oidc',
   'unlink-oidc',
   'invite',
+  'audit',
 ] as const;
 type CommandName = (typeof COMMANDS)[number];
 /** How many names each command takes after it. */
@@ -106,6 +111,7 @@ const ARITY: Record<CommandName, number> = {
   'link-oidc': 2,
   'unlink-oidc': 1,
   invite: 0,
+  audit: 0,
 };
 
 interface Command {
@@ -117,6 +123,8 @@ interface Command {
   passwordStdin: boolean;
   /** invite: what the invitation says (left out: its defaults). */
   invitation: { expiresInDays?: string; maxUses?: string; quota?: string };
+  /** audit: from when. */
+  since?: string;
 }
 
 function parseCommand(argv: string[]): Command {
@@ -130,6 +138,7 @@ function parseCommand(argv: string[]): Command {
       days: { type: 'string' },
       uses: { type: 'string' },
       quota: { type: 'string' },
+      since: { type: 'string' },
     },
     HELP,
   );
@@ -141,6 +150,8 @@ function parseCommand(argv: string[]): Command {
   const { days, uses, quota } = parsed.values;
   if (name !== 'invite' && [days, uses, quota].some((given) => given !== undefined))
     throw commandUsageError(HELP, name);
+  const { since } = parsed.values;
+  if (since !== undefined && name !== 'audit') throw commandUsageError(HELP, name);
   if (name === 'admin' && args[1] !== 'on' && args[1] !== 'off')
     throw usageError(HELP, `admin takes on or off after the username, got "${args[1]}"`);
   return {
@@ -151,6 +162,7 @@ function parseCommand(argv: string[]): Command {
     admin,
     passwordStdin: parsed.values['password-stdin'],
     invitation: { expiresInDays: days, maxUses: uses, quota },
+    since,
   };
 }
 
@@ -180,6 +192,21 @@ function describe(user: ListedUser): string {
     user.disabled ? 'DISABLED' : 'active',
     ...(user.admin ? ['admin'] : []),
     ...(user.oidcSubject === null ? [] : [`signs in with ${user.oidcSubject}`]),
+  ].join('  ');
+}
+
+/** An audit event on one line: when, who, what, on what, how it ended, from where. */
+function auditLine(entry: AuditEntry): string {
+  const who = entry.actor.name ? `${entry.actor.name} (${entry.actor.kind})` : entry.actor.kind;
+  const what = entry.target ? `${entry.target.kind} ${entry.target.name ?? entry.target.id ?? ''}`.trim() : '';
+  return [
+    entry.at.slice(0, 19).replace('T', ' '),
+    who,
+    entry.action,
+    entry.outcome,
+    ...(what ? [what] : []),
+    ...(entry.detail ? [entry.detail] : []),
+    ...(entry.address ? [`from ${entry.address}`] : []),
   ].join('  ');
 }
 
@@ -267,6 +294,15 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
         { ok: true, changed, user: await describeUser(ctx, username) },
         changed ? `${username} is no longer linked to a provider identity` : `${username} had no linked identity`,
       );
+    }
+    case 'audit': {
+      let any = false;
+      await exportAuditEvents(ctx, readSince(command.since), (entry) => {
+        any = true;
+        process.stdout.write(`${command.json ? JSON.stringify(entry) : auditLine(entry)}\n`);
+      });
+      if (!any && !command.json) process.stdout.write('No events\n');
+      return;
     }
     case 'invite': {
       const made = await makeInvitation(ctx, { ...command.invitation, admin: command.admin }, null);

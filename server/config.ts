@@ -82,6 +82,8 @@ export interface Config {
    * console only), whoever holds an invitation (`invite`), or anyone on /signup too (`open`).
    */
   readonly registration: Registration;
+  /** How long the audit trail keeps an event (AUDIT_RETENTION_DAYS, ADR 0087). */
+  readonly auditRetentionDays: number;
   /** Every variable as it was set, secrets hidden, for the admin console (ADR 0083). */
   readonly settingsInForce: readonly SettingInForce[];
 }
@@ -232,6 +234,7 @@ const environmentVariables = z.object({
   }),
   // The delay before a failed delivery's first retry; each next one doubles it (with jitter).
   WEBHOOK_RETRY_BASE_MS: wholeNumber('WEBHOOK_RETRY_BASE_MS', 30000, 1, 3600000),
+  AUDIT_RETENTION_DAYS: wholeNumber('AUDIT_RETENTION_DAYS', 365, 1, 36500),
   JWT_EXPIRES_IN: duration('JWT_EXPIRES_IN', LONGEST_SESSION),
   // Share links (ADR 0014): the longest expiry an upload may have, and the one it gets when none is chosen.
   MAX_EXPIRY: duration('MAX_EXPIRY', LONGEST_SHARE_EXPIRY),
@@ -335,6 +338,7 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     passwordLogin: values.PASSWORD_LOGIN,
     siteName: values.SITE_NAME,
     registration: values.REGISTRATION,
+    auditRetentionDays: values.AUDIT_RETENTION_DAYS,
     // A path derived from DATA_DIR is the operator's DATA_DIR: a failure there names it.
     uploadDirVariable: values.UPLOAD_DIR === undefined ? ('DATA_DIR' as const) : ('UPLOAD_DIR' as const),
     databaseVariable: values.DATABASE_URL === undefined ? ('DATA_DIR' as const) : ('DATABASE_URL' as const),
@@ -469,6 +473,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     passwordLogin: settings.passwordLogin,
     siteName: settings.siteName,
     registration: settings.registration,
+    auditRetentionDays: settings.auditRetentionDays,
     settingsInForce: Object.freeze(settingsInForce(env)),
   });
 }

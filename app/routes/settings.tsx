@@ -7,6 +7,7 @@ import { ApiTokensSection } from '~/components/settings/api-tokens-section';
 import { FormMessages, type SettingsResult, type SettingsSection } from '~/components/settings/form-result';
 import { PasswordSection } from '~/components/settings/password-section';
 import { SessionsSection } from '~/components/settings/sessions-section';
+import { SignInsSection } from '~/components/settings/sign-ins-section';
 import { WEBHOOK_INTENTS, WebhooksSection, type WebhooksResult } from '~/components/settings/webhooks-section';
 import { pageErrorFrom } from '~/utils/errors.server';
 import { CHANGE_PASSWORD_LABELS, inFormWords, NEW_TOKEN_LABELS, type FieldLabels } from '~/utils/form-errors';
@@ -34,7 +35,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const webhooks = [];
   for (const webhook of await services.webhooks.listWebhooks(ctx))
     webhooks.push({ ...webhook, deliveries: await services.webhooks.listWebhookDeliveries(ctx, webhook.id) });
-  return { tokens, sessions, twoFactor, webhooks, now: ctx.clock.now() };
+  const signIns = await services.audit.mySignIns(ctx, 10);
+  return { tokens, sessions, twoFactor, webhooks, signIns, now: ctx.clock.now() };
 }
 
 /** Adding a webhook (its secret shown once), removing one, sending a delivery again. */
@@ -174,7 +176,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Settings() {
-  const { tokens, sessions, twoFactor, webhooks, now } = useLoaderData<typeof loader>();
+  const { tokens, sessions, twoFactor, webhooks, signIns, now } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const twoFactorResult = answer?.section === 'two-factor' ? (answer as TwoFactorResult) : undefined;
   const webhooksResult = answer?.section === 'webhooks' ? (answer as WebhooksResult) : undefined;
@@ -189,6 +191,7 @@ export default function Settings() {
       <PasswordSection result={result} />
       <TwoFactorSection enabled={twoFactor.enabled} left={twoFactor.recoveryCodesLeft} result={twoFactorResult} />
       <SessionsSection sessions={sessions} result={result} />
+      <SignInsSection signIns={signIns} />
       <WebhooksSection webhooks={webhooks} result={webhooksResult} />
     </main>
   );

@@ -9,6 +9,7 @@ import { FileSchema } from '../db/entities/file.entity';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema, type User } from '../db/entities/user.entity';
 import { countFilesAndBytesByUser } from '../db/usage';
+import { recordAudit } from './audit';
 import { AppError } from '../utilities/errors';
 import { firstIssue, newPasswordSchema } from '../schemas';
 import { quotaOf, usageOf, type Usage } from './quotas';
@@ -77,6 +78,7 @@ export async function setUserPassword(
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { passwordHash: await hashPassword(parsed.data) });
   const sessionsRevoked = await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
   ctx.log.info({ userId: user.id, sessionsRevoked }, 'password set by an admin');
+  await recordAudit(ctx, { action: 'password.changed', target: targetOf(user), detail: 'set by an admin' });
   return { sessionsRevoked };
 }
 
@@ -94,6 +96,7 @@ export async function setUserDisabled(
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { disabledAt: disabled ? new Date(ctx.clock.now()) : null });
   if (disabled) await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
   ctx.log.info({ userId: user.id }, disabled ? 'user disabled' : 'user enabled');
+  await recordAudit(ctx, { action: disabled ? 'account.disabled' : 'account.enabled', target: targetOf(user) });
   return { changed: true };
 }
 
@@ -124,7 +127,13 @@ export async function deleteUser(ctx: ServiceContext, username: string): Promise
     }
   }
   ctx.log.info({ userId: user.id, files: files.length }, 'user deleted');
-  return { files: files.length, bytes: files.reduce((sum, file) => sum + Number(file.size), 0) };
+  const removed = { files: files.length, bytes: files.reduce((sum, file) => sum + Number(file.size), 0) };
+  await recordAudit(ctx, {
+    action: 'account.deleted',
+    target: targetOf(user),
+    detail: `${removed.files} files, ${removed.bytes} bytes`,
+  });
+  return removed;
 }
 
 /**
@@ -151,6 +160,15 @@ export async function setUserQuota(ctx: ServiceContext, username: string, value:
   const user = await requireUserNamed(ctx, username);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, change);
   ctx.log.info({ userId: user.id, quotaBytes: change.quotaBytes, own: change.hasOwnQuota }, 'quota set');
+  await recordAudit(ctx, {
+    action: 'account.quota',
+    target: targetOf(user),
+    detail: change.hasOwnQuota
+      ? change.quotaBytes === null
+        ? 'unlimited'
+        : `${change.quotaBytes} bytes`
+      : 'the default',
+  });
   return describeUser(ctx, username);
 }
 
@@ -181,4 +199,9 @@ export async function unlinkOidcSubject(ctx: ServiceContext, username: string): 
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { oidcSubject: null });
   ctx.log.info({ userId: user.id }, 'provider identity unlinked by an admin');
   return { changed: true };
+}
+
+/** A user as an audit event names its target. */
+function targetOf(user: { id: string; username: string }) {
+  return { kind: 'user' as const, id: user.id, name: user.username };
 }

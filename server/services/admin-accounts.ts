@@ -13,6 +13,7 @@ import { requireAdmin, setAdmin } from './admins';
 import { quotaOf } from './quotas';
 import { resetTwoFactor } from './two-factor';
 import { registerUser } from './users';
+import { recordAudit } from './audit';
 
 /** Accounts on one page of the list. */
 const ACCOUNTS_PER_PAGE = 50;
@@ -161,6 +162,11 @@ export async function signAccountOutEverywhere(
   const user = await describeUser(ctx, username);
   const sessionsEnded = await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
   ctx.log.info({ userId: user.id, sessionsEnded }, 'sessions ended by an admin');
+  await recordAudit(ctx, {
+    action: 'sessions.ended',
+    target: { kind: 'user', id: user.id, name: user.username },
+    detail: `all, ${sessionsEnded}, by an admin`,
+  });
   return { sessionsEnded };
 }
 

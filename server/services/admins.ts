@@ -5,6 +5,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { AuthUser, ServiceContext } from '../context';
 import { UserSchema } from '../db/entities/user.entity';
+import { recordAudit } from './audit';
 import { AppError } from '../utilities/errors';
 
 /** The line that says how to make the first admin, for an install that has none. */
@@ -46,10 +47,10 @@ export async function setAdmin(
   username: string,
   admin: boolean,
 ): Promise<{ changed: boolean; username: string }> {
-  return ctx.em.transactional(async (em) => {
+  const result = await ctx.em.transactional(async (em) => {
     const user = await em.findOne(UserSchema, { usernameKey: username.toLowerCase() }, { refresh: true });
     if (!user) throw new AppError('NOT_FOUND', `No user named "${username}"`);
-    if (Boolean(user.isAdmin) === admin) return { changed: false, username: user.username };
+    if (Boolean(user.isAdmin) === admin) return { changed: false, username: user.username, id: user.id };
     if (!admin) {
       const admins = await em.find(
         UserSchema,
@@ -64,6 +65,14 @@ export async function setAdmin(
     }
     user.isAdmin = admin;
     ctx.log.info({ userId: user.id }, admin ? 'admin right given' : 'admin right taken');
-    return { changed: true, username: user.username };
+    return { changed: true, username: user.username, id: user.id };
   });
+  // After the transaction: an event is never written inside another's unit of work.
+  if (!result.changed) return { changed: false, username: result.username };
+  await recordAudit(ctx, {
+    action: 'account.admin',
+    target: { kind: 'user', id: result.id, name: result.username },
+    detail: admin ? 'on' : 'off',
+  });
+  return { changed: true, username: result.username };
 }

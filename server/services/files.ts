@@ -24,6 +24,7 @@ import { requireUser } from './guards';
 import { quotaExceededError } from './storage-usage';
 import { storageFaultAsAppError } from './storage-errors';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
+import { recordAudit } from './audit';
 
 /** The file object of the API (docs/api.md). */
 export interface FileDto {
@@ -361,6 +362,7 @@ export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<F
     );
   }
   ctx.log.info({ fileId: file.id }, 'file deleted');
+  await recordAudit(ctx, { action: 'file.deleted', target: { kind: 'file', id: file.id, name: file.originalName } });
   return toFileDto(file);
 }
 
@@ -427,6 +429,13 @@ async function changeFile(
     });
     if (updated === 0) throw new AppError('NOT_FOUND', 'File not found');
     ctx.log.info({ fileId: file.id, changed: Object.keys(changes) }, 'file changed');
+    const settings = Object.keys(changes).filter((column) => column !== 'originalName');
+    if (settings.length > 0)
+      await recordAudit(ctx, {
+        action: 'share-settings.changed',
+        target: { kind: 'file', id: file.id, name: file.originalName },
+        detail: settings.map((column) => (column === 'passwordHash' ? 'password' : column)).join(', '),
+      });
   }
   const changed = await findFile(ctx, file.id);
   if (!changed) throw new AppError('NOT_FOUND', 'File not found');

@@ -16,6 +16,7 @@ import { requireAdmin } from './admins';
 import { admitSignUp } from './login-throttle';
 import { type IssuedSession, issueSession } from './sessions';
 import { registerUser } from './users';
+import { recordAudit } from './audit';
 
 /** How long an invitation lasts unless its maker says otherwise. */
 const DEFAULT_INVITATION_DAYS = 7;
@@ -133,6 +134,11 @@ export async function makeInvitation(
   };
   await ctx.em.insert(InvitationSchema, invitation);
   ctx.log.info({ invitationId: invitation.id, maxUses, admin }, 'invitation made');
+  await recordAudit(ctx, {
+    action: 'invitation.made',
+    target: { kind: 'invitation', id: invitation.id },
+    detail: `${maxUses} accounts, ${expiresInDays} days${admin ? ', admins' : ''}`,
+  });
   return { invitation: summaryOf(invitation, now), code, url: `${ctx.linkBase}/invite/${code}` };
 }
 
@@ -159,6 +165,7 @@ export async function revokeInvitation(ctx: ServiceContext, id: string): Promise
     invitation.revokedAt = new Date(ctx.clock.now());
     await ctx.em.flush();
     ctx.log.info({ invitationId: id }, 'invitation revoked');
+    await recordAudit(ctx, { action: 'invitation.revoked', target: { kind: 'invitation', id } });
   }
   return summaryOf(invitation, ctx.clock.now());
 }
@@ -207,6 +214,11 @@ export async function acceptInvitation(ctx: ServiceContext, code: string, input:
     throw error;
   }
   ctx.log.info({ userId: user.id, invitationId: offered.id }, 'account made with an invitation');
+  await recordAudit(ctx, {
+    action: 'invitation.used',
+    actor: { id: user.id, name: user.username },
+    target: { kind: 'invitation', id: offered.id },
+  });
   return issueSession(ctx, { ...user, disabledAt: null }, 'password');
 }
 

@@ -8,6 +8,7 @@ import { SessionSchema, type Session } from '../db/entities/session.entity';
 import { type User, UserSchema } from '../db/entities/user.entity';
 import { selectSessionUser } from '../db/sessions';
 import { storedDateMillis } from '../db/stored-date';
+import { recordAudit } from './audit';
 import { AppError } from '../utilities/errors';
 import { firstIssue, isRecordId, loginSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
@@ -61,10 +62,21 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
     codeWrong = !(user && (await secondFactorAccepted(ctx, user, input)));
     return !codeWrong;
   });
-  if (codeWrong) throw wrongCodeError();
-  if (!user || !right) throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+  const tried = { id: user?.id ?? null, name: user?.username ?? username };
+  const failed = (detail: string) => recordAudit(ctx, { action: 'sign-in', outcome: 'failure', actor: tried, detail });
+  if (codeWrong) {
+    await failed('password, a wrong two-factor code');
+    throw wrongCodeError();
+  }
+  if (!user || !right) {
+    await failed(user ? 'password, wrong' : 'password, no such user');
+    throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+  }
   // Told only to someone who knows the password: the account exists, an admin disabled it.
-  if (user.disabledAt !== null) throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
+  if (user.disabledAt !== null) {
+    await failed('password, account disabled');
+    throw new AppError('FORBIDDEN', ACCOUNT_DISABLED);
+  }
   return issueSession(ctx, user, 'password');
 }
 
@@ -95,6 +107,12 @@ export async function issueSession(
   // Housekeeping: sessions that expired are of no use to anyone.
   await ctx.em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date(now * 1000) } });
 
+  await recordAudit(ctx, {
+    action: 'sign-in',
+    actor: { id: user.id, name: user.username },
+    target: { kind: 'session', id: session.id },
+    detail: method,
+  });
   const token = await signSessionToken({ sub: user.id, sid: session.id }, ttl, ctx.config.sessionSecret, now);
   const issued: IssuedSession = { user: { id: user.id, username: user.username }, token, maxAgeSeconds: ttl };
   const wrongCodes = await takeWrongCodesNotice(ctx, user.id);
@@ -162,7 +180,20 @@ export async function recogniseSession(
 export async function logout(ctx: ServiceContext, token: string | null): Promise<void> {
   if (!token) return;
   const claims = await verifySessionToken(token, ctx.config.sessionSecret);
-  if (claims) await ctx.em.nativeDelete(SessionSchema, { id: claims.sid });
+  if (!claims) return;
+  const ended = await ctx.em.nativeDelete(SessionSchema, { id: claims.sid });
+  if (ended) {
+    const user = await ctx.em.findOne(
+      UserSchema,
+      { id: claims.sub },
+      { fields: ['username'], disableIdentityMap: true },
+    );
+    await recordAudit(ctx, {
+      action: 'sign-out',
+      actor: { id: claims.sub, name: user?.username ?? null },
+      target: { kind: 'session', id: claims.sid },
+    });
+  }
 }
 
 export interface SessionDto {
@@ -218,6 +249,11 @@ export async function revokeSession(ctx: ServiceContext, sessionId: string): Pro
     : 0;
   if (removed === 0) throw new AppError('NOT_FOUND', 'Session not found');
   ctx.log.info({ userId: user.id }, 'session revoked');
+  await recordAudit(ctx, {
+    action: 'sessions.ended',
+    target: { kind: 'session', id: sessionId },
+    detail: 'one session',
+  });
   return { wasCurrent: sessionId === ctx.sessionId };
 }
 
@@ -226,5 +262,10 @@ export async function revokeAllSessions(ctx: ServiceContext): Promise<{ revoked:
   const user = requireSessionUser(ctx);
   const revoked = await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
   ctx.log.info({ userId: user.id, revoked }, 'all sessions revoked');
+  await recordAudit(ctx, {
+    action: 'sessions.ended',
+    target: { kind: 'user', id: user.id, name: user.username },
+    detail: `all, ${revoked}`,
+  });
   return { revoked };
 }

@@ -112,7 +112,7 @@ describe('a wrong command line', () => {
     [
       'users',
       [],
-      'Missing the command (list, add, admin, passwd, disable, enable, delete, quota, reset-2fa, link-oidc, unlink-oidc)',
+      'Missing the command (list, add, admin, passwd, disable, enable, delete, quota, reset-2fa, link-oidc, unlink-oidc, invite, audit)',
     ],
     ['users', ['frobnicate'], 'Unknown command "frobnicate"'],
     ['users', ['enable'], 'Expected disable|enable <username> [--json]'],

@@ -1,6 +1,7 @@
 // `npm run users -- invite` (ADR 0086): the built CLI makes an invitation link beside a running
 // app on the same data; the link makes the account it says. Refused, one line and a non-zero
-// exit, while REGISTRATION is off, and for a bad value.
+// exit, while REGISTRATION is off, and for a bad value. `users audit` (ADR 0087) prints the
+// audit trail, what the CLI did among it.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { postForm, sessionSetCookie } from '../helpers/pages-fixtures';
@@ -81,5 +82,36 @@ describe('invitations made with the CLI', () => {
     const usage = await users(['list', '--days', '3']);
     expect(usage.code).toBe(2);
     expect(await app.rows('select id from invitations')).toEqual(before);
+  });
+
+  it('when an admin runs `users audit`, then the trail is printed oldest first, the CLI’s own deeds as the system, as lines or JSON lines, from --since on', async () => {
+    const json = await users(['audit', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const entries = json.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            at: string;
+            action: string;
+            actor: { kind: string };
+            target: { name: string | null } | null;
+          },
+      );
+    const made = entries.find((entry) => entry.action === 'invitation.made');
+    expect(made?.actor.kind).toBe('system');
+    expect(entries.filter((entry) => entry.action === 'account.created').map((entry) => entry.target?.name)).toEqual([
+      'cli-invited-1',
+      'cli-invited-2',
+    ]);
+    expect(entries.map((entry) => entry.at)).toEqual([...entries.map((entry) => entry.at)].sort());
+    const human = await users(['audit']);
+    expect(human.stdout).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}system {2}invitation\.made {2}success {2}invitation \S+ {2}2 accounts, 3 days, admins$/m,
+    );
+    expect((await users(['audit', '--since', '2999-01-01'])).stdout).toBe('No events\n');
+    const bad = await users(['audit', '--since', 'someday']);
+    expect([bad.code, bad.stderr]).toEqual([1, 'users: since must be a date such as 2026-01-31, got "someday"\n']);
   });
 });

@@ -108,6 +108,35 @@ describe.skipIf(!hasChromium)(`the admin console in Chromium${SKIP_NOTE}`, () =>
     );
 
     it(
+      `when an admin filters the audit trail by who and what (${mode}), then the table shows just those events`,
+      async () => {
+        const { context, page } = await open('admin', js);
+        try {
+          await goToConsole(page, js);
+          await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit trail' }).click();
+          await page.waitForURL(`${site}/admin/audit`);
+          if (js) await waitForHydration(page, 'main form');
+          await page.getByLabel('Who').fill('root');
+          // The first test disabled quiet-js and quiet-nojs as root.
+          await page.getByLabel('What').selectOption('account.disabled');
+          await page.getByRole('button', { name: 'Show' }).click();
+          await page.waitForURL(/\/admin\/audit\?who=root&action=account\.disabled/);
+          await page.locator('table.audit tbody tr').first().waitFor();
+          const whats = await page.locator('table.audit tbody td[data-label="What"]').allInnerTexts();
+          expect(whats.length).toBeGreaterThan(0);
+          for (const what of whats) expect(what).toBe('account.disabled');
+          const ons = await page.locator('table.audit tbody td[data-label="On"]').allInnerTexts();
+          expect(ons).toContain(`user quiet-${tag}`);
+          const whos = await page.locator('table.audit tbody td[data-label="Who"]').allInnerTexts();
+          for (const who of whos) expect(who).toBe('root');
+        } finally {
+          await context.close();
+        }
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
       `when a user who is not an admin opens the console (${mode}), then the header has no Admin link and the page is not found`,
       async () => {
         const { context, page } = await open('plain', js);
@@ -116,9 +145,11 @@ describe.skipIf(!hasChromium)(`the admin console in Chromium${SKIP_NOTE}`, () =>
           expect(
             await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count(),
           ).toBe(0);
-          const answer = await page.goto(`${site}/admin`);
-          expect(answer?.status()).toBe(404);
-          await page.getByText('Page not found.').waitFor();
+          for (const path of ['/admin', '/admin/audit', '/admin/invitations']) {
+            const answer = await page.goto(`${site}${path}`);
+            expect(answer?.status(), path).toBe(404);
+            await page.getByText('Page not found.').waitFor();
+          }
         } finally {
           await context.close();
         }
@@ -139,6 +170,7 @@ describe.skipIf(!hasChromium)(`the admin console in Chromium${SKIP_NOTE}`, () =>
               ['admin-delete', '/admin/users/plain/delete'],
               ['admin-storage', '/admin/storage'],
               ['admin-settings', '/admin/settings'],
+              ['admin-audit', '/admin/audit'],
             ]) {
               await page.goto(`${site}${path}`);
               if (name === 'admin-users') {

@@ -20,6 +20,7 @@ import { settingsInForce, storageOverview } from '../../services/admin-storage';
 import { requireAdmin } from '../../services/admins';
 import { firstIssue } from '../../schemas';
 import { AppError } from '../../utilities/errors';
+import { adminAuditPaths, adminAuditRoutes } from './admin-audit';
 import { adminInvitationPaths, adminInvitationRoutes } from './admin-invitations';
 import { errors, isoDate, json, SESSION_OR_TOKEN } from './openapi-parts';
 import { handler, jsonObjectBody } from './routing';
@@ -110,6 +111,7 @@ export function adminRoutes(router: Router): void {
   );
 
   adminInvitationRoutes(router);
+  adminAuditRoutes(router);
 }
 
 const quotaFields = {
@@ -159,6 +161,7 @@ const ADMIN = ['Admin'];
 
 export function adminPaths(registry: OpenAPIRegistry): void {
   adminInvitationPaths(registry);
+  adminAuditPaths(registry);
   registry.registerPath({
     method: 'get',
     path: '/admin/users',

@@ -17,6 +17,7 @@ import { firstIssue, newFileRequestSchema } from '../../schemas';
 import { requireUser } from '../guards';
 import { discardUploadsOf, removeStoppedRequestUploads } from '../resumable-uploads';
 import { type FileRequestState, stateOf } from './request-state';
+import { recordAudit } from '../audit';
 
 /** The request object of the API (docs/api.md). */
 export interface FileRequestDto {
@@ -88,6 +89,10 @@ export async function createFileRequest(ctx: ServiceContext, input: unknown): Pr
   };
   await ctx.em.insert(FileRequestSchema, request);
   ctx.log.info({ requestId: request.id }, 'file request created');
+  await recordAudit(ctx, {
+    action: 'file-request.made',
+    target: { kind: 'file-request', id: request.id, name: request.title },
+  });
   return toDto(ctx, request, { files: 0, bytes: 0, newFiles: 0 });
 }
 
@@ -231,6 +236,11 @@ export async function setFileRequestClosed(
     await removeStoppedRequestUploads(ctx, request.id);
   }
   ctx.log.info({ requestId: request.id, closed }, closed ? 'file request closed' : 'file request reopened');
+  if (closed && !request.closedAt)
+    await recordAudit(ctx, {
+      action: 'file-request.closed',
+      target: { kind: 'file-request', id: request.id, name: request.title },
+    });
   return (await getOwnFileRequest(ctx, request.id)).request;
 }
 
