@@ -72,8 +72,6 @@ interface Seen {
 interface UploadPage {
   page: Page;
   cdp: CDPSession;
-  /** Every state of the progress shown, as it changed. */
-  seen: Seen[];
   /** The requests the page sent that change something (method and path). */
   sent: Request[];
 }
@@ -100,11 +98,10 @@ async function onUploadPage(
     if (message.type() !== 'error' || allowedErrors?.test(message.text())) return;
     errors.push(`console: ${message.text()}`);
   });
-  const upload: UploadPage = { page, cdp: await context.newCDPSession(page), seen: [], sent: [] };
+  const upload: UploadPage = { page, cdp: await context.newCDPSession(page), sent: [] };
   page.on('request', (request) => {
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method())) upload.sent.push(request);
   });
-  await page.exposeFunction('recordUploadProgress', (seen: Seen) => upload.seen.push(seen));
   try {
     await upload.cdp.send('Network.enable');
     await upload.cdp.send('Network.emulateNetworkConditions', {
@@ -132,10 +129,14 @@ async function onUploadPage(
           };
         });
         if (!bar && rows.length === 0) return;
-        void (window as unknown as { recordUploadProgress(seen: unknown): Promise<void> }).recordUploadProgress({
-          overall: bar ? { value: bar.value, max: bar.max } : null,
-          rows,
-        });
+        // Kept in the tab's sessionStorage, written at once: it outlives the page's going to the
+        // collection when the upload ends (a call out to the test could be lost with the page).
+        const count = Number(sessionStorage.getItem('progress:count') ?? 0);
+        sessionStorage.setItem(
+          `progress:${count}`,
+          JSON.stringify({ overall: bar ? { value: bar.value, max: bar.max } : null, rows }),
+        );
+        sessionStorage.setItem('progress:count', String(count + 1));
       };
       new MutationObserver(record).observe(form, {
         subtree: true,
@@ -149,6 +150,14 @@ async function onUploadPage(
     await context.close();
   }
   expect(errors.join('\n')).toBe('');
+}
+
+/** Every state of the upload form's list the page recorded, in order (kept in sessionStorage). */
+function seenOn(page: Page): Promise<Seen[]> {
+  return page.evaluate(() => {
+    const count = Number(sessionStorage.getItem('progress:count') ?? 0);
+    return Array.from({ length: count }, (_, n) => JSON.parse(sessionStorage.getItem(`progress:${n}`) ?? 'null'));
+  });
 }
 
 /** Drops a folder of the disk on the drop area, as the desktop does (a path, not bytes). */
@@ -233,7 +242,7 @@ describe.skipIf(!hasChromium)('several files and folders from the upload page', 
       await expect.poll(() => page.locator('.chosen-files').textContent()).toMatch(/^20 files · /);
       const id = await uploadToCollection(page);
 
-      expectEachFileShown(upload.seen, sizes);
+      expectEachFileShown(await seenOn(page), sizes);
       expect(uploadsSent(upload.sent)).toEqual({ creations: 20, forms: 0, collections: 1 });
 
       // One collection page, named after the folder (the form had no title), its 20 files in
@@ -249,7 +258,7 @@ describe.skipIf(!hasChromium)('several files and folders from the upload page', 
       const collection = await collectionOf('dora', id);
       // In the order of their paths, as the page listed them (whatever order the disk keeps them in).
       const inOrder = [...sizes.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-      expect(upload.seen[0].rows.map((row) => row.path)).toEqual(inOrder);
+      expect((await seenOn(page))[0].rows.map((row) => row.path)).toEqual(inOrder);
       expect(collection.files.map((entry) => entry.path)).toEqual(inOrder);
       await page.screenshot({ path: screenshotPath('collection-upload-folder'), fullPage: true });
 
@@ -337,7 +346,7 @@ describe.skipIf(!hasChromium)('several files and folders from the upload page', 
       await page.locator('input[type=file]').setInputFiles(chosen);
       const id = await uploadToCollection(page);
 
-      expectEachFileShown(upload.seen, new Map(chosen.map((file) => [file.name, file.buffer.length])));
+      expectEachFileShown(await seenOn(page), new Map(chosen.map((file) => [file.name, file.buffer.length])));
       expect(uploadsSent(upload.sent)).toEqual({ creations: 3, forms: 0, collections: 1 });
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('3 files');
       const collection = await collectionOf('maya', id);

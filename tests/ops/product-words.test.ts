@@ -16,8 +16,10 @@ const PROCESS_WORDS: RegExp[] = [
   // A numbered work period; a login session that lasts a number of minutes or days is the product's own.
   /\bsession[\s-]?\d+(?!\d)(?!\s?(seconds?|minutes?|hours?|days?|weeks?)\b)/i,
   /\bQA\b/i,
-  // npm's `--no-audit` flag (install without asking the registry for advisories) is a command, not a review.
-  /(?<!no-)\baudit/i,
+  // A review of the code, not the product's audit trail (its events, `/admin/audit`, `users audit`).
+  /\b(an|this|the|security|code|last|previous)\s+audit\b(?![\s_-]*(trail|events?|entr|retention|actions?))/i,
+  /\baudit\s+(found|showed|noted|said|findings?)\b/i,
+  /\bauditors?\b/i,
   /\bfound\sby\b/i,
   /\bnoticed\sby\b/i,
   /\bissues?\s#?\d+/i,
