@@ -20,7 +20,7 @@ import { heldBytesByUser, type HeldBytes } from '../server/services/storage-usag
 import { resetTwoFactor } from '../server/services/two-factor';
 import { registerUser } from '../server/services/users';
 import { makeInvitation } from '../server/services/invitations';
-import { type AuditEntry, exportAuditEvents, readSince } from '../server/services/audit-trail';
+import { type ActivityEntry, exportActivityEvents, readSince } from '../server/services/activity-log';
 import {
   ask,
   CliError,
@@ -71,7 +71,7 @@ const HELP: CommandHelp = {
     ['invite', 'prints an invitation link that makes accounts (REGISTRATION=invite or open): it works'],
     ['', 'for --days (default 7, up to 365), makes --uses accounts (default 1), with --quota (default:'],
     ['', 'the default quota). Shown only now: only a hash of it is kept'],
-    ['audit', 'prints the audit trail (sign-ins, account and admin changes, deletions), oldest first,'],
+    ['audit', 'prints the activity log (sign-ins, account and admin changes, deletions), oldest first,'],
     ['', 'from --since (a date such as 2026-01-31) on; --json: one JSON object a line'],
     ['reset-2fa', "turns the user's two-factor codes off (a lost phone): the password alone logs in again"],
     ['link-oidc', "the provider's identity <subject> (its `sub`) signs in as the user (OIDC_ISSUER)"],
@@ -195,8 +195,8 @@ function describe(user: ListedUser): string {
   ].join('  ');
 }
 
-/** An audit event on one line: when, who, what, on what, how it ended, from where. */
-function auditLine(entry: AuditEntry): string {
+/** An activity event on one line: when, who, what, on what, how it ended, from where. */
+function activityLine(entry: ActivityEntry): string {
   const who = entry.actor.name ? `${entry.actor.name} (${entry.actor.kind})` : entry.actor.kind;
   const what = entry.target ? `${entry.target.kind} ${entry.target.name ?? entry.target.id ?? ''}`.trim() : '';
   return [
@@ -297,9 +297,9 @@ async function run(command: Command, ctx: ServiceContext, password: string | nul
     }
     case 'audit': {
       let any = false;
-      await exportAuditEvents(ctx, readSince(command.since), (entry) => {
+      await exportActivityEvents(ctx, readSince(command.since), (entry) => {
         any = true;
-        process.stdout.write(`${command.json ? JSON.stringify(entry) : auditLine(entry)}\n`);
+        process.stdout.write(`${command.json ? JSON.stringify(entry) : activityLine(entry)}\n`);
       });
       if (!any && !command.json) process.stdout.write('No events\n');
       return;

@@ -82,8 +82,8 @@ export interface Config {
    * console only), whoever holds an invitation (`invite`), or anyone on /signup too (`open`).
    */
   readonly registration: Registration;
-  /** How long the audit trail keeps an event (AUDIT_RETENTION_DAYS, ADR 0087). */
-  readonly auditRetentionDays: number;
+  /** How long the activity log keeps an event (AUDIT_RETENTION_DAYS, ADR 0087). */
+  readonly activityRetentionDays: number;
   /** Every variable as it was set, secrets hidden, for the admin console (ADR 0083). */
   readonly settingsInForce: readonly SettingInForce[];
 }
@@ -338,7 +338,7 @@ const environmentSchema = environmentVariables.transform((values, ctx) => {
     passwordLogin: values.PASSWORD_LOGIN,
     siteName: values.SITE_NAME,
     registration: values.REGISTRATION,
-    auditRetentionDays: values.AUDIT_RETENTION_DAYS,
+    activityRetentionDays: values.AUDIT_RETENTION_DAYS,
     // A path derived from DATA_DIR is the operator's DATA_DIR: a failure there names it.
     uploadDirVariable: values.UPLOAD_DIR === undefined ? ('DATA_DIR' as const) : ('UPLOAD_DIR' as const),
     databaseVariable: values.DATABASE_URL === undefined ? ('DATA_DIR' as const) : ('DATABASE_URL' as const),
@@ -473,7 +473,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     passwordLogin: settings.passwordLogin,
     siteName: settings.siteName,
     registration: settings.registration,
-    auditRetentionDays: settings.auditRetentionDays,
+    activityRetentionDays: settings.activityRetentionDays,
     settingsInForce: Object.freeze(settingsInForce(env)),
   });
 }

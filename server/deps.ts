@@ -16,7 +16,7 @@ import { createMetrics } from './metrics';
 import { OutageTracker } from './outages/tracker';
 import { ArchivePlanCache } from './instance/archive-plan-cache';
 import { DownloadTally } from './instance/download-tally';
-import { pruneAuditEvents } from './services/audit';
+import { pruneActivityEvents } from './services/activity';
 import { reconcileStorage, removeExpiredFiles, scheduleMaintenance } from './services/maintenance';
 import { withThumbnails } from './services/thumbnails';
 import type { ContentStore } from './storage/content-store';
@@ -108,8 +108,8 @@ export async function startHousekeeping(
   const soleWriter = deps.config.database.dialect === 'sqlite';
   const swept = await reconcileStorage(parts, soleWriter ? { minAgeMs: 0 } : {});
   deps.metrics.swept('storage', swept.incomplete + swept.orphans);
-  // Audit events past their keeping (ADR 0087); then every hour with the rest.
-  await pruneAuditEvents(parts, deps.config.auditRetentionDays);
+  // Activity events past their keeping (ADR 0087); then every hour with the rest.
+  await pruneActivityEvents(parts, deps.config.activityRetentionDays);
   const stopMaintenance = scheduleMaintenance(deps, options);
   // Webhook deliveries, off the requests' path: queued ones a crash left are sent now (ADR 0050).
   const deliverer = new WebhookDeliverer(deps);

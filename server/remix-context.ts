@@ -60,8 +60,8 @@ import * as webhooks from './services/webhooks';
 import * as adminAccounts from './services/admin-accounts';
 import { settingsInForce, storageOverview } from './services/admin-storage';
 import { isAdmin } from './services/admins';
-import { AUDIT_ACTIONS } from './services/audit';
-import { listAuditEvents, mySignIns } from './services/audit-trail';
+import { ACTIVITY_ACTIONS } from './services/activity';
+import { listActivityEvents, mySignIns } from './services/activity-log';
 import {
   acceptInvitation,
   createInvitation,
@@ -110,8 +110,8 @@ export function loadContextFor(res: Response) {
       /** The admin console (ADR 0083): each refuses anyone but an admin as NOT_FOUND. */
       admin: { isAdmin, storageOverview, settingsInForce, ...adminAccounts },
       /** Invitations and sign-up (ADR 0086); making, listing and revoking are for admins only. */
-      /** The audit trail (ADR 0087): the admin's view, and a user's own sign-ins. */
-      audit: { AUDIT_ACTIONS, listAuditEvents, mySignIns },
+      /** The activity log (ADR 0087): the admin's view, and a user's own sign-ins. */
+      activity: { ACTIVITY_ACTIONS, listActivityEvents, mySignIns },
       invitations: { openInvitation, acceptInvitation, signUp, createInvitation, listInvitations, revokeInvitation },
     },
     http: {

@@ -1,4 +1,4 @@
-// The admin console's audit trail, `/admin/audit` (ADR 0087): every security-relevant event,
+// The admin console's activity log, `/admin/audit` (ADR 0087): every security-relevant event,
 // newest first, 50 to a page, filtered by who, what and when; and the same as JSON lines for
 // keeping elsewhere. A plain GET form: the same with JavaScript on or off. To anyone but an
 // admin the address does not exist (404).
@@ -13,14 +13,14 @@ import { counted } from '~/utils/format';
 import { pageTitle } from '~/utils/titles';
 
 export const meta: MetaFunction = ({ error, matches }) =>
-  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Audit trail · Admin') }];
+  error ? errorMeta(error, matches) : [{ title: pageTitle(matches, 'Activity log · Admin') }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   try {
-    const trail = await context.services.audit.listAuditEvents(context.ctx, Object.fromEntries(url.searchParams));
+    const trail = await context.services.activity.listActivityEvents(context.ctx, Object.fromEntries(url.searchParams));
     return data(
-      { ...trail, actions: context.services.audit.AUDIT_ACTIONS },
+      { ...trail, actions: context.services.activity.ACTIVITY_ACTIONS },
       { headers: { 'Cache-Control': 'private, no-store' } },
     );
   } catch (error) {
@@ -39,16 +39,16 @@ function hrefOf(query: Query, page: number): string {
   return text ? `/admin/audit?${text}` : '/admin/audit';
 }
 
-export default function AdminAudit() {
+export default function AdminActivity() {
   const { events, total, page, pages, query, actions } = useLoaderData<typeof loader>();
   const exportHref = `/api/v1/admin/audit/export${query.since ? `?${new URLSearchParams({ since: query.since })}` : ''}`;
   return (
     <main className="admin">
       <h1>Admin</h1>
       <AdminNav />
-      <section aria-labelledby="audit-heading">
-        <h2 id="audit-heading">Audit trail</h2>
-        <Form method="get" className="search-form audit-filters">
+      <section aria-labelledby="activity-heading">
+        <h2 id="activity-heading">Activity log</h2>
+        <Form method="get" className="search-form activity-filters">
           <label>
             Who
             <input name="who" defaultValue={query.who} maxLength={64} placeholder="a username" />
@@ -82,7 +82,7 @@ export default function AdminAudit() {
         </p>
         {events.length ? (
           <div className="table-wrap">
-            <table className="accounts audit">
+            <table className="accounts activity">
               <thead>
                 <tr>
                   <th scope="col">When</th>

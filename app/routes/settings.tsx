@@ -35,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const webhooks = [];
   for (const webhook of await services.webhooks.listWebhooks(ctx))
     webhooks.push({ ...webhook, deliveries: await services.webhooks.listWebhookDeliveries(ctx, webhook.id) });
-  const signIns = await services.audit.mySignIns(ctx, 10);
+  const signIns = await services.activity.mySignIns(ctx, 10);
   return { tokens, sessions, twoFactor, webhooks, signIns, now: ctx.clock.now() };
 }
 

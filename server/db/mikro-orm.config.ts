@@ -6,7 +6,7 @@ import { CollectionFileSchema } from './entities/collection-file.entity';
 import { CollectionSchema } from './entities/collection.entity';
 import { FileSchema } from './entities/file.entity';
 import { FileRequestSchema, FileRequestUploadSchema } from './entities/file-request.entity';
-import { AuditEventSchema } from './entities/audit-event.entity';
+import { ActivityEventSchema } from './entities/activity-event.entity';
 import { InvitationSchema } from './entities/invitation.entity';
 import { HealthProbeSchema } from './entities/health-probe.entity';
 import { LoginAttemptSchema } from './entities/login-attempt.entity';
@@ -35,7 +35,7 @@ const entities = [
   FileRequestSchema,
   FileRequestUploadSchema,
   InvitationSchema,
-  AuditEventSchema,
+  ActivityEventSchema,
 ];
 
 interface SqliteConnection {

@@ -9,7 +9,7 @@ import { FileSchema } from '../db/entities/file.entity';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema, type User } from '../db/entities/user.entity';
 import { countFilesAndBytesByUser } from '../db/usage';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 import { AppError } from '../utilities/errors';
 import { firstIssue, newPasswordSchema } from '../schemas';
 import { quotaOf, usageOf, type Usage } from './quotas';
@@ -78,7 +78,7 @@ export async function setUserPassword(
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { passwordHash: await hashPassword(parsed.data) });
   const sessionsRevoked = await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
   ctx.log.info({ userId: user.id, sessionsRevoked }, 'password set by an admin');
-  await recordAudit(ctx, { action: 'password.changed', target: targetOf(user), detail: 'set by an admin' });
+  await recordActivity(ctx, { action: 'password.changed', target: targetOf(user), detail: 'set by an admin' });
   return { sessionsRevoked };
 }
 
@@ -96,7 +96,7 @@ export async function setUserDisabled(
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, { disabledAt: disabled ? new Date(ctx.clock.now()) : null });
   if (disabled) await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
   ctx.log.info({ userId: user.id }, disabled ? 'user disabled' : 'user enabled');
-  await recordAudit(ctx, { action: disabled ? 'account.disabled' : 'account.enabled', target: targetOf(user) });
+  await recordActivity(ctx, { action: disabled ? 'account.disabled' : 'account.enabled', target: targetOf(user) });
   return { changed: true };
 }
 
@@ -128,7 +128,7 @@ export async function deleteUser(ctx: ServiceContext, username: string): Promise
   }
   ctx.log.info({ userId: user.id, files: files.length }, 'user deleted');
   const removed = { files: files.length, bytes: files.reduce((sum, file) => sum + Number(file.size), 0) };
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'account.deleted',
     target: targetOf(user),
     detail: `${removed.files} files, ${removed.bytes} bytes`,
@@ -160,7 +160,7 @@ export async function setUserQuota(ctx: ServiceContext, username: string, value:
   const user = await requireUserNamed(ctx, username);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, change);
   ctx.log.info({ userId: user.id, quotaBytes: change.quotaBytes, own: change.hasOwnQuota }, 'quota set');
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'account.quota',
     target: targetOf(user),
     detail: change.hasOwnQuota
@@ -201,7 +201,7 @@ export async function unlinkOidcSubject(ctx: ServiceContext, username: string): 
   return { changed: true };
 }
 
-/** A user as an audit event names its target. */
+/** A user as an activity event names its target. */
 function targetOf(user: { id: string; username: string }) {
   return { kind: 'user' as const, id: user.id, name: user.username };
 }

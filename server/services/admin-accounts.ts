@@ -13,7 +13,7 @@ import { requireAdmin, setAdmin } from './admins';
 import { quotaOf } from './quotas';
 import { resetTwoFactor } from './two-factor';
 import { registerUser } from './users';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 
 /** Accounts on one page of the list. */
 const ACCOUNTS_PER_PAGE = 50;
@@ -162,7 +162,7 @@ export async function signAccountOutEverywhere(
   const user = await describeUser(ctx, username);
   const sessionsEnded = await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
   ctx.log.info({ userId: user.id, sessionsEnded }, 'sessions ended by an admin');
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'sessions.ended',
     target: { kind: 'user', id: user.id, name: user.username },
     detail: `all, ${sessionsEnded}, by an admin`,

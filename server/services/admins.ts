@@ -5,7 +5,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { AuthUser, ServiceContext } from '../context';
 import { UserSchema } from '../db/entities/user.entity';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 import { AppError } from '../utilities/errors';
 
 /** The line that says how to make the first admin, for an install that has none. */
@@ -69,7 +69,7 @@ export async function setAdmin(
   });
   // After the transaction: an event is never written inside another's unit of work.
   if (!result.changed) return { changed: false, username: result.username };
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'account.admin',
     target: { kind: 'user', id: result.id, name: result.username },
     detail: admin ? 'on' : 'off',

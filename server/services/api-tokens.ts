@@ -9,7 +9,7 @@ import { storedDateMillis } from '../db/stored-date';
 import { AppError } from '../utilities/errors';
 import { firstIssue, isRecordId, newApiTokenSchema } from '../schemas';
 import { requireSessionUser } from './guards';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 
 export const TOKEN_PREFIX = 'fsk_';
 const TOKEN_RANDOM_BYTES = 32;
@@ -74,7 +74,7 @@ export async function issueApiToken(ctx: ServiceContext, userId: string, input: 
   };
   await ctx.em.insert(ApiTokenSchema, row);
   ctx.log.info({ tokenId: row.id, userId }, 'api token created');
-  await recordAudit(ctx, { action: 'token.created', target: { kind: 'token', id: row.id, name } });
+  await recordActivity(ctx, { action: 'token.created', target: { kind: 'token', id: row.id, name } });
   return { token, apiToken: toDto(row) };
 }
 
@@ -102,7 +102,7 @@ export async function revokeApiTokenOf(ctx: ServiceContext, userId: string, toke
   const removed = isRecordId(tokenId) ? await ctx.em.nativeDelete(ApiTokenSchema, { id: tokenId, userId }) : 0;
   if (removed === 0) throw new AppError('NOT_FOUND', 'Token not found');
   ctx.log.info({ tokenId, userId }, 'api token revoked');
-  await recordAudit(ctx, { action: 'token.revoked', target: { kind: 'token', id: tokenId } });
+  await recordActivity(ctx, { action: 'token.revoked', target: { kind: 'token', id: tokenId } });
 }
 
 /** The user a live token belongs to; null for an unknown, revoked or expired token. Records no use. */

@@ -22,7 +22,7 @@ import { collectionFilesChanged } from '../db/collection-versions';
 import { deleteFile, newFileId, toFileDto, type FileDto } from './files';
 import { requireUser } from './guards';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 
 interface CollectionEntryDto {
   /** Where the file sits in the collection and in its archive, e.g. `photos/2026/beach.jpg`. */
@@ -359,7 +359,7 @@ export async function deleteCollection(
     }
   }
   ctx.log.info({ collectionId: collection.id, filesDeleted: options.deleteFiles }, 'collection deleted');
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'collection.deleted',
     target: { kind: 'collection', id: collection.id, name: collection.title },
     detail: options.deleteFiles ? 'with its files' : null,

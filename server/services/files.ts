@@ -24,7 +24,7 @@ import { requireUser } from './guards';
 import { quotaExceededError } from './storage-usage';
 import { storageFaultAsAppError } from './storage-errors';
 import { changedShareColumns, GONE_MESSAGES, goneReason, newShareColumns } from './share-settings';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 
 /** The file object of the API (docs/api.md). */
 export interface FileDto {
@@ -362,7 +362,7 @@ export async function deleteFile(ctx: ServiceContext, fileId: string): Promise<F
     );
   }
   ctx.log.info({ fileId: file.id }, 'file deleted');
-  await recordAudit(ctx, { action: 'file.deleted', target: { kind: 'file', id: file.id, name: file.originalName } });
+  await recordActivity(ctx, { action: 'file.deleted', target: { kind: 'file', id: file.id, name: file.originalName } });
   return toFileDto(file);
 }
 
@@ -431,7 +431,7 @@ async function changeFile(
     ctx.log.info({ fileId: file.id, changed: Object.keys(changes) }, 'file changed');
     const settings = Object.keys(changes).filter((column) => column !== 'originalName');
     if (settings.length > 0)
-      await recordAudit(ctx, {
+      await recordActivity(ctx, {
         action: 'share-settings.changed',
         target: { kind: 'file', id: file.id, name: file.originalName },
         detail: settings.map((column) => (column === 'passwordHash' ? 'password' : column)).join(', '),

@@ -16,7 +16,7 @@ import { requireAdmin } from './admins';
 import { admitSignUp } from './login-throttle';
 import { type IssuedSession, issueSession } from './sessions';
 import { registerUser } from './users';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 
 /** How long an invitation lasts unless its maker says otherwise. */
 const DEFAULT_INVITATION_DAYS = 7;
@@ -134,7 +134,7 @@ export async function makeInvitation(
   };
   await ctx.em.insert(InvitationSchema, invitation);
   ctx.log.info({ invitationId: invitation.id, maxUses, admin }, 'invitation made');
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'invitation.made',
     target: { kind: 'invitation', id: invitation.id },
     detail: `${maxUses} accounts, ${expiresInDays} days${admin ? ', admins' : ''}`,
@@ -165,7 +165,7 @@ export async function revokeInvitation(ctx: ServiceContext, id: string): Promise
     invitation.revokedAt = new Date(ctx.clock.now());
     await ctx.em.flush();
     ctx.log.info({ invitationId: id }, 'invitation revoked');
-    await recordAudit(ctx, { action: 'invitation.revoked', target: { kind: 'invitation', id } });
+    await recordActivity(ctx, { action: 'invitation.revoked', target: { kind: 'invitation', id } });
   }
   return summaryOf(invitation, ctx.clock.now());
 }
@@ -214,7 +214,7 @@ export async function acceptInvitation(ctx: ServiceContext, code: string, input:
     throw error;
   }
   ctx.log.info({ userId: user.id, invitationId: offered.id }, 'account made with an invitation');
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'invitation.used',
     actor: { id: user.id, name: user.username },
     target: { kind: 'invitation', id: offered.id },

@@ -14,7 +14,7 @@ import { DOWNLOAD_CLAIM_TTL_SECONDS } from '../auth/download-claim';
 import { FileSchema } from '../db/entities/file.entity';
 import { goneFileFilters } from '../db/files';
 import { LoginAttemptSchema } from '../db/entities/login-attempt.entity';
-import { pruneAuditEvents } from './audit';
+import { pruneActivityEvents } from './activity';
 import { SessionSchema } from '../db/entities/session.entity';
 import type { EntityManager } from '../db/orm';
 import type { Clock } from '../utilities/clock';
@@ -134,7 +134,7 @@ export function scheduleMaintenance(
     clock: Clock;
     downloads: DownloadTally;
     metrics: Metrics;
-    config: { auditRetentionDays: number };
+    config: { activityRetentionDays: number };
   },
   options: { expirySweepEveryMs?: number } = {},
 ): () => void {
@@ -145,7 +145,7 @@ export function scheduleMaintenance(
       deps.metrics.swept('storage', swept.incomplete + swept.orphans);
       await em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date(deps.clock.now()) } });
       await em.nativeDelete(LoginAttemptSchema, { windowEndsAt: { $lte: deps.clock.now() } });
-      await pruneAuditEvents({ em, clock: deps.clock }, deps.config.auditRetentionDays);
+      await pruneActivityEvents({ em, clock: deps.clock }, deps.config.activityRetentionDays);
     } catch (error) {
       deps.log.warn({ err: error }, 'housekeeping round failed; the next one tries again');
     }

@@ -8,7 +8,7 @@ import { SessionSchema, type Session } from '../db/entities/session.entity';
 import { type User, UserSchema } from '../db/entities/user.entity';
 import { selectSessionUser } from '../db/sessions';
 import { storedDateMillis } from '../db/stored-date';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 import { AppError } from '../utilities/errors';
 import { firstIssue, isRecordId, loginSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
@@ -63,7 +63,8 @@ export async function login(ctx: ServiceContext, input: unknown): Promise<Issued
     return !codeWrong;
   });
   const tried = { id: user?.id ?? null, name: user?.username ?? username };
-  const failed = (detail: string) => recordAudit(ctx, { action: 'sign-in', outcome: 'failure', actor: tried, detail });
+  const failed = (detail: string) =>
+    recordActivity(ctx, { action: 'sign-in', outcome: 'failure', actor: tried, detail });
   if (codeWrong) {
     await failed('password, a wrong two-factor code');
     throw wrongCodeError();
@@ -107,7 +108,7 @@ export async function issueSession(
   // Housekeeping: sessions that expired are of no use to anyone.
   await ctx.em.nativeDelete(SessionSchema, { expiresAt: { $lt: new Date(now * 1000) } });
 
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'sign-in',
     actor: { id: user.id, name: user.username },
     target: { kind: 'session', id: session.id },
@@ -188,7 +189,7 @@ export async function logout(ctx: ServiceContext, token: string | null): Promise
       { id: claims.sub },
       { fields: ['username'], disableIdentityMap: true },
     );
-    await recordAudit(ctx, {
+    await recordActivity(ctx, {
       action: 'sign-out',
       actor: { id: claims.sub, name: user?.username ?? null },
       target: { kind: 'session', id: claims.sid },
@@ -249,7 +250,7 @@ export async function revokeSession(ctx: ServiceContext, sessionId: string): Pro
     : 0;
   if (removed === 0) throw new AppError('NOT_FOUND', 'Session not found');
   ctx.log.info({ userId: user.id }, 'session revoked');
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'sessions.ended',
     target: { kind: 'session', id: sessionId },
     detail: 'one session',
@@ -262,7 +263,7 @@ export async function revokeAllSessions(ctx: ServiceContext): Promise<{ revoked:
   const user = requireSessionUser(ctx);
   const revoked = await ctx.em.nativeDelete(SessionSchema, { userId: user.id });
   ctx.log.info({ userId: user.id, revoked }, 'all sessions revoked');
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'sessions.ended',
     target: { kind: 'user', id: user.id, name: user.username },
     detail: `all, ${revoked}`,

@@ -15,7 +15,7 @@ import { AppError } from '../utilities/errors';
 import { firstIssue } from '../schemas';
 import { requireSessionUser } from './guards';
 import { admitCodeGuess, admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 
 const STEP_MS = 30_000;
 /** Codes of the step before and after the current one are taken too (a clock a little off). */
@@ -251,7 +251,7 @@ export async function confirmTwoFactor(ctx: ServiceContext, input: unknown): Pro
   );
   if (changed !== 1) throw new AppError('CONFLICT', 'Two-factor codes were changed meanwhile; begin again');
   ctx.log.info({ userId: user.id }, 'two-factor codes turned on');
-  await recordAudit(ctx, { action: 'two-factor.on', target: { kind: 'user', id: user.id, name: user.username } });
+  await recordActivity(ctx, { action: 'two-factor.on', target: { kind: 'user', id: user.id, name: user.username } });
   return { recoveryCodes };
 }
 
@@ -278,7 +278,7 @@ export async function disableTwoFactor(ctx: ServiceContext, input: unknown): Pro
   if (!right) throw new AppError('BAD_REQUEST', CODE_WRONG);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, TWO_FACTOR_OFF);
   ctx.log.info({ userId: user.id }, 'two-factor codes turned off');
-  await recordAudit(ctx, { action: 'two-factor.off', target: { kind: 'user', id: user.id, name: user.username } });
+  await recordActivity(ctx, { action: 'two-factor.off', target: { kind: 'user', id: user.id, name: user.username } });
 }
 
 /** An administrator turns a user's two-factor codes off (a lost phone and lost recovery codes). */
@@ -287,7 +287,7 @@ export async function resetTwoFactor(ctx: ServiceContext, username: string): Pro
   if (!user) throw new AppError('NOT_FOUND', `No user named "${username}"`);
   await ctx.em.nativeUpdate(UserSchema, { id: user.id }, TWO_FACTOR_OFF);
   ctx.log.info({ userId: user.id }, 'two-factor codes reset');
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'two-factor.off',
     target: { kind: 'user', id: user.id, name: user.username },
     detail: 'reset by an admin',

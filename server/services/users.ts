@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { AuthUser, ServiceContext } from '../context';
 import { SessionSchema } from '../db/entities/session.entity';
 import { UserSchema } from '../db/entities/user.entity';
-import { recordAudit } from './audit';
+import { recordActivity } from './activity';
 import { AppError } from '../utilities/errors';
 import { changePasswordSchema, firstIssue, registerUserSchema, usernameSchema } from '../schemas';
 import { admitLoginAttempt, checkedUnderThrottle } from './login-throttle';
@@ -48,7 +48,7 @@ export async function registerUser(
     if (error instanceof UniqueConstraintViolationException) throw new AppError('CONFLICT', TAKEN);
     throw error;
   }
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'account.created',
     target: { kind: 'user', id: user.id, name: user.username },
     detail: admin ? 'an admin' : null,
@@ -88,7 +88,7 @@ export async function changeOwnPassword(
   const others = ctx.sessionId === null ? { userId: user.id } : { userId: user.id, id: { $ne: ctx.sessionId } };
   const otherSessionsRevoked = await ctx.em.nativeDelete(SessionSchema, others);
   ctx.log.info({ userId: user.id, otherSessionsRevoked }, 'password changed');
-  await recordAudit(ctx, { action: 'password.changed', target: { kind: 'user', id: user.id, name: user.username } });
+  await recordActivity(ctx, { action: 'password.changed', target: { kind: 'user', id: user.id, name: user.username } });
   return { otherSessionsRevoked };
 }
 

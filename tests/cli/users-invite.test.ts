@@ -1,7 +1,7 @@
 // `npm run users -- invite` (ADR 0086): the built CLI makes an invitation link beside a running
 // app on the same data; the link makes the account it says. Refused, one line and a non-zero
 // exit, while REGISTRATION is off, and for a bad value. `users audit` (ADR 0087) prints the
-// audit trail, what the CLI did among it.
+// activity log, what the CLI did among it.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app';
 import { postForm, sessionSetCookie } from '../helpers/pages-fixtures';

@@ -108,12 +108,12 @@ describe.skipIf(!hasChromium)(`the admin console in Chromium${SKIP_NOTE}`, () =>
     );
 
     it(
-      `when an admin filters the audit trail by who and what (${mode}), then the table shows just those events`,
+      `when an admin filters the activity log by who and what (${mode}), then the table shows just those events`,
       async () => {
         const { context, page } = await open('admin', js);
         try {
           await goToConsole(page, js);
-          await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit trail' }).click();
+          await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Activity log' }).click();
           await page.waitForURL(`${site}/admin/audit`);
           if (js) await waitForHydration(page, 'main form');
           await page.getByLabel('Who').fill('root');
@@ -121,13 +121,13 @@ describe.skipIf(!hasChromium)(`the admin console in Chromium${SKIP_NOTE}`, () =>
           await page.getByLabel('What').selectOption('account.disabled');
           await page.getByRole('button', { name: 'Show' }).click();
           await page.waitForURL(/\/admin\/audit\?who=root&action=account\.disabled/);
-          await page.locator('table.audit tbody tr').first().waitFor();
-          const whats = await page.locator('table.audit tbody td[data-label="What"]').allInnerTexts();
+          await page.locator('table.activity tbody tr').first().waitFor();
+          const whats = await page.locator('table.activity tbody td[data-label="What"]').allInnerTexts();
           expect(whats.length).toBeGreaterThan(0);
           for (const what of whats) expect(what).toBe('account.disabled');
-          const ons = await page.locator('table.audit tbody td[data-label="On"]').allInnerTexts();
+          const ons = await page.locator('table.activity tbody td[data-label="On"]').allInnerTexts();
           expect(ons).toContain(`user quiet-${tag}`);
-          const whos = await page.locator('table.audit tbody td[data-label="Who"]').allInnerTexts();
+          const whos = await page.locator('table.activity tbody td[data-label="Who"]').allInnerTexts();
           for (const who of whos) expect(who).toBe('root');
         } finally {
           await context.close();
@@ -170,7 +170,7 @@ describe.skipIf(!hasChromium)(`the admin console in Chromium${SKIP_NOTE}`, () =>
               ['admin-delete', '/admin/users/plain/delete'],
               ['admin-storage', '/admin/storage'],
               ['admin-settings', '/admin/settings'],
-              ['admin-audit', '/admin/audit'],
+              ['admin-activity', '/admin/audit'],
             ]) {
               await page.goto(`${site}${path}`);
               if (name === 'admin-users') {

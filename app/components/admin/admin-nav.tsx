@@ -10,7 +10,7 @@ export function AdminNav() {
       <NavLink to="/admin/invitations">Invitations</NavLink>
       <NavLink to="/admin/storage">Storage</NavLink>
       <NavLink to="/admin/settings">Settings</NavLink>
-      <NavLink to="/admin/audit">Audit trail</NavLink>
+      <NavLink to="/admin/audit">Activity log</NavLink>
     </nav>
   );
 }

@@ -1,8 +1,8 @@
-import type { AuditEntry } from '../../../server/services/audit-trail';
+import type { ActivityEntry } from '../../../server/services/activity-log';
 import { LocalTime } from '~/components/local-time';
 
-/** The account's latest sign-ins and failed attempts at it, from the audit trail (ADR 0087). */
-export function SignInsSection({ signIns }: { signIns: AuditEntry[] }) {
+/** The account's latest sign-ins and failed attempts at it, from the activity log (ADR 0087). */
+export function SignInsSection({ signIns }: { signIns: ActivityEntry[] }) {
   return (
     <section className="card stack" aria-labelledby="sign-ins-heading">
       <h2 id="sign-ins-heading">Recent sign-ins</h2>

@@ -27,7 +27,7 @@ import { Migration20261208000000FileViews as PostgresFileViews } from './postgre
 import { Migration20261209000000Admins as PostgresAdmins } from './postgresql/Migration20261209000000Admins';
 import { Migration20261209010000LastSignIn as PostgresLastSignIn } from './postgresql/Migration20261209010000LastSignIn';
 import { Migration20261210000000Invitations as PostgresInvitations } from './postgresql/Migration20261210000000Invitations';
-import { Migration20261211000000AuditEvents as PostgresAuditEvents } from './postgresql/Migration20261211000000AuditEvents';
+import { Migration20261211000000ActivityEvents as PostgresActivityEvents } from './postgresql/Migration20261211000000ActivityEvents';
 import { Migration20261122000000Init } from './sqlite/Migration20261122000000Init';
 import { Migration20261122010000LoginThrottle } from './sqlite/Migration20261122010000LoginThrottle';
 import { Migration20261123000000ThrottleAndHealth } from './sqlite/Migration20261123000000ThrottleAndHealth';
@@ -55,7 +55,7 @@ import { Migration20261208000000FileViews } from './sqlite/Migration202612080000
 import { Migration20261209000000Admins } from './sqlite/Migration20261209000000Admins';
 import { Migration20261209010000LastSignIn } from './sqlite/Migration20261209010000LastSignIn';
 import { Migration20261210000000Invitations } from './sqlite/Migration20261210000000Invitations';
-import { Migration20261211000000AuditEvents } from './sqlite/Migration20261211000000AuditEvents';
+import { Migration20261211000000ActivityEvents } from './sqlite/Migration20261211000000ActivityEvents';
 
 /** Listed explicitly: migration folders cannot be globbed once bundled. */
 const sqliteMigrations = [
@@ -86,7 +86,7 @@ const sqliteMigrations = [
   { name: 'Migration20261209000000Admins', class: Migration20261209000000Admins },
   { name: 'Migration20261209010000LastSignIn', class: Migration20261209010000LastSignIn },
   { name: 'Migration20261210000000Invitations', class: Migration20261210000000Invitations },
-  { name: 'Migration20261211000000AuditEvents', class: Migration20261211000000AuditEvents },
+  { name: 'Migration20261211000000ActivityEvents', class: Migration20261211000000ActivityEvents },
 ];
 
 const postgresqlMigrations = [
@@ -115,7 +115,7 @@ const postgresqlMigrations = [
   { name: 'Migration20261209000000Admins', class: PostgresAdmins },
   { name: 'Migration20261209010000LastSignIn', class: PostgresLastSignIn },
   { name: 'Migration20261210000000Invitations', class: PostgresInvitations },
-  { name: 'Migration20261211000000AuditEvents', class: PostgresAuditEvents },
+  { name: 'Migration20261211000000ActivityEvents', class: PostgresActivityEvents },
 ];
 
 export function migrationsFor(dialect: 'sqlite' | 'postgresql') {

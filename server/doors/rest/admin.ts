@@ -20,7 +20,7 @@ import { settingsInForce, storageOverview } from '../../services/admin-storage';
 import { requireAdmin } from '../../services/admins';
 import { firstIssue } from '../../schemas';
 import { AppError } from '../../utilities/errors';
-import { adminAuditPaths, adminAuditRoutes } from './admin-audit';
+import { adminActivityPaths, adminActivityRoutes } from './admin-activity';
 import { adminInvitationPaths, adminInvitationRoutes } from './admin-invitations';
 import { errors, isoDate, json, SESSION_OR_TOKEN } from './openapi-parts';
 import { handler, jsonObjectBody } from './routing';
@@ -111,7 +111,7 @@ export function adminRoutes(router: Router): void {
   );
 
   adminInvitationRoutes(router);
-  adminAuditRoutes(router);
+  adminActivityRoutes(router);
 }
 
 const quotaFields = {
@@ -161,7 +161,7 @@ const ADMIN = ['Admin'];
 
 export function adminPaths(registry: OpenAPIRegistry): void {
   adminInvitationPaths(registry);
-  adminAuditPaths(registry);
+  adminActivityPaths(registry);
   registry.registerPath({
     method: 'get',
     path: '/admin/users',

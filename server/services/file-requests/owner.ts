@@ -17,7 +17,7 @@ import { firstIssue, newFileRequestSchema } from '../../schemas';
 import { requireUser } from '../guards';
 import { discardUploadsOf, removeStoppedRequestUploads } from '../resumable-uploads';
 import { type FileRequestState, stateOf } from './request-state';
-import { recordAudit } from '../audit';
+import { recordActivity } from '../activity';
 
 /** The request object of the API (docs/api.md). */
 export interface FileRequestDto {
@@ -89,7 +89,7 @@ export async function createFileRequest(ctx: ServiceContext, input: unknown): Pr
   };
   await ctx.em.insert(FileRequestSchema, request);
   ctx.log.info({ requestId: request.id }, 'file request created');
-  await recordAudit(ctx, {
+  await recordActivity(ctx, {
     action: 'file-request.made',
     target: { kind: 'file-request', id: request.id, name: request.title },
   });
@@ -237,7 +237,7 @@ export async function setFileRequestClosed(
   }
   ctx.log.info({ requestId: request.id, closed }, closed ? 'file request closed' : 'file request reopened');
   if (closed && !request.closedAt)
-    await recordAudit(ctx, {
+    await recordActivity(ctx, {
       action: 'file-request.closed',
       target: { kind: 'file-request', id: request.id, name: request.title },
     });

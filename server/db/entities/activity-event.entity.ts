@@ -1,24 +1,24 @@
 import { EntitySchema } from '@mikro-orm/core';
 
-/** Who did what an audit event records (ADR 0087). */
-type AuditActorKind = 'user' | 'token' | 'guest' | 'system';
+/** Who did what an activity event records (ADR 0087). */
+type ActivityActorKind = 'user' | 'token' | 'guest' | 'system';
 
 /**
  * One security-relevant event (ADR 0087): appended, never changed; removed only when older than
  * AUDIT_RETENTION_DAYS. Names are kept as they were then, so an event still reads after its
  * user or file is gone.
  */
-export interface AuditEvent {
+export interface ActivityEvent {
   id: string;
   at: Date;
-  actorKind: AuditActorKind;
+  actorKind: ActivityActorKind;
   /** The user who acted (by session or token); null for a guest or the system. */
   actorId: string | null;
   /** Their username then; for a failed sign-in, the name that was tried. */
   actorName: string | null;
   address: string | null;
   userAgent: string | null;
-  /** What happened, e.g. `sign-in`, `account.disabled` (services/audit.ts lists them). */
+  /** What happened, e.g. `sign-in`, `account.disabled` (services/activity.ts lists them). */
   action: string;
   targetKind: string | null;
   targetId: string | null;
@@ -28,12 +28,12 @@ export interface AuditEvent {
   detail: string | null;
 }
 
-export const AuditEventSchema = new EntitySchema<AuditEvent>({
-  name: 'AuditEvent',
-  tableName: 'audit_events',
+export const ActivityEventSchema = new EntitySchema<ActivityEvent>({
+  name: 'ActivityEvent',
+  tableName: 'activity_events',
   indexes: [
-    { name: 'audit_events_at_index', properties: ['at'] },
-    { name: 'audit_events_actor_id_at_index', properties: ['actorId', 'at'] },
+    { name: 'activity_events_at_index', properties: ['at'] },
+    { name: 'activity_events_actor_id_at_index', properties: ['actorId', 'at'] },
   ],
   properties: {
     id: { type: 'string', primary: true },

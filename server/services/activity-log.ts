@@ -1,15 +1,15 @@
-// The audit trail read (ADR 0087): by admins in the console, the API and the CLI, and by each
-// user for their own sign-ins on the settings page. What is recorded: audit.ts.
+// The activity log read (ADR 0087): by admins in the console, the API and the CLI, and by each
+// user for their own sign-ins on the settings page. What is recorded: activity.ts.
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
-import { type AuditEvent, AuditEventSchema } from '../db/entities/audit-event.entity';
+import { type ActivityEvent, ActivityEventSchema } from '../db/entities/activity-event.entity';
 import { firstIssue } from '../schemas';
 import { AppError } from '../utilities/errors';
 import { requireAdmin } from './admins';
-import { AUDIT_ACTIONS } from './audit';
+import { ACTIVITY_ACTIONS } from './activity';
 
 /** An event as the console, the API and the CLI show it. */
-export interface AuditEntry {
+export interface ActivityEntry {
   id: string;
   at: string;
   actor: { kind: string; id: string | null; name: string | null };
@@ -21,7 +21,7 @@ export interface AuditEntry {
   detail: string | null;
 }
 
-function entryOf(event: AuditEvent): AuditEntry {
+function entryOf(event: ActivityEvent): ActivityEntry {
   return {
     id: event.id,
     at: new Date(event.at).toISOString(),
@@ -44,10 +44,10 @@ const dateField = (name: string) =>
     .transform((text) => (text === '' ? undefined : new Date(text)))
     .optional();
 
-const auditQuerySchema = z.object({
+const activityQuerySchema = z.object({
   who: z.string().trim().max(64, 'who is at most 64 characters').default(''),
   action: z
-    .union([z.literal(''), z.enum(AUDIT_ACTIONS, { message: `action is one of ${AUDIT_ACTIONS.join(', ')}` })])
+    .union([z.literal(''), z.enum(ACTIVITY_ACTIONS, { message: `action is one of ${ACTIVITY_ACTIONS.join(', ')}` })])
     .default(''),
   since: dateField('since'),
   until: dateField('until'),
@@ -62,9 +62,9 @@ const auditQuerySchema = z.object({
 const EVENTS_PER_PAGE = 50;
 
 /** The trail for admins, newest first, 50 to a page: by who (their name), what, since and until. */
-export async function listAuditEvents(ctx: ServiceContext, input: unknown) {
+export async function listActivityEvents(ctx: ServiceContext, input: unknown) {
   await requireAdmin(ctx);
-  const parsed = auditQuerySchema.safeParse(input ?? {});
+  const parsed = activityQuerySchema.safeParse(input ?? {});
   if (!parsed.success) throw new AppError('BAD_REQUEST', firstIssue(parsed.error));
   const { who, action, since, until, page } = parsed.data;
   const where = {
@@ -72,7 +72,7 @@ export async function listAuditEvents(ctx: ServiceContext, input: unknown) {
     ...(action ? { action } : {}),
     ...(since || until ? { at: { ...(since ? { $gte: since } : {}), ...(until ? { $lt: until } : {}) } } : {}),
   };
-  const [events, total] = await ctx.em.findAndCount(AuditEventSchema, where, {
+  const [events, total] = await ctx.em.findAndCount(ActivityEventSchema, where, {
     orderBy: { at: 'desc', id: 'desc' },
     limit: EVENTS_PER_PAGE,
     offset: (page - 1) * EVENTS_PER_PAGE,
@@ -96,16 +96,16 @@ export async function listAuditEvents(ctx: ServiceContext, input: unknown) {
  * Every event since a date (all without one), oldest first, for an export: handed to `each` a
  * thousand at a time, so that a long trail is never held whole.
  */
-export async function exportAuditEvents(
+export async function exportActivityEvents(
   ctx: Pick<ServiceContext, 'em'>,
   since: Date | null,
-  each: (entry: AuditEntry) => void | Promise<void>,
+  each: (entry: ActivityEntry) => void | Promise<void>,
 ): Promise<void> {
   let after: { at: Date; id: string } | null = null;
   for (;;) {
     const from: Date | null = after ? after.at : since;
-    const batch: AuditEvent[] = await ctx.em.find(
-      AuditEventSchema,
+    const batch: ActivityEvent[] = await ctx.em.find(
+      ActivityEventSchema,
       after
         ? { $or: [{ at: { $gt: after.at } }, { at: after.at, id: { $gt: after.id } }] }
         : from
@@ -129,10 +129,10 @@ export function readSince(text: string | undefined): Date | null {
 }
 
 /** The signed-in user's own sign-ins (and failed attempts at their name), newest first. */
-export async function mySignIns(ctx: ServiceContext, limit = 20): Promise<AuditEntry[]> {
+export async function mySignIns(ctx: ServiceContext, limit = 20): Promise<ActivityEntry[]> {
   if (!ctx.user) throw new AppError('UNAUTHORIZED', 'Unauthorized');
   const events = await ctx.em.find(
-    AuditEventSchema,
+    ActivityEventSchema,
     { actorId: ctx.user.id, action: 'sign-in' },
     { orderBy: { at: 'desc', id: 'desc' }, limit, disableIdentityMap: true },
   );

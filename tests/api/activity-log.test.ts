@@ -1,11 +1,11 @@
-// The audit trail (ADR 0087): sign-ins and their failures, account and admin changes, tokens,
+// The activity log (ADR 0087): sign-ins and their failures, account and admin changes, tokens,
 // deletions, share settings and file requests are each recorded with who, from where, on what
 // and how it ended; admins read them on /api/v1/admin/audit (filtered) and export them as JSON
 // lines; anyone else meets 404. An event that cannot be written fails nothing and is logged.
 // Runs on both backends.
-import { AuditEventSchema } from '../../server/db/entities/audit-event.entity';
+import { ActivityEventSchema } from '../../server/db/entities/activity-event.entity';
 import { UserSchema } from '../../server/db/entities/user.entity';
-import { pruneAuditEvents } from '../../server/services/audit';
+import { pruneActivityEvents } from '../../server/services/activity';
 import type { TestApp } from '../helpers/app';
 import { describe, expect, test } from '../helpers/fixtures';
 import { getPage, visibleText } from '../helpers/pages-fixtures';
@@ -45,7 +45,7 @@ async function trail(app: TestApp, cookie: string, query: Record<string, string>
   return ((await res.json()) as { events: Entry[] }).events;
 }
 
-describe('the audit trail', () => {
+describe('the activity log', () => {
   test.beforeAll(async ({ app, alice }) => {
     await app.orm.em.fork().nativeUpdate(UserSchema, { usernameKey: alice.username }, { isAdmin: true });
   });
@@ -97,20 +97,20 @@ describe('the audit trail', () => {
     alice,
   }) => {
     const steps: Array<[string, string, unknown]> = [
-      ['POST', '/api/v1/admin/users', { username: 'audited', password: PASSWORD }],
-      ['PATCH', '/api/v1/admin/users/audited', { quota: '2GB' }],
-      ['PATCH', '/api/v1/admin/users/audited', { admin: true }],
-      ['PATCH', '/api/v1/admin/users/audited', { admin: false }],
-      ['PATCH', '/api/v1/admin/users/audited', { disabled: true }],
-      ['PATCH', '/api/v1/admin/users/audited', { disabled: false }],
-      ['POST', '/api/v1/admin/users/audited/sign-out', undefined],
-      ['POST', '/api/v1/admin/users/audited/reset-2fa', undefined],
-      ['DELETE', '/api/v1/admin/users/audited', undefined],
+      ['POST', '/api/v1/admin/users', { username: 'watched', password: PASSWORD }],
+      ['PATCH', '/api/v1/admin/users/watched', { quota: '2GB' }],
+      ['PATCH', '/api/v1/admin/users/watched', { admin: true }],
+      ['PATCH', '/api/v1/admin/users/watched', { admin: false }],
+      ['PATCH', '/api/v1/admin/users/watched', { disabled: true }],
+      ['PATCH', '/api/v1/admin/users/watched', { disabled: false }],
+      ['POST', '/api/v1/admin/users/watched/sign-out', undefined],
+      ['POST', '/api/v1/admin/users/watched/reset-2fa', undefined],
+      ['DELETE', '/api/v1/admin/users/watched', undefined],
     ];
     for (const [method, path, body] of steps)
       expect((await send(app, path, method, alice.cookie, body)).status).toBeLessThan(300);
     const events = (await trail(app, alice.cookie, { who: alice.username }))
-      .filter((entry) => entry.target?.name === 'audited')
+      .filter((entry) => entry.target?.name === 'watched')
       .reverse();
     expect(events.map((entry) => [entry.action, entry.detail])).toEqual([
       ['account.created', null],
@@ -208,14 +208,14 @@ describe('the audit trail', () => {
     bob,
   }) => {
     allowErrorLogs();
-    await app.rows('alter table audit_events rename to audit_events_away');
+    await app.rows('alter table activity_events rename to activity_events_away');
     try {
       expect((await login(app, bob.username, bob.password)).status).toBe(200);
     } finally {
-      await app.rows('alter table audit_events_away rename to audit_events');
+      await app.rows('alter table activity_events_away rename to activity_events');
     }
-    const logged = takeErrorLogs().map((line) => JSON.parse(line) as { msg: string; audit?: { action: string } });
-    expect(logged.find((line) => line.msg === 'audit event not written')?.audit).toMatchObject({
+    const logged = takeErrorLogs().map((line) => JSON.parse(line) as { msg: string; activity?: { action: string } });
+    expect(logged.find((line) => line.msg === 'activity event not written')?.activity).toMatchObject({
       action: 'sign-in',
       actorName: bob.username,
     });
@@ -239,10 +239,10 @@ describe('the audit trail', () => {
       outcome: 'success',
       detail: 'kept for the test',
     } as const;
-    await em.insert(AuditEventSchema, { ...old, id: 'too-old', at: new Date(Date.now() - 400 * day) });
-    await em.insert(AuditEventSchema, { ...old, id: 'young-enough', at: new Date(Date.now() - 300 * day) });
-    expect(await pruneAuditEvents({ em, clock: { now: () => Date.now() } }, 365)).toBe(1);
-    const left = await app.rows("select id from audit_events where detail = 'kept for the test'");
+    await em.insert(ActivityEventSchema, { ...old, id: 'too-old', at: new Date(Date.now() - 400 * day) });
+    await em.insert(ActivityEventSchema, { ...old, id: 'young-enough', at: new Date(Date.now() - 300 * day) });
+    expect(await pruneActivityEvents({ em, clock: { now: () => Date.now() } }, 365)).toBe(1);
+    const left = await app.rows("select id from activity_events where detail = 'kept for the test'");
     expect(left.map((row) => row.id)).toEqual(['young-enough']);
   });
 });

@@ -1,14 +1,14 @@
-// The audit trail (ADR 0087): every security-relevant event appended to `audit_events` with its
+// The activity log (ADR 0087): every security-relevant event appended to `activity_events` with its
 // time, who acted (a user by session or token, a guest, or the system: the command line, the
 // housekeeping), from where, on what, and how it ended. Writing an event never fails what it
 // records: a failure to write is logged, with the event, instead. Admins read the trail in the
 // console, the API and the CLI; each user sees their own sign-ins on the settings page.
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context';
-import { type AuditEvent, AuditEventSchema } from '../db/entities/audit-event.entity';
+import { type ActivityEvent, ActivityEventSchema } from '../db/entities/activity-event.entity';
 
 /** What the trail records. */
-export const AUDIT_ACTIONS = [
+export const ACTIVITY_ACTIONS = [
   'sign-in',
   'sign-out',
   'password.changed',
@@ -32,17 +32,17 @@ export const AUDIT_ACTIONS = [
   'file-request.made',
   'file-request.closed',
 ] as const;
-type AuditAction = (typeof AUDIT_ACTIONS)[number];
+type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
-interface AuditTarget {
+interface ActivityTarget {
   kind: 'user' | 'file' | 'collection' | 'file-request' | 'token' | 'invitation' | 'session';
   id: string | null;
   name?: string | null;
 }
 
-export interface AuditRecord {
-  action: AuditAction;
-  target?: AuditTarget;
+export interface ActivityRecord {
+  action: ActivityAction;
+  target?: ActivityTarget;
   outcome?: 'success' | 'failure';
   detail?: string | null;
   /** Who acted, when it is not the request's user: a sign-in's user (or the name tried). */
@@ -62,12 +62,12 @@ const cut = (text: string | null | undefined): string | null =>
  * already, and a trail that cannot be written must not undo it; the failure is logged with the
  * event, so nothing is lost silently.
  */
-export async function recordAudit(
+export async function recordActivity(
   ctx: Pick<ServiceContext, 'em' | 'clock' | 'log' | 'user' | 'authMethod' | 'clientAddress' | 'userAgent'>,
-  record: AuditRecord,
+  record: ActivityRecord,
 ): Promise<void> {
   const actor = record.actor ?? (ctx.user ? { id: ctx.user.id, name: ctx.user.username } : null);
-  const event: AuditEvent = {
+  const event: ActivityEvent = {
     id: randomUUID(),
     at: new Date(ctx.clock.now()),
     actorKind: actor?.id
@@ -89,16 +89,19 @@ export async function recordAudit(
     detail: cut(record.detail),
   };
   try {
-    await ctx.em.insert(AuditEventSchema, event);
+    await ctx.em.insert(ActivityEventSchema, event);
   } catch (error) {
     const { id: _id, ...what } = event;
-    ctx.log.error({ err: error, audit: what }, 'audit event not written');
+    ctx.log.error({ err: error, activity: what }, 'activity event not written');
   }
 }
 
 /** Removes the events older than AUDIT_RETENTION_DAYS; how many went. */
-export function pruneAuditEvents(deps: Pick<ServiceContext, 'em' | 'clock'>, retentionDays: number): Promise<number> {
-  return deps.em.nativeDelete(AuditEventSchema, {
+export function pruneActivityEvents(
+  deps: Pick<ServiceContext, 'em' | 'clock'>,
+  retentionDays: number,
+): Promise<number> {
+  return deps.em.nativeDelete(ActivityEventSchema, {
     at: { $lt: new Date(deps.clock.now() - retentionDays * 86_400_000) },
   });
 }
